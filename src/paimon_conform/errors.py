@@ -1,0 +1,60 @@
+"""The kit's error hierarchy.
+
+Every parser, encoder and the validator raise only these (never a bare
+IndexError, struct.error, EOFError or UnicodeDecodeError):
+
+    PaimonConformError
+    ├── UsageError          bad arguments, unknown kind, unreadable input
+    ├── CaseError           a JSON case that does not match its schema
+    ├── EncodeError         logical content that the layout cannot hold
+    └── LayoutError         bytes that violate a layout; carries code, path, offset
+        ├── TruncatedError  the bytes end inside a field
+        └── InvariantError  a field holds a value the layout forbids
+"""
+
+from __future__ import annotations
+
+
+class PaimonConformError(Exception):
+    """Base class of every error the kit raises on purpose."""
+
+
+class UsageError(PaimonConformError):
+    """The caller asked for something the kit cannot do with that input."""
+
+
+class CaseError(PaimonConformError):
+    """A JSON case (sidecar, inspect output, encode input) is not well formed."""
+
+
+class EncodeError(PaimonConformError):
+    """Logical content cannot be written in the requested layout."""
+
+
+class LayoutError(PaimonConformError):
+    """Bytes that violate a layout.
+
+    Attributes:
+        layout: layout name (`deletion_vectors`, `roaring32`, ...).
+        code: stable finding code, e.g. `DV_CRC_MISMATCH`.
+        path: field path inside the layout, e.g. `vectors[2].crc`.
+        offset: absolute byte offset of that field in the input, or None.
+        detail: human-readable explanation.
+    """
+
+    def __init__(self, layout: str, code: str, path: str, offset: int | None, detail: str) -> None:
+        self.layout = layout
+        self.code = code
+        self.path = path
+        self.offset = offset
+        self.detail = detail
+        where = f" @ byte {offset}" if offset is not None else ""
+        super().__init__(f"{layout}: {path or '<root>'}{where}: [{code}] {detail}")
+
+
+class TruncatedError(LayoutError):
+    """The input ends before a field is complete."""
+
+
+class InvariantError(LayoutError):
+    """A field's value breaks a rule of the layout."""

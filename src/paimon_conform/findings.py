@@ -1,0 +1,50 @@
+"""Findings: what `validate` reports, one per problem."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Literal
+
+from .errors import LayoutError
+
+Severity = Literal["must", "should", "warning"]
+SEVERITIES: tuple[Severity, ...] = ("must", "should", "warning")
+
+
+@dataclass
+class Finding:
+    """One problem in one file.
+
+    code: stable identifier (documented in the README's finding table).
+    severity: `must` (Java rejects or misreads it), `should` (Java reads it,
+    but Java would not have written these bytes), `warning` (informational).
+    path: field path inside the layout; offset: absolute byte offset or None.
+    """
+
+    code: str
+    severity: Severity
+    path: str
+    offset: int | None
+    message: str
+    file: str = field(default="")
+
+    @classmethod
+    def from_error(cls, err: LayoutError, file: str = "") -> Finding:
+        """A must-level finding for a LayoutError."""
+        return cls(err.code, "must", err.path, err.offset, err.detail, file)
+
+    def to_json(self) -> dict:
+        """Plain-dict form used by the JSON report."""
+        return asdict(self)
+
+    def line(self) -> str:
+        """One text line: file, path, offset, code, severity, message."""
+        where = f"@{self.offset}" if self.offset is not None else "@-"
+        return f"{self.file}: {self.path or '<root>'} {where} {self.code} [{self.severity}] {self.message}"
+
+
+def counts_as_failure(finding: Finding, level: Severity) -> bool:
+    """Whether `finding` fails a run at the given level (`must` ignores should)."""
+    if finding.severity == "warning":
+        return False
+    return level == "should" or finding.severity == "must"

@@ -1,0 +1,29 @@
+"""The layout registry: one entry per binary layout the kit knows."""
+
+from __future__ import annotations
+
+from ..errors import UsageError
+from . import deletion_vectors, hash_index, roaring32, roaring64
+from .base import Layout
+
+LAYOUTS: dict[str, Layout] = {
+    m.LAYOUT.kind: m.LAYOUT for m in (roaring32, roaring64, deletion_vectors, hash_index)
+}
+BY_NAME: dict[str, Layout] = {layout.name: layout for layout in LAYOUTS.values()}
+DETECT_ORDER = ("deletion-vectors", "roaring32", "roaring64")
+
+
+def get(kind: str) -> Layout:
+    """The layout for a CLI/case kind (`deletion-vectors`) or a layout name (`deletion_vectors`)."""
+    layout = LAYOUTS.get(kind) or BY_NAME.get(kind)
+    if layout is None:
+        raise UsageError(f"unknown kind {kind!r}; known kinds: {', '.join(sorted(LAYOUTS))}")
+    return layout
+
+
+def detect(data: bytes) -> Layout | None:
+    """The layout the bytes announce, or None when they do not say."""
+    for kind in DETECT_ORDER:
+        if LAYOUTS[kind].detect(data):
+            return LAYOUTS[kind]
+    return None

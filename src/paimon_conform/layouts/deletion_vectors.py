@@ -1,0 +1,344 @@
+"""Layout `deletion_vectors`: Paimon's deletion-vector index file.
+
+Three ways in:
+* `load(data)`: the fast path for readers. Framing and CRC in Python, each
+  bitmap deserialized (and validated) by CRoaring; no container is walked
+  in Python.
+* `read_vector(data, offset, length)`: what Java's reader does with one
+  index-manifest entry, including the two length conventions.
+* `validate(data)`: the spec parser, the library checks and a cross-check
+  against the fast path, as findings.
+And one way out: `encode_file` / `write_files` write what Java writes.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+from pyroaring import BitMap, BitMap64
+
+from .. import roaring, structure
+from ..errors import CaseError, EncodeError, InvariantError, LayoutError, TruncatedError
+from ..findings import Finding
+from . import roaring32 as r32
+from . import roaring64 as r64
+from .base import Layout, case_header
+
+NAME = "deletion_vectors"
+KIND = "deletion-vectors"
+VERSION = 1
+MAGIC32 = 1581511376
+MAGIC64 = 1681511377
+MAGIC32_BYTES = MAGIC32.to_bytes(4, "big")
+MAGIC64_BYTES = MAGIC64.to_bytes(4, "little")
+MAGIC64_READ_BE = int.from_bytes(MAGIC64_BYTES, "big")  # how the spec reads it: 0xd1d33964
+MAX_POSITION32 = 2**31 - 1
+MAX_POSITION64 = (0x7FFFFFFE << 32) | 0x80000000
+DEFAULT_TARGET_SIZE = 2 * 1024 * 1024
+MIN_VECTOR = 12
+
+BitmapKind = Literal["bitmap32", "bitmap64"]
+
+
+def manifest_length(kind: BitmapKind, len_blob: int) -> int:
+    """Length the index manifest records: blob for 32-bit, whole frame for 64-bit."""
+    return len_blob + 8 if kind == "bitmap64" else len_blob
+
+
+@dataclass(frozen=True)
+class LoadedVector:
+    """One vector as the fast path reads it."""
+
+    offset: int
+    length: int
+    kind: BitmapKind
+    bitmap: BitMap | BitMap64
+
+
+def detect(data: bytes) -> bool:
+    """Whether the bytes start like a DV index file."""
+    if not data or data[0] != VERSION:
+        return False
+    return len(data) == 1 or (len(data) >= 9 and data[5:9] in (MAGIC32_BYTES, MAGIC64_BYTES))
+
+
+def _magic_error(blob_magic: bytes, i: int, offset: int) -> InvariantError:
+    if blob_magic == MAGIC64.to_bytes(4, "big"):
+        return InvariantError(NAME, "DV_MAGIC64_BIG_ENDIAN", f"vectors[{i}].blob.magic", offset,
+                              "64-bit magic 1681511377 written big-endian; Paimon writes it little-endian (D1 D3 39 64)")
+    if blob_magic == MAGIC32.to_bytes(4, "little"):
+        return InvariantError(NAME, "DV_MAGIC32_LITTLE_ENDIAN", f"vectors[{i}].blob.magic", offset,
+                              "32-bit magic 1581511376 written little-endian; Paimon writes it big-endian (5E 43 F2 D0)")
+    return InvariantError(NAME, "DV_BAD_MAGIC", f"vectors[{i}].blob.magic", offset,
+                          f"magic {blob_magic.hex()} is neither 5e43f2d0 (32-bit) nor d1d33964 (64-bit)")
+
+
+def _refine(err: LayoutError, data: bytes) -> LayoutError:
+    """Give a spec-level magic error its specific code."""
+    if err.code == "DV_BAD_MAGIC" and err.offset is not None:
+        i = int(err.path.split("[", 1)[1].split("]", 1)[0])
+        return _magic_error(data[err.offset : err.offset + 4], i, err.offset)
+    if err.code == "DV_CRC_MISMATCH" and err.offset is not None and err.offset >= 4:
+        stored = int.from_bytes(data[err.offset : err.offset + 4], "big")
+        i = int(err.path.split("[", 1)[1].split("]", 1)[0])
+        return InvariantError(NAME, err.code, err.path, err.offset,
+                              f"stored CRC 0x{stored:08x} differs from the CRC32 of vector {i}'s blob")
+    return err
+
+
+def load(data: bytes, verify_crc: bool = True) -> list[LoadedVector]:
+    """Fast path: every vector with its manifest offset/length and bitmap."""
+    n = len(data)
+    if n < 1:
+        raise TruncatedError(NAME, "TRUNCATED", "version", 0, "empty input; a DV file has at least its version byte")
+    if data[0] != VERSION:
+        raise InvariantError(NAME, "DV_BAD_VERSION", "version", 0, f"version {data[0]}, expected 1")
+    view = memoryview(data)
+    out: list[LoadedVector] = []
+    pos = 1
+    while pos < n:  # each round consumes >= MIN_VECTOR bytes or raises
+        i = len(out)
+        if n - pos < MIN_VECTOR:
+            raise InvariantError(NAME, "DV_TRAILING_BYTES", f"vectors[{i}].room_check", pos,
+                                 f"{n - pos} byte(s) after the last vector cannot hold a vector")
+        (len_blob,) = struct.unpack_from(">I", data, pos)
+        if len_blob < 4 or len_blob > n - pos - 8:
+            raise InvariantError(NAME, "DV_LENGTH_PAST_EOF", f"vectors[{i}].len_blob", pos,
+                                 f"blob length {len_blob} does not fit in the {n - pos - 8} byte(s) left")
+        blob = view[pos + 4 : pos + 4 + len_blob]
+        (crc,) = struct.unpack_from(">I", data, pos + 4 + len_blob)
+        if verify_crc and zlib.crc32(blob) != crc:
+            raise InvariantError(NAME, "DV_CRC_MISMATCH", f"vectors[{i}].crc", pos + 4 + len_blob,
+                                 f"stored CRC 0x{crc:08x} differs from the CRC32 of the blob")
+        magic = bytes(blob[:4])
+        path = f"vectors[{i}].blob.bitmap"
+        if magic == MAGIC32_BYTES:
+            kind: BitmapKind = "bitmap32"
+            bitmap: BitMap | BitMap64 = roaring.load_roaring32(blob[4:], NAME, path, pos + 8)
+        elif magic == MAGIC64_BYTES:
+            kind = "bitmap64"
+            bitmap = roaring.load_roaring64(blob[4:], NAME, path, pos + 8)
+        else:
+            raise _magic_error(magic, i, pos + 4)
+        out.append(LoadedVector(pos, manifest_length(kind, len_blob), kind, bitmap))
+        pos += 8 + len_blob
+    return out
+
+
+def read_vector(data: bytes, offset: int, length: int) -> BitMap | BitMap64:
+    """Read one vector the way Java's DeletionVector.read does from a manifest entry.
+
+    Checks the length word against the manifest length under the convention
+    of the vector's kind (32-bit: equal; 64-bit: manifest = word + 8).
+    """
+    if offset < 1 or offset + 8 > len(data):
+        raise TruncatedError(NAME, "DV_OFFSET_OUT_OF_FILE", "len_blob", offset,
+                             f"offset {offset} leaves no room for a vector in {len(data)} bytes")
+    (len_blob,) = struct.unpack_from(">I", data, offset)
+    magic = data[offset + 4 : offset + 8]
+    if magic == MAGIC32_BYTES:
+        kind: BitmapKind = "bitmap32"
+    elif magic == MAGIC64_BYTES:
+        kind = "bitmap64"
+    else:
+        raise _magic_error(magic, 0, offset + 4)
+    if manifest_length(kind, len_blob) != length:
+        raise InvariantError(NAME, "DV_LENGTH_CONVENTION", "len_blob", offset,
+                             f"manifest length {length} but a {kind} vector with length word {len_blob} "
+                             f"must be recorded as {manifest_length(kind, len_blob)}")
+    end = offset + 4 + len_blob
+    if end + 4 > len(data):
+        raise TruncatedError(NAME, "DV_LENGTH_PAST_EOF", "len_blob", offset, "vector runs past the end of the file")
+    body = data[offset + 8 : end]
+    if kind == "bitmap32":
+        return roaring.load_roaring32(body, NAME, "blob.bitmap", offset + 8)
+    return roaring.load_roaring64(body, NAME, "blob.bitmap", offset + 8)
+
+
+# ---------------------------------------------------------------------------
+# Encoding
+
+
+def encode_blob(kind: BitmapKind, positions: Iterable[int] | np.ndarray, layout: dict[str, Any] | None = None) -> bytes:
+    """Magic + bitmap of one vector, as BitmapDeletionVector / Bitmap64DeletionVector write it."""
+    layout = layout or {}
+    if kind == "bitmap32":
+        values = roaring.as_sorted_unique(positions, MAX_POSITION32)
+        return MAGIC32_BYTES + roaring.encode_roaring32(values, layout.get("containers"), layout.get("run_cookie"))
+    if kind == "bitmap64":
+        values = roaring.as_sorted_unique(positions, MAX_POSITION64)
+        return MAGIC64_BYTES + r64.encode_values(values, layout)
+    raise EncodeError(f"unknown bitmap kind {kind!r}")
+
+
+def frame(blob: bytes) -> bytes:
+    """Length word + blob + CRC32."""
+    return struct.pack(">I", len(blob)) + blob + struct.pack(">I", zlib.crc32(blob))
+
+
+def encode_file(vectors: Sequence[tuple[BitmapKind, Iterable[int] | np.ndarray]]) -> tuple[bytes, list[tuple[int, int]]]:
+    """A DV file holding the vectors in order, and each one's (offset, manifest length)."""
+    out = bytearray([VERSION])
+    ranges = []
+    for kind, positions in vectors:
+        blob = encode_blob(kind, positions)
+        ranges.append((len(out), manifest_length(kind, len(blob))))
+        out += frame(blob)
+    return bytes(out), ranges
+
+
+@dataclass(frozen=True)
+class WrittenFile:
+    """One DV index file and what the index manifest records for it."""
+
+    data: bytes
+    ranges: dict[str, tuple[int, int, int]]  # data file -> (offset, length, cardinality)
+
+
+def write_files(
+    vectors: Mapping[str, Iterable[int] | np.ndarray], bitmap64: bool = False, target_size: int = DEFAULT_TARGET_SIZE
+) -> list[WrittenFile]:
+    """What Paimon's DeletionVectorIndexFileWriter writes for a map of data file -> positions.
+
+    Vectors go in the mapping's order; after each one, a file whose size
+    exceeds `target_size` is closed and the next vector starts a new file.
+    An empty mapping gives one file holding only the version byte.
+    """
+    kind: BitmapKind = "bitmap64" if bitmap64 else "bitmap32"
+    files: list[WrittenFile] = []
+    current = bytearray([VERSION])
+    ranges: dict[str, tuple[int, int, int]] = {}
+    items = list(vectors.items())
+    for idx, (name, positions) in enumerate(items):
+        values = roaring.as_sorted_unique(positions, MAX_POSITION64 if bitmap64 else MAX_POSITION32)
+        blob = encode_blob(kind, values)
+        ranges[name] = (len(current), manifest_length(kind, len(blob)), int(values.size))
+        current += frame(blob)
+        if len(current) > target_size and idx < len(items) - 1:
+            files.append(WrittenFile(bytes(current), ranges))
+            current, ranges = bytearray([VERSION]), {}
+    files.append(WrittenFile(bytes(current), ranges))
+    return files
+
+
+# ---------------------------------------------------------------------------
+# Spec parser, cases, validation
+
+
+def parse(data: bytes):
+    """Spec-exact structural parse; LayoutError with specific codes on failure."""
+    try:
+        return structure.parse(NAME, data)
+    except LayoutError as err:
+        raise _refine(err, data) from None
+
+
+def _vector_bitmap(vec) -> tuple[BitmapKind, Any]:
+    kind: BitmapKind = "bitmap64" if int(vec.blob.magic) == MAGIC64_READ_BE else "bitmap32"
+    return kind, vec.blob.bitmap
+
+
+def _vector_values(kind: BitmapKind, bitmap) -> np.ndarray:
+    return r64.values(bitmap) if kind == "bitmap64" else roaring.structure_values(bitmap)
+
+
+def _vector_findings(i: int, vec) -> list[Finding]:
+    kind, bitmap = _vector_bitmap(vec)
+    path = f"vectors[{i}].blob.bitmap"
+    base = vec.ofs_vector + 8
+    if kind == "bitmap32":
+        findings = roaring.check_roaring32(bitmap, path, base)
+        limit = MAX_POSITION32
+    else:
+        findings = r64.check(bitmap, path, base)
+        limit = MAX_POSITION64
+    if not any(f.severity == "must" for f in findings):
+        values = _vector_values(kind, bitmap)
+        if values.size and int(values[-1]) > limit:
+            findings.append(Finding("DV_POSITION_OUT_OF_RANGE", "must", path, base,
+                                    f"position {int(values[-1])} exceeds the {kind} maximum {limit}"))
+    return findings
+
+
+def validate(data: bytes) -> list[Finding]:
+    """Every finding for a DV index file."""
+    try:
+        obj = parse(data)
+    except LayoutError as err:
+        return [Finding.from_error(err)]
+    findings: list[Finding] = []
+    for i, vec in enumerate(obj.vectors):
+        findings += _vector_findings(i, vec)
+    if any(f.severity == "must" for f in findings):
+        return findings
+    try:
+        loaded = load(data)
+    except LayoutError as err:
+        return findings + [Finding.from_error(err)]
+    for i, (vec, fast) in enumerate(zip(obj.vectors, loaded, strict=True)):
+        kind, bitmap = _vector_bitmap(vec)
+        ours = _vector_values(kind, bitmap)
+        theirs = roaring.bitmap_values(fast.bitmap)
+        if ours.size != theirs.size or (ours != theirs).any():
+            findings.append(Finding("ROARING_DECODERS_DISAGREE", "must", f"vectors[{i}].blob.bitmap",
+                                    vec.ofs_vector + 8, "the spec parser and CRoaring read different positions"))
+    return findings
+
+
+def inspect(data: bytes) -> dict[str, Any]:
+    """The case describing these bytes (raises LayoutError on a must finding)."""
+    obj = parse(data)
+    vectors = []
+    for i, vec in enumerate(obj.vectors):
+        for f in _vector_findings(i, vec):
+            if f.severity == "must":
+                raise LayoutError(NAME, f.code, f.path, f.offset, f.message)
+        kind, bitmap = _vector_bitmap(vec)
+        values = _vector_values(kind, bitmap)
+        entry: dict[str, Any] = {
+            "bitmap": kind,
+            "offset": vec.ofs_vector,
+            "length": vec.len_manifest,
+            "cardinality": int(values.size),
+            "ranges": roaring.to_ranges(values),
+        }
+        layout = r64.layout_of(bitmap) if kind == "bitmap64" else r32.bitmap_layout(bitmap)
+        if layout:
+            entry["layout"] = layout
+        vectors.append(entry)
+    return case_header(KIND) | {"version": int(obj.version), "vectors": vectors}
+
+
+def encode(case: dict[str, Any]) -> bytes:
+    """The bytes a case describes; stated offsets, lengths and cardinalities must agree."""
+    out = bytearray([case.get("version", VERSION)])
+    for i, v in enumerate(case["vectors"]):
+        limit = MAX_POSITION64 if v["bitmap"] == "bitmap64" else MAX_POSITION32
+        values = roaring.from_ranges(v["ranges"], limit)
+        blob = encode_blob(v["bitmap"], values, v.get("layout"))
+        got = {"offset": len(out), "length": manifest_length(v["bitmap"], len(blob)), "cardinality": int(values.size)}
+        for key, value in got.items():
+            if key in v and v[key] != value:
+                raise CaseError(f"vectors[{i}]: case says {key} {v[key]}, the encoding gives {value}")
+        out += frame(blob)
+    return bytes(out)
+
+
+def describe(data: bytes) -> str:
+    """Human-readable summary: one line per vector."""
+    obj = parse(data)
+    lines = [f"deletion_vectors: version {int(obj.version)}, {len(obj.vectors)} vector(s), {len(data)} bytes"]
+    for i, vec in enumerate(obj.vectors):
+        kind, bitmap = _vector_bitmap(vec)
+        card = int(_vector_values(kind, bitmap).size)
+        lines.append(f"  vectors[{i}] offset {vec.ofs_vector} manifest length {vec.len_manifest} "
+                     f"{kind} cardinality {card} crc 0x{vec.crc:08x}")
+    return "\n".join(lines)
+
+
+LAYOUT = Layout(NAME, KIND, "Deletion-vector index file", detect, inspect, encode, validate, describe)

@@ -1,0 +1,112 @@
+"""Layout `roaring32`: a 32-bit portable RoaringBitmap on its own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import roaring, structure
+from ..errors import CaseError, LayoutError
+from ..findings import Finding
+from .base import Layout, case_header
+
+NAME = "roaring32"
+KIND = "roaring32"
+
+
+def detect(data: bytes) -> bool:
+    """Whether the bytes start like a 32-bit portable bitmap (either cookie)."""
+    return len(data) >= 8 and (data[:4] == b"\x3a\x30\x00\x00" or data[:2] == b"\x3b\x30")
+
+
+def bitmap_layout(obj) -> dict[str, Any] | None:
+    """The `layout` override a case needs to reproduce a non-canonical bitmap, or None."""
+    kinds = roaring.container_kinds(obj)
+    out: dict[str, Any] = {}
+    if kinds != roaring.java_kinds(obj):
+        out["containers"] = kinds
+    if obj.has_run and roaring.RUN not in kinds:
+        out["run_cookie"] = True
+    return out or None
+
+
+def must_findings(obj, path: str, base: int) -> list[Finding]:
+    """Library checks of a parsed bitmap, must-level only."""
+    return [f for f in roaring.check_roaring32(obj, path, base) if f.severity == "must"]
+
+
+def _raise_first(findings: list[Finding]) -> None:
+    for f in findings:
+        if f.severity == "must":
+            raise LayoutError(NAME, f.code, f.path, f.offset, f.message)
+
+
+def parse(data: bytes):
+    """Structural parse plus the must-level library checks; raises LayoutError."""
+    obj = structure.parse(NAME, data)
+    findings = must_findings(obj, "", 0)
+    end = roaring.end_offset(obj, 0)
+    if end != len(data):
+        findings.append(Finding("ROARING_TRAILING_BYTES", "must", "", end, f"{len(data) - end} byte(s) after the bitmap"))
+    _raise_first(findings)
+    return obj
+
+
+def inspect(data: bytes) -> dict[str, Any]:
+    """The case describing these bytes."""
+    obj = parse(data)
+    values = roaring.structure_values(obj)
+    case = case_header(KIND) | {"cardinality": int(values.size), "ranges": roaring.to_ranges(values)}
+    layout = bitmap_layout(obj)
+    if layout:
+        case["layout"] = layout
+    return case
+
+
+def encode(case: dict[str, Any]) -> bytes:
+    """The bytes a case describes (Java's, unless `layout` says otherwise)."""
+    values = roaring.from_ranges(case["ranges"], roaring.MAX_U32)
+    layout = case.get("layout") or {}
+    data = roaring.encode_roaring32(values, layout.get("containers"), layout.get("run_cookie"))
+    if "cardinality" in case and case["cardinality"] != values.size:
+        raise CaseError(f"case says cardinality {case['cardinality']}, its ranges hold {values.size}")
+    return data
+
+
+def validate(data: bytes) -> list[Finding]:
+    """Every finding for a standalone 32-bit bitmap."""
+    try:
+        obj = structure.parse(NAME, data)
+    except LayoutError as err:
+        return [Finding.from_error(err)]
+    findings = roaring.check_roaring32(obj, "", 0)
+    end = roaring.end_offset(obj, 0)
+    if end != len(data):
+        findings.append(Finding("ROARING_TRAILING_BYTES", "must", "", end, f"{len(data) - end} byte(s) after the bitmap"))
+    if not any(f.severity == "must" for f in findings):
+        findings += cross_check(data[:end], roaring.structure_values(obj), "", 0)
+    return findings
+
+
+def cross_check(blob: bytes, values, path: str, offset: int) -> list[Finding]:
+    """Compare the spec parser's values with CRoaring's reading of the same bytes."""
+    try:
+        other = roaring.bitmap_values(roaring.load_roaring32(blob, NAME, path, offset))
+    except LayoutError as err:
+        return [Finding.from_error(err)]
+    if other.size != values.size or (other != values).any():
+        return [Finding("ROARING_DECODERS_DISAGREE", "must", path, offset,
+                        "the spec parser and CRoaring read different values from these bytes")]
+    return []
+
+
+def describe(data: bytes) -> str:
+    """Human-readable structure summary."""
+    obj = structure.parse(NAME, data)
+    lines = [f"roaring32: cookie {int(obj.cookie)}, {obj.num_containers} container(s), "
+             f"offset header {'yes' if obj.has_offsets else 'no'}"]
+    for i, (c, kind) in enumerate(zip(obj.containers, roaring.container_kinds(obj), strict=True)):
+        lines.append(f"  containers[{i}] key {c.key} ({c.key << 16}..): {kind}, cardinality {c.cardinality}")
+    return "\n".join(lines)
+
+
+LAYOUT = Layout(NAME, KIND, "RoaringBitmap 32-bit portable", detect, inspect, encode, validate, describe)

@@ -1,0 +1,365 @@
+"""RoaringBitmap portable format: Java-exact encoder, fast decoder, library checks.
+
+The encoder reproduces what Paimon's shaded org.roaringbitmap writes for a
+bitmap built by adding values and then calling `runOptimize()`:
+a container starts as an array (cardinality <= 4096) or a bitmap, and becomes
+a run container iff `2 + 4 * runs < size`, where size is `2 * cardinality`
+for an array and 8192 for a bitmap (strict `<`).
+
+The fast decoder hands the bytes to pyroaring (CRoaring), which validates
+them; the checks here cover what the Kaitai spec cannot say (see
+specs/roaring32.ksy) and report each problem with its field path and offset.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from pyroaring import BitMap, BitMap64
+
+from .errors import EncodeError, LayoutError
+from .findings import Finding
+
+COOKIE_NO_RUN = 12346
+COOKIE_RUN = 12347
+NO_OFFSET_THRESHOLD = 4
+ARRAY_MAX = 4096
+BITMAP_BYTES = 8192
+MAX_U32 = 0xFFFFFFFF
+MAX_U64 = 0xFFFFFFFFFFFFFFFF
+
+ARRAY, BITMAP, RUN = "array", "bitmap", "run"
+KINDS = (ARRAY, BITMAP, RUN)
+
+
+def java_container_kind(cardinality: int, num_runs: int) -> str:
+    """Container kind Java's RoaringBitmap picks for a fresh, run-optimized container."""
+    size = 2 * cardinality if cardinality <= ARRAY_MAX else BITMAP_BYTES
+    if 2 + 4 * num_runs < size:
+        return RUN
+    return ARRAY if cardinality <= ARRAY_MAX else BITMAP
+
+
+def as_sorted_unique(values: Iterable[int] | np.ndarray, limit: int) -> np.ndarray:
+    """Values as a sorted, duplicate-free uint64 array; EncodeError if out of [0, limit]."""
+    if isinstance(values, np.ndarray):
+        if values.dtype.kind not in "iu":
+            raise EncodeError(f"positions must be integers, got {values.dtype}")
+        if values.size == 0:
+            return np.zeros(0, dtype=np.uint64)
+        lo, hi = int(values.min()), int(values.max())
+    else:
+        values = [int(v) for v in values]
+        if not values:
+            return np.zeros(0, dtype=np.uint64)
+        lo, hi = min(values), max(values)
+    if lo < 0 or hi > limit:
+        raise EncodeError(f"position out of range [0, {limit}]: {lo if lo < 0 else hi}")
+    return np.unique(np.asarray(values, dtype=np.uint64))
+
+
+@dataclass(frozen=True)
+class Container:
+    """One container of a 32-bit bitmap: its key, kind and low 16-bit values."""
+
+    key: int
+    kind: str
+    lows: np.ndarray  # uint16, sorted
+
+    @property
+    def cardinality(self) -> int:
+        return int(self.lows.size)
+
+
+def _run_bounds(lows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Starts and inclusive ends of the runs of consecutive values."""
+    lows32 = lows.astype(np.int64)
+    breaks = np.flatnonzero(np.diff(lows32) != 1) + 1
+    starts = np.concatenate(([0], breaks))
+    ends = np.concatenate((breaks - 1, [lows.size - 1]))
+    return lows32[starts], lows32[ends]
+
+
+def plan_containers(values32: np.ndarray, kinds: Sequence[str] | None = None) -> list[Container]:
+    """Split sorted 32-bit values into containers with Java's (or the given) kinds."""
+    if values32.size == 0:
+        if kinds:
+            raise EncodeError("container kinds given for an empty bitmap")
+        return []
+    highs = (values32 >> np.uint64(16)).astype(np.int64)
+    lows = (values32 & np.uint64(0xFFFF)).astype(np.uint16)
+    cuts = np.flatnonzero(np.diff(highs)) + 1
+    bounds = np.concatenate(([0], cuts, [values32.size]))
+    if kinds is not None and len(kinds) != bounds.size - 1:
+        raise EncodeError(f"{len(kinds)} container kinds given for {bounds.size - 1} containers")
+    out = []
+    for i in range(bounds.size - 1):
+        part = lows[bounds[i] : bounds[i + 1]]
+        if kinds is None:
+            starts, _ = _run_bounds(part)
+            kind = java_container_kind(part.size, starts.size)
+        else:
+            kind = kinds[i]
+            if kind not in KINDS:
+                raise EncodeError(f"unknown container kind {kind!r}")
+            if kind == ARRAY and part.size > ARRAY_MAX:
+                raise EncodeError(f"an array container holds at most {ARRAY_MAX} values, not {part.size}")
+            if kind == BITMAP and part.size <= ARRAY_MAX:
+                raise EncodeError(f"a bitmap container needs more than {ARRAY_MAX} values, not {part.size}")
+        out.append(Container(int(highs[bounds[i]]), kind, part))
+    return out
+
+
+def _payload(c: Container) -> bytes:
+    if c.kind == ARRAY:
+        return c.lows.astype("<u2").tobytes()
+    if c.kind == BITMAP:
+        bits = np.zeros(65536, dtype=np.uint8)
+        bits[c.lows.astype(np.int64)] = 1
+        return np.packbits(bits, bitorder="little").tobytes()
+    starts, ends = _run_bounds(c.lows)
+    pairs = np.empty(starts.size * 2, dtype="<u2")
+    pairs[0::2] = starts
+    pairs[1::2] = ends - starts
+    return struct.pack("<H", starts.size) + pairs.tobytes()
+
+
+def serialize_containers(containers: Sequence[Container], run_cookie: bool | None = None) -> bytes:
+    """Portable serialization of the given containers."""
+    n = len(containers)
+    has_run = any(c.kind == RUN for c in containers) if run_cookie is None else run_cookie
+    if has_run and n == 0:
+        raise EncodeError("the run-container cookie needs at least one container")
+    head = bytearray()
+    if has_run:
+        head += struct.pack("<HH", COOKIE_RUN, n - 1)
+        flags = bytearray((n + 7) // 8)
+        for i, c in enumerate(containers):
+            if c.kind == RUN:
+                flags[i // 8] |= 1 << (i % 8)
+        head += flags
+    else:
+        head += struct.pack("<II", COOKIE_NO_RUN, n)
+    for c in containers:
+        head += struct.pack("<HH", c.key, c.cardinality - 1)
+    payloads = [_payload(c) for c in containers]
+    if not has_run or n >= NO_OFFSET_THRESHOLD:
+        pos = len(head) + 4 * n
+        for p in payloads:
+            head += struct.pack("<I", pos)
+            pos += len(p)
+    return bytes(head) + b"".join(payloads)
+
+
+def encode_roaring32(
+    values: Iterable[int] | np.ndarray, kinds: Sequence[str] | None = None, run_cookie: bool | None = None
+) -> bytes:
+    """Bytes Java's RoaringBitmap32.serialize() writes for these values.
+
+    `kinds` (one per container) and `run_cookie` reproduce a non-canonical
+    file exactly; leave them None for what Java writes.
+    """
+    arr = as_sorted_unique(values, MAX_U32)
+    return serialize_containers(plan_containers(arr, kinds), run_cookie)
+
+
+def encode_roaring64(
+    values: Iterable[int] | np.ndarray,
+    bucket_keys: Sequence[int] | None = None,
+    kinds: Sequence[Sequence[str] | None] | None = None,
+) -> bytes:
+    """Bytes of the portable 64-bit layout as Paimon writes it.
+
+    Paimon writes a bucket for every high key from 0 to the highest one,
+    empty ones included. `bucket_keys` (strictly ascending, covering every
+    high key in use) and per-bucket `kinds` reproduce other writers' files.
+    """
+    arr = as_sorted_unique(values, MAX_U64)
+    highs = (arr >> np.uint64(32)).astype(np.uint64)
+    used = np.unique(highs)
+    if bucket_keys is None:
+        keys = list(range(int(used[-1]) + 1)) if used.size else []
+    else:
+        keys = [int(k) for k in bucket_keys]
+        if any(b <= a for a, b in zip(keys, keys[1:], strict=False)):
+            raise EncodeError("bucket keys must be strictly ascending")
+        missing = set(int(h) for h in used) - set(keys)
+        if missing:
+            raise EncodeError(f"bucket keys miss high keys in use: {sorted(missing)[:5]}")
+    if kinds is not None and len(kinds) != len(keys):
+        raise EncodeError(f"{len(kinds)} kind lists given for {len(keys)} buckets")
+    out = [struct.pack("<Q", len(keys))]
+    starts = np.searchsorted(highs, np.asarray(keys, dtype=np.uint64), side="left")
+    ends = np.searchsorted(highs, np.asarray(keys, dtype=np.uint64), side="right")
+    for i, key in enumerate(keys):
+        low = arr[starts[i] : ends[i]] & np.uint64(MAX_U32)
+        out.append(struct.pack("<I", key))
+        out.append(serialize_containers(plan_containers(low, kinds[i] if kinds else None)))
+    return b"".join(out)
+
+
+def to_ranges(values: np.ndarray) -> list[list[int]]:
+    """Sorted unique values as inclusive [first, last] runs."""
+    if values.size == 0:
+        return []
+    v = values.astype(np.uint64)
+    breaks = np.flatnonzero(np.diff(v) != 1) + 1
+    firsts = v[np.concatenate(([0], breaks))]
+    lasts = v[np.concatenate((breaks - 1, [v.size - 1]))]
+    return [[int(a), int(b)] for a, b in zip(firsts.tolist(), lasts.tolist(), strict=True)]
+
+
+def from_ranges(ranges: Sequence[Sequence[int]], limit: int = MAX_U64) -> np.ndarray:
+    """Inclusive [first, last] runs back to a sorted uint64 array."""
+    parts = []
+    prev = -1
+    for pair in ranges:
+        first, last = int(pair[0]), int(pair[1])
+        if first < 0 or last > limit or first > last:
+            raise EncodeError(f"bad range [{first}, {last}] (limit {limit})")
+        if first <= prev:
+            raise EncodeError(f"ranges must be ascending and disjoint: [{first}, {last}] after {prev}")
+        parts.append(np.arange(first, last + 1, dtype=np.uint64))
+        prev = last
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64)
+
+
+def bitmap_values(bm: BitMap | BitMap64) -> np.ndarray:
+    """All values of a pyroaring bitmap as a sorted uint64 array."""
+    if isinstance(bm, BitMap64):
+        return np.fromiter(bm, dtype=np.uint64, count=len(bm))
+    return np.frombuffer(bm.to_array(), dtype=np.uint32).astype(np.uint64)
+
+
+def load_roaring32(data: bytes, layout: str = "roaring32", path: str = "", offset: int = 0) -> BitMap:
+    """Fast path: deserialize with CRoaring (which validates); LayoutError if it refuses."""
+    try:
+        return BitMap.deserialize(data)
+    except ValueError as exc:
+        raise LayoutError(layout, "ROARING_REJECTED", path, offset, f"CRoaring rejects the bitmap: {exc}") from None
+
+
+def load_roaring64(data: bytes, layout: str = "roaring64", path: str = "", offset: int = 0) -> BitMap64:
+    """Fast path for the 64-bit portable layout (CRoaring validates it)."""
+    try:
+        return BitMap64.deserialize(data)
+    except ValueError as exc:
+        raise LayoutError(layout, "ROARING_REJECTED", path, offset, f"CRoaring rejects the bitmap: {exc}") from None
+
+
+# ---------------------------------------------------------------------------
+# Checks over a parsed (generated) roaring32 object
+
+
+def _container_sizes(obj) -> list[int]:
+    sizes = []
+    for c in obj.containers:
+        body = c.body
+        if c.is_run:
+            sizes.append(2 + 4 * body.num_runs)
+        elif c.cardinality <= ARRAY_MAX:
+            sizes.append(2 * c.cardinality)
+        else:
+            sizes.append(BITMAP_BYTES)
+    return sizes
+
+
+def header_size(obj) -> int:
+    """Bytes from the cookie to the first container."""
+    n = obj.num_containers
+    size = 4 + (0 if obj.has_run else 4) + (len(obj.run_flags) if obj.has_run else 0) + 4 * n
+    return size + (4 * n if obj.has_offsets else 0)
+
+
+def container_values(c) -> np.ndarray:
+    """Low 16-bit values of one parsed container (uint64, as stored)."""
+    body = c.body
+    if c.is_run:
+        parts = [np.arange(r.start, r.last + 1, dtype=np.uint64) for r in body.runs]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64)
+    if c.cardinality <= ARRAY_MAX:
+        return np.asarray(body.values, dtype=np.uint64)
+    bits = np.unpackbits(np.frombuffer(body.words, dtype=np.uint8), bitorder="little")
+    return np.flatnonzero(bits).astype(np.uint64)
+
+
+def structure_values(obj) -> np.ndarray:
+    """All values of a parsed roaring32 object, in stored order."""
+    parts = [container_values(c) + (np.uint64(c.key) << np.uint64(16)) for c in obj.containers]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64)
+
+
+def check_roaring32(obj, path: str, base: int) -> list[Finding]:
+    """Findings the spec cannot express, for a parsed roaring32 at offset `base`."""
+    findings: list[Finding] = []
+    pos = base + header_size(obj)
+    for i, (c, size) in enumerate(zip(obj.containers, _container_sizes(obj), strict=True)):
+        cpath = f"{path}.containers[{i}]".lstrip(".")
+        vals = container_values(c)
+        if c.is_run:
+            runs = c.body.runs
+            if vals.size != c.cardinality:
+                findings.append(
+                    Finding("ROARING_CARDINALITY_MISMATCH", "must", f"{cpath}.body.runs", pos + 2,
+                            f"runs hold {vals.size} values, the header says {c.cardinality}")
+                )
+            for j in range(1, len(runs)):
+                if runs[j].start == runs[j - 1].last + 1:
+                    findings.append(
+                        Finding("ROARING_RUNS_ADJACENT", "should", f"{cpath}.body.runs[{j}]", pos + 2 + 4 * j,
+                                "run touches the previous one; Java never writes adjacent runs")
+                    )
+                    break
+            num_runs = len(runs)
+        elif c.cardinality <= ARRAY_MAX:
+            bad = np.flatnonzero(np.diff(vals.astype(np.int64)) <= 0)
+            if bad.size:
+                j = int(bad[0]) + 1
+                findings.append(
+                    Finding("ROARING_ARRAY_NOT_ASCENDING", "must", f"{cpath}.body.values[{j}]", pos + 2 * j,
+                            f"value {int(vals[j])} does not exceed the previous {int(vals[j - 1])}")
+                )
+            num_runs = int(np.count_nonzero(np.diff(vals.astype(np.int64)) != 1)) + 1 if vals.size else 0
+        else:
+            if vals.size == 0:
+                findings.append(Finding("ROARING_EMPTY_CONTAINER", "must", f"{cpath}.body.words", pos,
+                                        "bitmap container with no bit set"))
+            elif vals.size != c.cardinality:
+                findings.append(
+                    Finding("ROARING_CARDINALITY_MISMATCH", "must", f"{cpath}.body.words", pos,
+                            f"{vals.size} bits set, the header says {c.cardinality}")
+                )
+            num_runs = int(np.count_nonzero(np.diff(vals.astype(np.int64)) != 1)) + 1 if vals.size else 0
+        if not any(f.severity == "must" for f in findings):
+            want = java_container_kind(int(vals.size), num_runs) if vals.size else None
+            kind = RUN if c.is_run else (ARRAY if c.cardinality <= ARRAY_MAX else BITMAP)
+            if want is not None and want != kind:
+                findings.append(
+                    Finding("ROARING_NOT_RUN_OPTIMIZED", "should", cpath, pos,
+                            f"{kind} container where Java's runOptimize() writes a {want} container")
+                )
+        pos += size
+    return findings
+
+
+def end_offset(obj, base: int) -> int:
+    """Offset just past the last container of a parsed roaring32 at `base`."""
+    return base + header_size(obj) + sum(_container_sizes(obj))
+
+
+def container_kinds(obj) -> list[str]:
+    """Kinds of the containers of a parsed roaring32 object."""
+    return [RUN if c.is_run else (ARRAY if c.cardinality <= ARRAY_MAX else BITMAP) for c in obj.containers]
+
+
+def java_kinds(obj) -> list[str]:
+    """Kinds Java would choose for the same values."""
+    out = []
+    for c in obj.containers:
+        vals = container_values(c)
+        runs = int(np.count_nonzero(np.diff(vals.astype(np.int64)) != 1)) + 1 if vals.size else 0
+        out.append(java_container_kind(int(vals.size), runs))
+    return out
