@@ -8,7 +8,7 @@
 //                          "vectors": [{"data_file": ..., "ranges": [[first, last], ...]}]}],
 //    "roaring32": [{"name": ..., "ranges": [[first, last], ...]}],
 //    "hash_index": [{"name": ..., "hashes": [int, ...]}]}
-// For each case the program writes OUT_DIR/<name>/<file> and prints one JSON
+// For each case the program writes OUT_DIR/<layout>/<name>/<file> and prints one JSON
 // object per case to OUT_DIR/java-report.json with what Paimon recorded
 // (IndexFileMeta: file name, size, row count, per data file offset and
 // length) and what Paimon's readers returned.
@@ -69,15 +69,15 @@ public class GoldenWriter {
         ObjectNode report = JSON.createObjectNode();
         ArrayNode dvReports = report.putArray("deletion_vectors");
         for (JsonNode c : cases.path("deletion_vectors")) {
-            dvReports.add(writeDeletionVectors(c, out));
+            dvReports.add(writeDeletionVectors(c, new File(out, "deletion_vectors")));
         }
         ArrayNode roaringReports = report.putArray("roaring32");
         for (JsonNode c : cases.path("roaring32")) {
-            roaringReports.add(writeRoaring32(c, out));
+            roaringReports.add(writeRoaring32(c, new File(out, "roaring32")));
         }
         ArrayNode hashReports = report.putArray("hash_index");
         for (JsonNode c : cases.path("hash_index")) {
-            hashReports.add(writeHashIndex(c, out));
+            hashReports.add(writeHashIndex(c, new File(out, "hash_index")));
         }
         JSON.writerWithDefaultPrettyPrinter().writeValue(new File(out, "java-report.json"), report);
     }
