@@ -1,0 +1,199 @@
+"""`paimon-conform`: inspect, validate and encode Paimon binary files.
+
+Exit codes: 0 valid, 1 findings, 2 unusable input or usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from . import __version__, cases
+from .errors import LayoutError, PaimonConformError, UsageError
+from .golden import check_corpus, default_root
+from .layouts import LAYOUTS, detect, get
+from .layouts.base import Layout
+from .report import RENDERERS, FileResult, exit_code
+from .sample import write_sample
+
+KINDS_HELP = ", ".join(sorted(LAYOUTS))
+
+
+def _read(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def _layout_for(data: bytes, kind: str | None, path: str) -> Layout:
+    if kind:
+        return get(kind)
+    layout = detect(data)
+    if layout is None:
+        raise UsageError(f"{path}: the bytes do not say which layout this is; pass --kind ({KINDS_HELP})")
+    return layout
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    """Print a file's case (--json) or its structure."""
+    data = _read(args.file)
+    layout = _layout_for(data, args.kind, args.file)
+    try:
+        if args.json:
+            sys.stdout.write(cases.dumps(layout.inspect(data)))
+        else:
+            print(f"{args.file}: {layout.kind} ({layout.title})")
+            print(layout.describe(data))
+    except LayoutError as err:
+        print(f"{args.file}: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def validate_file(path: str, kind: str | None) -> FileResult:
+    """Validate one file into a FileResult (unusable input recorded, not raised)."""
+    try:
+        data = _read(path)
+        layout = _layout_for(data, kind, path)
+    except UsageError as exc:
+        return FileResult(path, kind or "", unusable=str(exc))
+    findings = layout.validate(data)
+    for f in findings:
+        f.file = path
+    return FileResult(path, layout.kind, findings)
+
+
+def _emit(results: list[FileResult], fmt: str, level: str, out: str | None) -> None:
+    text = RENDERERS[fmt](results, level)
+    if out:
+        Path(out).write_text(text)
+        if fmt != "text":
+            sys.stdout.write(RENDERERS["text"](results, level))
+    else:
+        sys.stdout.write(text)
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Validate files and report findings."""
+    results = [validate_file(p, args.kind) for p in args.files]
+    _emit(results, args.report, args.level, args.output)
+    return exit_code(results, args.level)
+
+
+def cmd_encode(args: argparse.Namespace) -> int:
+    """Write the bytes a JSON case describes."""
+    try:
+        case = json.loads(Path(args.input).read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise UsageError(f"{args.input}: cannot read a JSON case: {exc}") from None
+    kind = args.kind or (case.get("kind") if isinstance(case, dict) else None)
+    if not kind:
+        raise UsageError("the case names no kind; pass --kind")
+    layout = get(kind)
+    if isinstance(case, dict) and case.get("kind") not in (None, layout.kind):
+        raise UsageError(f"--kind {layout.kind} but the case is a {case.get('kind')} case")
+    if isinstance(case, dict) and "must_reject" in case:
+        raise UsageError("a must-reject sidecar describes an error, not content; nothing to encode")
+    data = layout.encode(cases.check(case, layout.kind))
+    Path(args.output).write_bytes(data)
+    print(f"{args.output}: {len(data)} bytes ({layout.kind})")
+    return 0
+
+
+def cmd_corpus(args: argparse.Namespace) -> int:
+    """Check the golden corpus and print a summary."""
+    root = Path(args.golden) if args.golden else default_root()
+    if root is None or not root.is_dir():
+        raise UsageError("no golden corpus found; pass --golden DIR")
+    results, tally = check_corpus(root)
+    if args.report != "text" or args.output:
+        _emit(results, args.report, "should", args.output)
+    else:
+        for r in results:
+            if r.failed("should"):
+                sys.stdout.write(RENDERERS["text"]([r], "should"))
+    print(f"golden corpus {root}:")
+    for (layout, producer), n in sorted(tally.items()):
+        print(f"  {layout:<18} {producer:<14} {n:>4} file(s)")
+    bad = sum(r.failed("should") for r in results)
+    print(f"  {len(results)} golden file(s), {len(results) - bad} as expected, {bad} not")
+    return exit_code(results, "should")
+
+
+def cmd_main(args: argparse.Namespace) -> int:
+    """The main job: build a sample, validate it, then check the golden corpus."""
+    with tempfile.TemporaryDirectory(prefix="paimon-conform-sample-") as tmp:
+        target = Path(args.sample_dir) if args.sample_dir else Path(tmp)
+        files = write_sample(target)
+        results = [validate_file(str(p), kind) for p, kind in files]
+        print(f"sample written by the reference encoder under {target}:")
+        sys.stdout.write(RENDERERS["text"](results, "should"))
+        sample_code = exit_code(results, "should")
+    corpus_args = argparse.Namespace(golden=args.golden, report="text", output=None)
+    corpus_code = cmd_corpus(corpus_args)
+    code = max(sample_code, corpus_code)
+    print("paimon-conform: OK" if code == 0 else f"paimon-conform: FAILED (exit {code})")
+    return code
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the CLI."""
+    p = argparse.ArgumentParser(prog="paimon-conform", description=__doc__.splitlines()[0])
+    p.add_argument("--version", action="version", version=f"paimon-conform {__version__}")
+    p.add_argument("--golden", help="golden corpus root (default: the checkout's golden/)")
+    p.add_argument("--sample-dir", help="where the main job writes its sample (default: a temporary directory)")
+    sub = p.add_subparsers(dest="command")
+
+    i = sub.add_parser("inspect", help="show a file's structure, or its JSON case with --json")
+    i.add_argument("file")
+    i.add_argument("--kind", help=f"layout ({KINDS_HELP}); detected from the bytes when they allow it")
+    i.add_argument("--json", action="store_true", help="print the case (the golden sidecar form)")
+    i.set_defaults(func=cmd_inspect)
+
+    v = sub.add_parser("validate", help="check files and report findings")
+    v.add_argument("files", nargs="+")
+    v.add_argument("--kind", help=f"layout ({KINDS_HELP}); detected from the bytes when they allow it")
+    v.add_argument("--report", choices=sorted(RENDERERS), default="text")
+    v.add_argument("-o", "--output", help="write the report here (a text summary still goes to stdout)")
+    v.add_argument("--level", choices=["must", "should"], default="should",
+                   help="'must' ignores should-findings when deciding the exit code")
+    v.set_defaults(func=cmd_validate)
+
+    e = sub.add_parser("encode", help="write the bytes a JSON case describes")
+    e.add_argument("input")
+    e.add_argument("--kind", help="layout of the case (default: the case's own kind)")
+    e.add_argument("-o", "--output", required=True)
+    e.set_defaults(func=cmd_encode)
+
+    c = sub.add_parser("corpus", help="check every golden file against its sidecar")
+    c.add_argument("--report", choices=sorted(RENDERERS), default="text")
+    c.add_argument("-o", "--output")
+    c.set_defaults(func=cmd_corpus)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `paimon-conform` console script."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return 0 if exc.code == 0 else 2
+    func = getattr(args, "func", cmd_main)
+    try:
+        return func(args)
+    except UsageError as exc:
+        print(f"paimon-conform: {exc}", file=sys.stderr)
+        return 2
+    except PaimonConformError as exc:
+        print(f"paimon-conform: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+

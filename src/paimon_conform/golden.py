@@ -1,0 +1,82 @@
+"""Check the golden corpus: every file against its sidecar.
+
+A valid golden must inspect to its sidecar's content, re-encode byte for byte
+from the sidecar and validate with no must or should finding. A must-reject
+golden must produce, as its first must finding, the code, path and offset its
+sidecar names.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from . import cases
+from .errors import PaimonConformError
+from .findings import Finding
+from .layouts import get
+from .report import FileResult
+
+
+def default_root() -> Path | None:
+    """The repository's golden/ folder, when running from a checkout."""
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        if (parent / "golden").is_dir() and (parent / "specs").is_dir():
+            return parent / "golden"
+    return None
+
+
+def sidecars(root: Path) -> list[Path]:
+    """Every sidecar under a golden root, sorted."""
+    return sorted(p for p in root.rglob("*.json") if p.with_suffix(".bin").is_file())
+
+
+def check_one(sidecar: Path, root: Path) -> FileResult:
+    """Check one golden file against its sidecar."""
+    rel = str(sidecar.with_suffix(".bin").relative_to(root))
+    try:
+        case = cases.check(json.loads(sidecar.read_text()))
+    except (PaimonConformError, json.JSONDecodeError) as exc:
+        return FileResult(rel, "?", unusable=f"sidecar: {exc}")
+    layout = get(case["kind"])
+    data = sidecar.with_suffix(".bin").read_bytes()
+    result = FileResult(rel, layout.kind)
+    found = layout.validate(data)
+    if "must_reject" in case:
+        expected = case["must_reject"]
+        musts = [f for f in found if f.severity == "must"]
+        if not musts:
+            result.findings.append(Finding("GOLDEN_NOT_REJECTED", "must", expected["path"], expected["offset"],
+                                           f"accepted, but must be rejected with {expected['code']}", rel))
+        else:
+            got = musts[0]
+            if (got.code, got.path, got.offset) != (expected["code"], expected["path"], expected.get("offset")):
+                result.findings.append(Finding(
+                    "GOLDEN_WRONG_REJECTION", "must", got.path, got.offset,
+                    f"rejected with {got.code} at {got.path} byte {got.offset}, expected {expected['code']} at "
+                    f"{expected['path']} byte {expected.get('offset')}", rel))
+        return result
+    for f in found:
+        f.file = rel
+    result.findings.extend(f for f in found if f.severity != "warning")
+    try:
+        if cases.content(layout.inspect(data)) != cases.content(case):
+            result.findings.append(Finding("GOLDEN_INSPECT_MISMATCH", "must", "", None,
+                                           "inspect output differs from the sidecar", rel))
+        if layout.encode(case) != data:
+            result.findings.append(Finding("GOLDEN_ENCODE_MISMATCH", "must", "", None,
+                                           "encoding the sidecar does not reproduce the file", rel))
+    except PaimonConformError as exc:
+        result.findings.append(Finding("GOLDEN_ERROR", "must", "", None, str(exc), rel))
+    return result
+
+
+def check_corpus(root: Path) -> tuple[list[FileResult], Counter]:
+    """Check every golden; also count files by layout and producer."""
+    results, tally = [], Counter()
+    for side in sidecars(root):
+        results.append(check_one(side, root))
+        tally[(side.parent.parent.name, side.parent.name)] += 1
+    return results, tally
