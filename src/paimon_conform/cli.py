@@ -13,6 +13,7 @@ from pathlib import Path
 
 from . import __version__, cases
 from .errors import LayoutError, PaimonConformError, UsageError
+from .findings import SEVERITIES
 from .golden import check_corpus, default_root
 from .layouts import LAYOUTS, detect, get
 from .layouts.base import Layout
@@ -61,7 +62,7 @@ def validate_file(path: str, kind: str | None) -> FileResult:
         layout = _layout_for(data, kind, path)
     except UsageError as exc:
         return FileResult(path, kind or "", unusable=str(exc))
-    findings = layout.validate(data)
+    findings = sorted(layout.validate(data), key=lambda f: SEVERITIES.index(f.severity))  # stable: musts first
     for f in findings:
         f.file = path
     return FileResult(path, layout.kind, findings)

@@ -1,0 +1,59 @@
+"""Shared fixtures and the Hypothesis profiles.
+
+Profiles: `ci` (CI=true: no deadline, 300 examples, derandomized by the
+printed seed) and `dev` (fewer examples). A dependency the tests need that is
+missing (node, javac) skips a test on a developer machine and fails it in CI.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "golden"
+sys.path.insert(0, str(ROOT / "tools"))
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+settings.register_profile(
+    "ci", deadline=None, max_examples=300, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile("dev", deadline=None, max_examples=60, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if IN_CI else "dev"))
+
+
+def require(tool: str) -> None:
+    """Skip (developer machine) or fail (CI) when a command-line tool is missing."""
+    if shutil.which(tool) is None:
+        message = f"{tool} is not on PATH; install it (see README: Installing)"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def golden_root() -> Path:
+    """The repository's golden corpus."""
+    return GOLDEN
+
+
+@pytest.fixture(scope="session")
+def paimon_java():
+    """The Paimon 0.9.0 jar and our compiled Java programs (tools/paimon_java.py)."""
+    require("javac")
+    require("java")
+    import paimon_java as pj
+
+    pj.ensure_classes()
+    return pj
+
+
+def pytest_report_header(config):
+    """Say which Hypothesis profile runs, so a CI log shows it."""
+    return f"hypothesis profile: {settings._current_profile}; CI={IN_CI}"

@@ -1,0 +1,62 @@
+"""Hypothesis strategies for position sets with the edges that break ports."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+MAX32 = 2**32 - 1
+MAX_DV32 = 2**31 - 1
+
+# Values that sit on container and format boundaries.
+EDGE_LOWS = [0, 1, 2, 4095, 4096, 4097, 65534, 65535]
+EDGE_KEYS = [0, 1, 2, 0x7FFF, 0x8000, 0xFFFE, 0xFFFF]
+
+
+@st.composite
+def container_values(draw, key: int) -> list[int]:
+    """Values of one container, shaped to hit array / bitmap / run decisions."""
+    shape = draw(st.sampled_from(["sparse", "dense", "runs", "edges", "full", "threshold"]))
+    base = key << 16
+    if shape == "sparse":
+        lows = draw(st.sets(st.integers(0, 65535), max_size=300))
+    elif shape == "dense":
+        rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+        count = draw(st.sampled_from([4000, 4096, 4097, 6000, 9000, 30000]))
+        lows = set(rng.choice(65536, size=count, replace=False).tolist())
+    elif shape == "runs":
+        lows = set()
+        for _ in range(draw(st.integers(1, 40))):
+            start = draw(st.integers(0, 65535))
+            lows.update(range(start, min(65536, start + draw(st.integers(1, 3000)))))
+    elif shape == "edges":
+        lows = set(draw(st.lists(st.sampled_from(EDGE_LOWS), min_size=1)))
+    elif shape == "full":
+        lows = set(range(65536))
+    else:  # around the 4096 array limit and the 2 + 4*runs tie
+        step = draw(st.sampled_from([1, 2, 3]))
+        count = draw(st.sampled_from([4095, 4096, 4097, 3, 4, 5]))
+        lows = set(range(0, count * step, step)) if count * step <= 65536 else set()
+    return sorted(base + v for v in lows)
+
+
+@st.composite
+def positions32(draw, max_value: int = MAX32, max_containers: int = 4) -> list[int]:
+    """A sorted set of 32-bit positions spread over a few containers."""
+    top = max_value >> 16
+    keys = draw(st.sets(st.one_of(st.sampled_from([k for k in EDGE_KEYS if k <= top]), st.integers(0, top)),
+                        max_size=max_containers))
+    out: list[int] = []
+    for key in sorted(keys):
+        out.extend(v for v in draw(container_values(key)) if v <= max_value)
+    return out
+
+
+@st.composite
+def positions64(draw, max_high: int = 6) -> list[int]:
+    """A sorted set of 64-bit positions over a few high keys (some above 2^32)."""
+    highs = draw(st.sets(st.integers(0, max_high), max_size=2))
+    out: list[int] = []
+    for h in sorted(highs):
+        out.extend((h << 32) | v for v in draw(positions32(max_containers=2)))
+    return out

@@ -1,0 +1,124 @@
+"""RoaringBitmap 32/64: encoder, generated parser and pyroaring agree."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pyroaring import BitMap, BitMap64
+from strategies import positions32, positions64
+
+from paimon_conform import roaring
+from paimon_conform.errors import EncodeError
+from paimon_conform.layouts import roaring32 as r32
+from paimon_conform.layouts import roaring64 as r64
+
+
+@given(positions32())
+def test_roaring32_encoder_parser_pyroaring_agree(values):
+    data = roaring.encode_roaring32(values)
+    # the generated (spec) parser reads back the same values
+    parsed = r32.parse(data)
+    assert roaring.structure_values(parsed).tolist() == values
+    # CRoaring reads our bytes as the same set
+    assert list(BitMap.deserialize(data)) == values
+    # and, run-optimized, writes exactly our bytes
+    bm = BitMap(values)
+    bm.run_optimize()
+    assert bm.serialize() == data
+    # validation finds nothing in what Java would write
+    assert r32.validate(data) == []
+
+
+@given(positions32())
+def test_roaring32_case_round_trip(values):
+    data = roaring.encode_roaring32(values)
+    case = r32.inspect(data)
+    assert case["cardinality"] == len(values)
+    assert "layout" not in case  # Java's own layout needs no override
+    assert r32.encode(case) == data
+
+
+@given(positions32())
+def test_non_canonical_bitmap_reproduced_from_its_case(values):
+    # pyroaring without run_optimize writes bitmaps Java would not (array where
+    # a run is smaller, or runs from range construction); the case records it.
+    data = BitMap(values).serialize()
+    case = r32.inspect(data)
+    assert r32.encode(case) == data
+    findings = r32.validate(data)
+    assert all(f.severity == "should" and f.code == "ROARING_NOT_RUN_OPTIMIZED" for f in findings)
+    assert bool(findings) == (data != roaring.encode_roaring32(values))
+
+
+@given(st.integers(1, 65536), st.integers(1, 32768))
+def test_java_container_rule(cardinality, runs):
+    kind = roaring.java_container_kind(cardinality, runs)
+    size = 2 * cardinality if cardinality <= 4096 else 8192
+    assert (kind == "run") == (2 + 4 * runs < size)
+    if kind != "run":
+        assert kind == ("array" if cardinality <= 4096 else "bitmap")
+
+
+@pytest.mark.parametrize(
+    ("values", "kinds"),
+    [
+        ([0, 1, 2], ["array"]),  # 2 + 4 == 6 is not < 6
+        ([0, 1, 2, 3], ["run"]),
+        (list(range(0, 8192, 2)), ["array"]),  # 4096 values
+        (list(range(0, 8194, 2)), ["bitmap"]),  # 4097 values
+        ([v for i in range(2047) for v in (32 * i, 32 * i + 1, 32 * i + 2)], ["run"]),  # 2 + 4*2047 < 8192
+        ([v for i in range(2048) for v in (32 * i, 32 * i + 1, 32 * i + 2)], ["bitmap"]),
+        ([v for i in range(2047) for v in (32 * i, 32 * i + 1)], ["array"]),  # 4094 values: 8190 is not < 8188
+    ],
+)
+def test_container_kind_edges(values, kinds):
+    assert roaring.container_kinds(r32.parse(roaring.encode_roaring32(values))) == kinds
+
+
+@given(positions64())
+def test_roaring64_encoder_parser_pyroaring_agree(values):
+    data = roaring.encode_roaring64(values)
+    parsed = structure_parse64(data)
+    assert r64.values(parsed).tolist() == values
+    assert list(BitMap64.deserialize(data)) == values
+    keys = [b.high_key for b in parsed.buckets]
+    assert keys == list(range(len(keys)))  # every key up to the highest, empty ones included
+    assert r64.validate(data) == []
+    assert r64.encode(r64.inspect(data)) == data
+
+
+@given(positions64())
+def test_roaring64_sparse_layout_round_trip(values):
+    # pyroaring writes only the keys in use; Paimon reads that, and the case keeps it
+    bm = BitMap64(values)
+    bm.run_optimize()
+    data = bm.serialize()
+    assert r64.encode(r64.inspect(data)) == data
+    assert all(f.severity == "should" for f in r64.validate(data))
+
+
+def structure_parse64(data: bytes):
+    from paimon_conform import structure
+
+    return structure.parse("roaring64", data)
+
+
+def test_out_of_range_values_are_encode_errors():
+    with pytest.raises(EncodeError):
+        roaring.encode_roaring32([2**32])
+    with pytest.raises(EncodeError):
+        roaring.encode_roaring32([-1])
+    with pytest.raises(EncodeError):
+        roaring.encode_roaring32(np.array([1.5]))
+    with pytest.raises(EncodeError):
+        roaring.from_ranges([[5, 4]])
+    with pytest.raises(EncodeError):
+        roaring.from_ranges([[1, 5], [3, 9]])
+
+
+@given(st.lists(st.integers(0, 2**40), max_size=200))
+def test_ranges_round_trip(values):
+    arr = np.unique(np.asarray(values, dtype=np.uint64))
+    assert roaring.from_ranges(roaring.to_ranges(arr)).tolist() == arr.tolist()
