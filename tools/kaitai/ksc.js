@@ -53,8 +53,10 @@ const exactIntTag = yaml.defineScalarTag('tag:yaml.org,2002:int', {
   represent: (object) => String(object),
 });
 
+// Replace the core int tag in place: implicit tags are tried in order, and
+// the float tag after it would otherwise claim every integer.
 const SCHEMA = new yaml.Schema(
-  yaml.CORE_SCHEMA.tags.filter((t) => t.tagName !== 'tag:yaml.org,2002:int').concat([exactIntTag]),
+  yaml.CORE_SCHEMA.tags.map((t) => (t.tagName === 'tag:yaml.org,2002:int' ? exactIntTag : t)),
 );
 
 function loadKsy(file) {

@@ -1,0 +1,111 @@
+"""The paimon-conform command line: exit codes, detection, reports."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from paimon_conform import cli
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+GOOD_DV = GOLDEN / "deletion_vectors" / "java-0.9.0" / "random.bin"
+BAD_CRC = GOLDEN / "deletion_vectors" / "must-reject" / "bad-crc.bin"
+HASH = GOLDEN / "hash_index" / "java-0.9.0" / "edge-values.bin"
+
+
+def test_validate_exit_codes(capsys):
+    assert cli.main(["validate", str(GOOD_DV)]) == 0
+    assert cli.main(["validate", str(BAD_CRC)]) == 1
+    assert cli.main(["validate", str(GOLDEN / "nope.bin")]) == 2
+    assert cli.main(["validate", str(HASH)]) == 2  # a HASH file cannot be detected
+    assert cli.main(["validate", "--kind", "hash-index", str(HASH)]) == 0
+    assert cli.main(["validate", "--kind", "no-such-kind", str(HASH)]) == 2
+    assert cli.main(["frobnicate"]) == 2
+    capsys.readouterr()
+
+
+def test_finding_line_names_file_path_offset_and_code(capsys):
+    cli.main(["validate", str(BAD_CRC)])
+    line = capsys.readouterr().out.splitlines()[0]
+    assert line.startswith(f"{BAD_CRC}: vectors[1].crc @59 DV_CRC_MISMATCH [must]")
+
+
+def test_level_must_ignores_should_findings(tmp_path, capsys):
+    from paimon_conform.roaring import encode_roaring32
+
+    f = tmp_path / "not-optimized.bin"
+    f.write_bytes(encode_roaring32([0, 1, 2, 3, 4], kinds=["array"]))  # an array where Java writes a run
+    assert cli.main(["validate", str(f)]) == 1
+    assert cli.main(["validate", "--level", "must", str(f)]) == 0
+    assert "ROARING_NOT_RUN_OPTIMIZED [should]" in capsys.readouterr().out
+
+
+def test_json_report(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    assert cli.main(["validate", "--report", "json", "-o", str(out), str(GOOD_DV), str(BAD_CRC)]) == 1
+    doc = json.loads(out.read_text())
+    assert doc["exit_code"] == 1
+    by_file = {Path(f["file"]).name: f for f in doc["files"]}
+    assert by_file["random.bin"]["findings"] == []
+    (finding,) = by_file["bad-crc.bin"]["findings"]
+    assert finding | {"message": ""} == {"code": "DV_CRC_MISMATCH", "severity": "must", "path": "vectors[1].crc",
+                                        "offset": 59, "message": "", "file": str(BAD_CRC)}
+    capsys.readouterr()
+
+
+def test_junit_report_parses(tmp_path, capsys):
+    out = tmp_path / "r.xml"
+    assert cli.main(["validate", "--report", "junit", "-o", str(out), str(GOOD_DV), str(BAD_CRC)]) == 1
+    root = ET.parse(out).getroot()
+    assert root.tag == "testsuites"
+    (suite,) = root.findall("testsuite")
+    cases = suite.findall("testcase")
+    assert int(suite.get("tests")) == len(cases) == 2
+    assert int(suite.get("failures")) == 1
+    failures = [c.find("failure") for c in cases if c.find("failure") is not None]
+    assert failures[0].get("type") == "DV_CRC_MISMATCH"
+    capsys.readouterr()
+
+
+def test_inspect_detects_and_describes(capsys):
+    assert cli.main(["inspect", str(GOOD_DV)]) == 0
+    out = capsys.readouterr().out
+    assert "deletion-vectors" in out and "vectors[2]" in out
+    assert cli.main(["inspect", str(HASH)]) == 2
+    assert "--kind" in capsys.readouterr().err
+    assert cli.main(["inspect", str(BAD_CRC)]) == 1
+    assert "DV_CRC_MISMATCH" in capsys.readouterr().err
+
+
+def test_encode_refuses_bad_cases(tmp_path, capsys):
+    case = tmp_path / "c.json"
+    case.write_text(json.dumps({"case_format": 1, "kind": "roaring32", "ranges": [[5, 1]]}))
+    assert cli.main(["encode", str(case), "-o", str(tmp_path / "o")]) == 2
+    case.write_text(json.dumps({"case_format": 1, "kind": "roaring32", "rangez": []}))
+    assert cli.main(["encode", str(case), "-o", str(tmp_path / "o")]) == 2
+    case.write_text(json.dumps({"case_format": 1, "kind": "roaring32", "ranges": [[1, 3]]}))
+    assert cli.main(["encode", "--kind", "hash-index", str(case), "-o", str(tmp_path / "o")]) == 2
+    assert cli.main(["encode", str(case), "-o", str(tmp_path / "o")]) == 0
+    assert (tmp_path / "o").read_bytes() == bytes.fromhex("3a30000001000000000002001000000001000200030000"[:44])
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("args", [[], ["corpus"]])
+def test_main_job_and_corpus(args):
+    done = subprocess.run([sys.executable, "-m", "paimon_conform.cli", *args], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "as expected, 0 not" in done.stdout
+
+
+def test_corpus_fails_when_a_golden_is_wrong(tmp_path):
+    import shutil
+
+    root = tmp_path / "golden"
+    shutil.copytree(GOLDEN / "deletion_vectors" / "java-notes", root / "deletion_vectors" / "java-notes")
+    (root / "deletion_vectors" / "java-notes" / "dvindex-32.bin").write_bytes(BAD_CRC.read_bytes())
+    assert cli.main(["--golden", str(root), "corpus"]) == 1
