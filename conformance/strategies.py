@@ -44,8 +44,11 @@ def container_values(draw, key: int) -> list[int]:
 def positions32(draw, max_value: int = MAX32, max_containers: int = 4) -> list[int]:
     """A sorted set of 32-bit positions spread over a few containers."""
     top = max_value >> 16
-    keys = draw(st.sets(st.one_of(st.sampled_from([k for k in EDGE_KEYS if k <= top]), st.integers(0, top)),
-                        max_size=max_containers))
+    keys = draw(
+        st.sets(
+            st.one_of(st.sampled_from([k for k in EDGE_KEYS if k <= top]), st.integers(0, top)), max_size=max_containers
+        )
+    )
     out: list[int] = []
     for key in sorted(keys):
         out.extend(v for v in draw(container_values(key)) if v <= max_value)

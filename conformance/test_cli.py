@@ -53,8 +53,14 @@ def test_json_report(tmp_path, capsys):
     by_file = {Path(f["file"]).name: f for f in doc["files"]}
     assert by_file["random.bin"]["findings"] == []
     (finding,) = by_file["bad-crc.bin"]["findings"]
-    assert finding | {"message": ""} == {"code": "DV_CRC_MISMATCH", "severity": "must", "path": "vectors[1].crc",
-                                        "offset": 59, "message": "", "file": str(BAD_CRC)}
+    assert finding | {"message": ""} == {
+        "code": "DV_CRC_MISMATCH",
+        "severity": "must",
+        "path": "vectors[1].crc",
+        "offset": 59,
+        "message": "",
+        "file": str(BAD_CRC),
+    }
     capsys.readouterr()
 
 
@@ -75,7 +81,8 @@ def test_junit_report_parses(tmp_path, capsys):
 def test_inspect_detects_and_describes(capsys):
     assert cli.main(["inspect", str(GOOD_DV)]) == 0
     out = capsys.readouterr().out
-    assert "deletion-vectors" in out and "vectors[2]" in out
+    assert "deletion-vectors" in out
+    assert "vectors[2]" in out
     assert cli.main(["inspect", str(HASH)]) == 2
     assert "--kind" in capsys.readouterr().err
     assert cli.main(["inspect", str(BAD_CRC)]) == 1

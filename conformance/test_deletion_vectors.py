@@ -26,12 +26,15 @@ vector = st.one_of(
 def test_encoder_fast_loader_and_spec_parser_agree(vectors):
     data, ranges = dv.encode_file(vectors)
     loaded = dv.load(data)
-    assert [(v.offset, v.length, v.kind) for v in loaded] == [(o, n, k) for (k, _), (o, n) in zip(vectors, ranges)]
+    assert [(v.offset, v.length, v.kind) for v in loaded] == [
+        (o, n, k) for (k, _), (o, n) in zip(vectors, ranges, strict=True)
+    ]
     for (_, values), got in zip(vectors, loaded, strict=True):
         assert np.array_equal(roaring.bitmap_values(got.bitmap), np.asarray(values, dtype=np.uint64))
     case = dv.inspect(data)
-    assert [v["ranges"] for v in case["vectors"]] == [roaring.to_ranges(np.asarray(v, dtype=np.uint64))
-                                                      for _, v in vectors]
+    assert [v["ranges"] for v in case["vectors"]] == [
+        roaring.to_ranges(np.asarray(v, dtype=np.uint64)) for _, v in vectors
+    ]
     assert dv.encode(case) == data
     assert dv.validate(data) == []
 
@@ -51,9 +54,13 @@ def test_manifest_length_conventions(vectors):
         assert err.value.code == "DV_LENGTH_CONVENTION"
 
 
-@given(st.dictionaries(st.text("abcdef", min_size=1, max_size=6), positions32(max_value=MAX_DV32, max_containers=2),
-                       max_size=10),
-       st.sampled_from([1, 64, 4096, 2 * 1024 * 1024]), st.booleans())
+@given(
+    st.dictionaries(
+        st.text("abcdef", min_size=1, max_size=6), positions32(max_value=MAX_DV32, max_containers=2), max_size=10
+    ),
+    st.sampled_from([1, 64, 4096, 2 * 1024 * 1024]),
+    st.booleans(),
+)
 def test_rolling_split_by_target_size(vectors, target, bitmap64):
     files = dv.write_files(vectors, bitmap64=bitmap64, target_size=target)
     assert [name for f in files for name in f.ranges] == list(vectors)
@@ -105,7 +112,7 @@ def test_blob_crc_covers_magic_and_bitmap():
 
 
 def test_empty_vectors_and_empty_file():
-    data, ranges = dv.encode_file([("bitmap32", []), ("bitmap64", [])])
+    _, ranges = dv.encode_file([("bitmap32", []), ("bitmap64", [])])
     assert ranges == [(1, 12), (21, 20)]  # 32-bit: 4 + 8; 64-bit: 4 + 8 + 8
     assert dv.load(b"\x01") == []
     with pytest.raises(TruncatedError):

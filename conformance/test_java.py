@@ -16,8 +16,9 @@ from paimon_conform.layouts import hash_index
 
 
 def test_java_goldens_regenerate_byte_identical(paimon_java, tmp_path):
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "golden_java.py"), "--out", str(tmp_path)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "golden_java.py"), "--out", str(tmp_path)], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     fresh = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
     committed = sorted(p.relative_to(ROOT / "golden") for p in (ROOT / "golden").glob("*/java-0.9.0/*"))
@@ -45,8 +46,13 @@ def test_java_reads_what_the_encoder_writes(paimon_java, tmp_path):
             path.write_bytes(written.data)
             entry = {"file": str(path), "vectors": []}
             for name, (offset, length, card) in written.ranges.items():
-                entry["vectors"].append({"offset": offset, "length": length,
-                                         "ranges": roaring.to_ranges(roaring.as_sorted_unique(vectors[name], 2**31))})
+                entry["vectors"].append(
+                    {
+                        "offset": offset,
+                        "length": length,
+                        "ranges": roaring.to_ranges(roaring.as_sorted_unique(vectors[name], 2**31)),
+                    }
+                )
                 expected.append(card)
             request["deletion_vectors"].append(entry)
         bitmap = np.unique(rng.integers(0, int(rng.choice([1 << 16, 1 << 20, 2**32])), int(rng.integers(0, 9000))))
@@ -73,12 +79,16 @@ def test_java_reads_what_the_encoder_writes(paimon_java, tmp_path):
 def test_java_refuses_the_must_reject_files_it_checks(paimon_java, tmp_path):
     """Java 0.9.0's reader refuses framing faults it checks (magic, length convention)."""
     golden = ROOT / "golden" / "deletion_vectors" / "must-reject"
-    request = {"deletion_vectors": [
-        {"file": str(golden / "wrong-magic.bin"), "vectors": [{"offset": 1, "length": 22, "ranges": []}]},
-        {"file": str(golden / "magic64-big-endian.bin"), "vectors": [{"offset": 1, "length": 30, "ranges": []}]},
-        {"file": str(ROOT / "golden" / "deletion_vectors" / "java-notes" / "dvindex-32.bin"),
-         "vectors": [{"offset": 1, "length": 32, "ranges": []}]},  # the 64-bit convention on a 32-bit vector
-    ]}
+    request = {
+        "deletion_vectors": [
+            {"file": str(golden / "wrong-magic.bin"), "vectors": [{"offset": 1, "length": 22, "ranges": []}]},
+            {"file": str(golden / "magic64-big-endian.bin"), "vectors": [{"offset": 1, "length": 30, "ranges": []}]},
+            {
+                "file": str(ROOT / "golden" / "deletion_vectors" / "java-notes" / "dvindex-32.bin"),
+                "vectors": [{"offset": 1, "length": 32, "ranges": []}],
+            },  # the 64-bit convention on a 32-bit vector
+        ]
+    }
     (tmp_path / "request.json").write_text(json.dumps(request))
     paimon_java.run_java("GoldenReader", str(tmp_path / "request.json"), str(tmp_path / "report.json"))
     report = json.loads((tmp_path / "report.json").read_text())

@@ -15,8 +15,9 @@ SPECS = sorted((ROOT / "specs").glob("*.ksy")) + sorted((ROOT / "specs" / "commo
 def test_generated_code_matches_specs():
     require("node")
     require("npm")
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_parsers.py"), "--check"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "gen_parsers.py"), "--check"], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -36,20 +37,25 @@ def test_wrapper_refuses_id_mismatch_and_compile_errors(tmp_path):
     bad_id = tmp_path / "foo.ksy"
     bad_id.write_text("meta:\n  id: bar\n  endian: le\nseq:\n  - id: x\n    type: u1\n")
     done = subprocess.run(["node", str(ksc), "-d", str(tmp_path / "out"), str(bad_id)], capture_output=True, text=True)
-    assert done.returncode != 0 and "differs from the file name" in done.stderr
+    assert done.returncode != 0
+    assert "differs from the file name" in done.stderr
     bad_expr = tmp_path / "baz.ksy"
     bad_expr.write_text("meta:\n  id: baz\n  endian: le\nseq:\n  - id: x\n    size: nope\n")
-    done = subprocess.run(["node", str(ksc), "-d", str(tmp_path / "out"), str(bad_expr)], capture_output=True, text=True)
+    done = subprocess.run(
+        ["node", str(ksc), "-d", str(tmp_path / "out"), str(bad_expr)], capture_output=True, text=True
+    )
     assert done.returncode != 0
 
 
 def test_wrapper_keeps_integers_beyond_32_bits_exact(tmp_path):
     require("node")
     spec = tmp_path / "big.ksy"
-    spec.write_text("meta:\n  id: big\n  endian: be\nseq:\n  - id: magic\n    type: u8\n"
-                    "    valid: 1493475289347502\n")
-    done = subprocess.run(["node", str(ROOT / "tools" / "kaitai" / "ksc.js"), "-d", str(tmp_path), str(spec)],
-                          capture_output=True, text=True)
+    spec.write_text("meta:\n  id: big\n  endian: be\nseq:\n  - id: magic\n    type: u8\n    valid: 1493475289347502\n")
+    done = subprocess.run(
+        ["node", str(ROOT / "tools" / "kaitai" / "ksc.js"), "-d", str(tmp_path), str(spec)],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     assert "1493475289347502" in (tmp_path / "big.py").read_text()
 
@@ -64,8 +70,9 @@ def test_generated_parser_is_a_usable_library():
 
 
 def test_mutf8_processor_decodes_java_writeutf():
-    from paimon_conform.kaitai_processors import decode_java_mutf8
     from paimon_layouts.java_mutf8_string import JavaMutf8String
+
+    from paimon_conform.kaitai_processors import decode_java_mutf8
 
     # "a\0😀" as DataOutputStream.writeUTF writes it: NUL as C0 80, the emoji as two 3-byte surrogates
     body = b"a" + b"\xc0\x80" + b"\xed\xa0\xbd\xed\xb8\x80"

@@ -57,8 +57,8 @@ def compile_into(out: Path) -> None:
     """Compile all specs into `out` (normal build, debug build, field map)."""
     specs = [str(p) for p in spec_files()]
     base = ["node", str(KAITAI / "ksc.js"), "--python-relative-imports", "-I", str(SPECS)]
-    subprocess.run(base + ["--field-map", str(out / "_ksy_fields.json"), "-d", str(out), *specs], check=True)
-    subprocess.run(base + ["--debug", "-d", str(out / "debug"), *specs], check=True)
+    subprocess.run([*base, "--field-map", str(out / "_ksy_fields.json"), "-d", str(out), *specs], check=True)
+    subprocess.run([*base, "--debug", "-d", str(out / "debug"), *specs], check=True)
     (out / "__init__.py").write_text(INIT_TEXT)
     (out / "debug" / "__init__.py").write_text(DEBUG_INIT_TEXT)
 

@@ -23,9 +23,9 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import paimon_java  # noqa: E402
+import paimon_java
 
-from paimon_conform import cases  # noqa: E402
+from paimon_conform import cases
 
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCER_DIR = f"java-{paimon_java.PAIMON_VERSION}"
@@ -53,8 +53,11 @@ def dv_cases() -> list[dict]:
     big = 2 * 1024 * 1024
 
     def case(name: str, vectors: list[list[list[int]]], target: int = big) -> dict:
-        return {"name": name, "target_size": target,
-                "vectors": [{"data_file": f"data-{name}-{i}.parquet", "ranges": r} for i, r in enumerate(vectors)]}
+        return {
+            "name": name,
+            "target_size": target,
+            "vectors": [{"data_file": f"data-{name}-{i}.parquet", "ranges": r} for i, r in enumerate(vectors)],
+        }
 
     mixed = [[0, 2], [10, 10]]  # array container
     mixed += [[65536 + 2 * i, 65536 + 2 * i] for i in range(3000)]  # array, 3000 values
@@ -70,14 +73,26 @@ def dv_cases() -> list[dict]:
         case("array-4096-vs-bitmap-4097", [ranges_of(range(0, 8192, 2)), ranges_of(range(0, 8194, 2))]),
         case("run-optimize-ties", [[[0, 2]], [[0, 3]], [[0, 1], [3, 4]], [[0, 1], [3, 5]]]),
         case("bitmap-containers", [_random_positions(rng, 10000, 3 * 65536), ranges_of(range(1, 2 * 65536, 2))]),
-        case("bitmap-2047-vs-2048-runs", [ranges_of(v for i in range(2047) for v in (32 * i, 32 * i + 1, 32 * i + 2)),
-                                           ranges_of(v for i in range(2048) for v in (32 * i, 32 * i + 1, 32 * i + 2))]),
+        case(
+            "bitmap-2047-vs-2048-runs",
+            [
+                ranges_of(v for i in range(2047) for v in (32 * i, 32 * i + 1, 32 * i + 2)),
+                ranges_of(v for i in range(2048) for v in (32 * i, 32 * i + 1, 32 * i + 2)),
+            ],
+        ),
         case("mixed-containers", [mixed]),
-        case("sparse-high", [ranges_of([0, 65535, 65536, 2**30, 2**31 - 65536, MAX32 - 1, MAX32]),
-                             ranges_of(range(MAX32 - 70000, MAX32 + 1, 7))]),
+        case(
+            "sparse-high",
+            [
+                ranges_of([0, 65535, 65536, 2**30, 2**31 - 65536, MAX32 - 1, MAX32]),
+                ranges_of(range(MAX32 - 70000, MAX32 + 1, 7)),
+            ],
+        ),
         case("random", [_random_positions(rng, 20000, 2**31) for _ in range(3)]),
-        case("many-vectors", [_random_positions(rng, rng.randrange(1, 300), 1 << rng.randrange(8, 31))
-                              for _ in range(60)]),
+        case(
+            "many-vectors",
+            [_random_positions(rng, rng.randrange(1, 300), 1 << rng.randrange(8, 31)) for _ in range(60)],
+        ),
         case("split-by-target-size", [_random_positions(rng, 600, 1 << 20) for _ in range(24)], target=8192),
     ]
 
@@ -135,23 +150,48 @@ def store_dv(report: dict, spec: dict, work: Path, out: Path) -> None:
         assert meta["file_size"] == len(data), meta
         vectors, reader = [], []
         for v in meta["vectors"]:
-            if not (v["all_expected_positions_deleted"] and v["read_cardinality"] == v["expected_cardinality"]
-                    and v["read_all_cardinality"] == v["expected_cardinality"]):
+            if not (
+                v["all_expected_positions_deleted"]
+                and v["read_cardinality"] == v["expected_cardinality"]
+                and v["read_all_cardinality"] == v["expected_cardinality"]
+            ):
                 raise SystemExit(f"Java read back different positions for {spec['name']} {v['data_file']}")
-            vectors.append({"data_file": v["data_file"], "bitmap": "bitmap32", "offset": v["offset"],
-                            "length": v["length"], "cardinality": v["expected_cardinality"],
-                            "ranges": by_file[v["data_file"]]})
-            reader.append({"data_file": v["data_file"], "cardinality": v["read_cardinality"],
-                           "all_positions_deleted": v["all_expected_positions_deleted"]})
+            vectors.append(
+                {
+                    "data_file": v["data_file"],
+                    "bitmap": "bitmap32",
+                    "offset": v["offset"],
+                    "length": v["length"],
+                    "cardinality": v["expected_cardinality"],
+                    "ranges": by_file[v["data_file"]],
+                }
+            )
+            reader.append(
+                {
+                    "data_file": v["data_file"],
+                    "cardinality": v["read_cardinality"],
+                    "all_positions_deleted": v["all_expected_positions_deleted"],
+                }
+            )
         stem = spec["name"] if len(files) == 1 else f"{spec['name']}-{n}"
-        how = (f"tools/java/GoldenWriter.java: BitmapDeletionVector.delete() per position, "
-               f"DeletionVectorsIndexFile(target size {spec['target_size']} B).write(LinkedHashMap); "
-               f"offsets/lengths from IndexFileMeta.deletionVectorsRanges(); file {n + 1} of {len(files)}")
-        sidecar = {"case_format": 1, "kind": "deletion-vectors", "version": 1, "vectors": vectors,
-                   "provenance": provenance(how),
-                   "java_reader": {"method": "DeletionVectorsIndexFile.readDeletionVector(DeletionFile) and "
-                                   "readAllDeletionVectors(IndexFileMeta)", "row_count": meta["row_count"],
-                                   "vectors": reader}}
+        how = (
+            f"tools/java/GoldenWriter.java: BitmapDeletionVector.delete() per position, "
+            f"DeletionVectorsIndexFile(target size {spec['target_size']} B).write(LinkedHashMap); "
+            f"offsets/lengths from IndexFileMeta.deletionVectorsRanges(); file {n + 1} of {len(files)}"
+        )
+        sidecar = {
+            "case_format": 1,
+            "kind": "deletion-vectors",
+            "version": 1,
+            "vectors": vectors,
+            "provenance": provenance(how),
+            "java_reader": {
+                "method": "DeletionVectorsIndexFile.readDeletionVector(DeletionFile) and "
+                "readAllDeletionVectors(IndexFileMeta)",
+                "row_count": meta["row_count"],
+                "vectors": reader,
+            },
+        }
         write_pair(out / "deletion_vectors" / PRODUCER_DIR, stem, data, sidecar)
 
 
@@ -161,9 +201,14 @@ def store_roaring(report: dict, spec: dict, work: Path, out: Path) -> None:
     if ranges_of(report["read_values"]) != spec["ranges"]:
         raise SystemExit(f"Java read back different values for roaring32 {spec['name']}")
     card = sum(b - a + 1 for a, b in spec["ranges"])
-    sidecar = {"case_format": 1, "kind": "roaring32", "cardinality": card, "ranges": spec["ranges"],
-               "provenance": provenance("tools/java/GoldenWriter.java: RoaringBitmap32.add() per value, serialize()"),
-               "java_reader": {"method": "RoaringBitmap32.deserialize(byte[])", "cardinality": report["read_cardinality"]}}
+    sidecar = {
+        "case_format": 1,
+        "kind": "roaring32",
+        "cardinality": card,
+        "ranges": spec["ranges"],
+        "provenance": provenance("tools/java/GoldenWriter.java: RoaringBitmap32.add() per value, serialize()"),
+        "java_reader": {"method": "RoaringBitmap32.deserialize(byte[])", "cardinality": report["read_cardinality"]},
+    }
     write_pair(out / "roaring32" / PRODUCER_DIR, spec["name"], data, sidecar)
 
 
@@ -172,9 +217,14 @@ def store_hash(report: dict, spec: dict, work: Path, out: Path) -> None:
     data = (work / "hash_index" / spec["name"] / report["file_name"]).read_bytes()
     if report["read_hashes"] != spec["hashes"]:
         raise SystemExit(f"Java read back different hashes for {spec['name']}")
-    sidecar = {"case_format": 1, "kind": "hash-index", "count": len(spec["hashes"]), "hashes": spec["hashes"],
-               "provenance": provenance("tools/java/GoldenWriter.java: HashIndexFile.write(IntIterator.create(int[]))"),
-               "java_reader": {"method": "HashIndexFile.read(String)", "count": len(report["read_hashes"])}}
+    sidecar = {
+        "case_format": 1,
+        "kind": "hash-index",
+        "count": len(spec["hashes"]),
+        "hashes": spec["hashes"],
+        "provenance": provenance("tools/java/GoldenWriter.java: HashIndexFile.write(IntIterator.create(int[]))"),
+        "java_reader": {"method": "HashIndexFile.read(String)", "count": len(report["read_hashes"])},
+    }
     write_pair(out / "hash_index" / PRODUCER_DIR, spec["name"], data, sidecar)
 
 

@@ -47,8 +47,19 @@ def ensure_jar() -> Path:
     sdist = cache / SDIST_FILE
     if not sdist.is_file() or sha256(sdist) != SDIST_SHA256:
         subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
-             "-d", str(cache), SDIST],
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "-d",
+                str(cache),
+                SDIST,
+            ],
             check=True,
         )
     if sha256(sdist) != SDIST_SHA256:

@@ -87,8 +87,13 @@ def dumps(case: Any) -> str:
             if all(not isinstance(v, dict | list) for v in value) or all(
                 isinstance(v, list) and all(not isinstance(x, dict | list) for x in v) for v in value
             ):
-                return "[" + ", ".join(json.dumps(v, separators=(",", ":")) if isinstance(v, list) else json.dumps(v)
-                                       for v in value) + "]"
+                return (
+                    "["
+                    + ", ".join(
+                        json.dumps(v, separators=(",", ":")) if isinstance(v, list) else json.dumps(v) for v in value
+                    )
+                    + "]"
+                )
             items = [f"{pad}{render(v, indent + 1)}" for v in value]
             return "[\n" + ",\n".join(items) + "\n" + "  " * indent + "]"
         return json.dumps(value, ensure_ascii=False)

@@ -160,8 +160,12 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--kind", help=f"layout ({KINDS_HELP}); detected from the bytes when they allow it")
     v.add_argument("--report", choices=sorted(RENDERERS), default="text")
     v.add_argument("-o", "--output", help="write the report here (a text summary still goes to stdout)")
-    v.add_argument("--level", choices=["must", "should"], default="should",
-                   help="'must' ignores should-findings when deciding the exit code")
+    v.add_argument(
+        "--level",
+        choices=["must", "should"],
+        default="should",
+        help="'must' ignores should-findings when deciding the exit code",
+    )
     v.set_defaults(func=cmd_validate)
 
     e = sub.add_parser("encode", help="write the bytes a JSON case describes")
@@ -197,4 +201,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-

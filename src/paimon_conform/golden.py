@@ -48,26 +48,45 @@ def check_one(sidecar: Path, root: Path) -> FileResult:
         expected = case["must_reject"]
         musts = [f for f in found if f.severity == "must"]
         if not musts:
-            result.findings.append(Finding("GOLDEN_NOT_REJECTED", "must", expected["path"], expected["offset"],
-                                           f"accepted, but must be rejected with {expected['code']}", rel))
+            result.findings.append(
+                Finding(
+                    "GOLDEN_NOT_REJECTED",
+                    "must",
+                    expected["path"],
+                    expected["offset"],
+                    f"accepted, but must be rejected with {expected['code']}",
+                    rel,
+                )
+            )
         else:
             got = musts[0]
             if (got.code, got.path, got.offset) != (expected["code"], expected["path"], expected.get("offset")):
-                result.findings.append(Finding(
-                    "GOLDEN_WRONG_REJECTION", "must", got.path, got.offset,
-                    f"rejected with {got.code} at {got.path} byte {got.offset}, expected {expected['code']} at "
-                    f"{expected['path']} byte {expected.get('offset')}", rel))
+                result.findings.append(
+                    Finding(
+                        "GOLDEN_WRONG_REJECTION",
+                        "must",
+                        got.path,
+                        got.offset,
+                        f"rejected with {got.code} at {got.path} byte {got.offset}, expected {expected['code']} at "
+                        f"{expected['path']} byte {expected.get('offset')}",
+                        rel,
+                    )
+                )
         return result
     for f in found:
         f.file = rel
     result.findings.extend(f for f in found if f.severity != "warning")
     try:
         if cases.content(layout.inspect(data)) != cases.content(case):
-            result.findings.append(Finding("GOLDEN_INSPECT_MISMATCH", "must", "", None,
-                                           "inspect output differs from the sidecar", rel))
+            result.findings.append(
+                Finding("GOLDEN_INSPECT_MISMATCH", "must", "", None, "inspect output differs from the sidecar", rel)
+            )
         if layout.encode(case) != data:
-            result.findings.append(Finding("GOLDEN_ENCODE_MISMATCH", "must", "", None,
-                                           "encoding the sidecar does not reproduce the file", rel))
+            result.findings.append(
+                Finding(
+                    "GOLDEN_ENCODE_MISMATCH", "must", "", None, "encoding the sidecar does not reproduce the file", rel
+                )
+            )
     except PaimonConformError as exc:
         result.findings.append(Finding("GOLDEN_ERROR", "must", "", None, str(exc), rel))
     return result

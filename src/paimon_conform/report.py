@@ -49,8 +49,13 @@ def render_json(results: list[FileResult], level: Severity) -> str:
         "level": level,
         "exit_code": exit_code(results, level),
         "files": [
-            {"file": r.file, "kind": r.kind, "failed": r.failed(level), "unusable": r.unusable,
-             "findings": [f.to_json() for f in r.findings]}
+            {
+                "file": r.file,
+                "kind": r.kind,
+                "failed": r.failed(level),
+                "unusable": r.unusable,
+                "findings": [f.to_json() for f in r.findings],
+            }
             for r in results
         ],
     }
@@ -82,8 +87,9 @@ def render_junit(results: list[FileResult], level: Severity, suite: str = "paimo
             cases.append(tc)
     failures = sum(1 for c in cases if c.find("failure") is not None)
     errors = sum(1 for c in cases if c.find("error") is not None)
-    ts = ET.SubElement(root, "testsuite", name=suite, tests=str(len(cases)), failures=str(failures),
-                       errors=str(errors), skipped="0")
+    ts = ET.SubElement(
+        root, "testsuite", name=suite, tests=str(len(cases)), failures=str(failures), errors=str(errors), skipped="0"
+    )
     ts.extend(cases)
     root.set("tests", str(len(cases)))
     root.set("failures", str(failures))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 from pyroaring import BitMap, BitMap64
@@ -184,7 +185,7 @@ def encode_roaring64(
         keys = list(range(int(used[-1]) + 1)) if used.size else []
     else:
         keys = [int(k) for k in bucket_keys]
-        if any(b <= a for a, b in zip(keys, keys[1:], strict=False)):
+        if any(b <= a for a, b in pairwise(keys)):
             raise EncodeError("bucket keys must be strictly ascending")
         missing = set(int(h) for h in used) - set(keys)
         if missing:
@@ -303,14 +304,24 @@ def check_roaring32(obj, path: str, base: int) -> list[Finding]:
             runs = c.body.runs
             if vals.size != c.cardinality:
                 findings.append(
-                    Finding("ROARING_CARDINALITY_MISMATCH", "must", f"{cpath}.body.runs", pos + 2,
-                            f"runs hold {vals.size} values, the header says {c.cardinality}")
+                    Finding(
+                        "ROARING_CARDINALITY_MISMATCH",
+                        "must",
+                        f"{cpath}.body.runs",
+                        pos + 2,
+                        f"runs hold {vals.size} values, the header says {c.cardinality}",
+                    )
                 )
             for j in range(1, len(runs)):
                 if runs[j].start == runs[j - 1].last + 1:
                     findings.append(
-                        Finding("ROARING_RUNS_ADJACENT", "should", f"{cpath}.body.runs[{j}]", pos + 2 + 4 * j,
-                                "run touches the previous one; Java never writes adjacent runs")
+                        Finding(
+                            "ROARING_RUNS_ADJACENT",
+                            "should",
+                            f"{cpath}.body.runs[{j}]",
+                            pos + 2 + 4 * j,
+                            "run touches the previous one; Java never writes adjacent runs",
+                        )
                     )
                     break
             num_runs = len(runs)
@@ -319,18 +330,35 @@ def check_roaring32(obj, path: str, base: int) -> list[Finding]:
             if bad.size:
                 j = int(bad[0]) + 1
                 findings.append(
-                    Finding("ROARING_ARRAY_NOT_ASCENDING", "must", f"{cpath}.body.values[{j}]", pos + 2 * j,
-                            f"value {int(vals[j])} does not exceed the previous {int(vals[j - 1])}")
+                    Finding(
+                        "ROARING_ARRAY_NOT_ASCENDING",
+                        "must",
+                        f"{cpath}.body.values[{j}]",
+                        pos + 2 * j,
+                        f"value {int(vals[j])} does not exceed the previous {int(vals[j - 1])}",
+                    )
                 )
             num_runs = int(np.count_nonzero(np.diff(vals.astype(np.int64)) != 1)) + 1 if vals.size else 0
         else:
             if vals.size == 0:
-                findings.append(Finding("ROARING_EMPTY_CONTAINER", "must", f"{cpath}.body.words", pos,
-                                        "bitmap container with no bit set"))
+                findings.append(
+                    Finding(
+                        "ROARING_EMPTY_CONTAINER",
+                        "must",
+                        f"{cpath}.body.words",
+                        pos,
+                        "bitmap container with no bit set",
+                    )
+                )
             elif vals.size != c.cardinality:
                 findings.append(
-                    Finding("ROARING_CARDINALITY_MISMATCH", "must", f"{cpath}.body.words", pos,
-                            f"{vals.size} bits set, the header says {c.cardinality}")
+                    Finding(
+                        "ROARING_CARDINALITY_MISMATCH",
+                        "must",
+                        f"{cpath}.body.words",
+                        pos,
+                        f"{vals.size} bits set, the header says {c.cardinality}",
+                    )
                 )
             num_runs = int(np.count_nonzero(np.diff(vals.astype(np.int64)) != 1)) + 1 if vals.size else 0
         if not any(f.severity == "must" for f in findings):
@@ -338,8 +366,13 @@ def check_roaring32(obj, path: str, base: int) -> list[Finding]:
             kind = RUN if c.is_run else (ARRAY if c.cardinality <= ARRAY_MAX else BITMAP)
             if want is not None and want != kind:
                 findings.append(
-                    Finding("ROARING_NOT_RUN_OPTIMIZED", "should", cpath, pos,
-                            f"{kind} container where Java's runOptimize() writes a {want} container")
+                    Finding(
+                        "ROARING_NOT_RUN_OPTIMIZED",
+                        "should",
+                        cpath,
+                        pos,
+                        f"{kind} container where Java's runOptimize() writes a {want} container",
+                    )
                 )
         pos += size
     return findings

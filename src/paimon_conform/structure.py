@@ -58,7 +58,9 @@ def _module_of(obj: KaitaiStruct) -> str:
     return type(obj).__module__.rsplit(".", 1)[-1]
 
 
-def _open_chain(obj: KaitaiStruct, base: int, path: str, depth: int = 0) -> tuple[KaitaiStruct, int, str, str | None, int | None]:
+def _open_chain(
+    obj: KaitaiStruct, base: int, path: str, depth: int = 0
+) -> tuple[KaitaiStruct, int, str, str | None, int | None]:
     """Follow fields that started but did not end; return the innermost one.
 
     Returns (object, its absolute base offset, its path, open leaf field or

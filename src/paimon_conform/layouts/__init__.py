@@ -6,9 +6,7 @@ from ..errors import UsageError
 from . import deletion_vectors, hash_index, roaring32, roaring64
 from .base import Layout
 
-LAYOUTS: dict[str, Layout] = {
-    m.LAYOUT.kind: m.LAYOUT for m in (roaring32, roaring64, deletion_vectors, hash_index)
-}
+LAYOUTS: dict[str, Layout] = {m.LAYOUT.kind: m.LAYOUT for m in (roaring32, roaring64, deletion_vectors, hash_index)}
 BY_NAME: dict[str, Layout] = {layout.name: layout for layout in LAYOUTS.values()}
 DETECT_ORDER = ("deletion-vectors", "roaring32", "roaring64")
 

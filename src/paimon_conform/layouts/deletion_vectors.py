@@ -69,13 +69,28 @@ def detect(data: bytes) -> bool:
 
 def _magic_error(blob_magic: bytes, i: int, offset: int) -> InvariantError:
     if blob_magic == MAGIC64.to_bytes(4, "big"):
-        return InvariantError(NAME, "DV_MAGIC64_BIG_ENDIAN", f"vectors[{i}].blob.magic", offset,
-                              "64-bit magic 1681511377 written big-endian; Paimon writes it little-endian (D1 D3 39 64)")
+        return InvariantError(
+            NAME,
+            "DV_MAGIC64_BIG_ENDIAN",
+            f"vectors[{i}].blob.magic",
+            offset,
+            "64-bit magic 1681511377 written big-endian; Paimon writes it little-endian (D1 D3 39 64)",
+        )
     if blob_magic == MAGIC32.to_bytes(4, "little"):
-        return InvariantError(NAME, "DV_MAGIC32_LITTLE_ENDIAN", f"vectors[{i}].blob.magic", offset,
-                              "32-bit magic 1581511376 written little-endian; Paimon writes it big-endian (5E 43 F2 D0)")
-    return InvariantError(NAME, "DV_BAD_MAGIC", f"vectors[{i}].blob.magic", offset,
-                          f"magic {blob_magic.hex()} is neither 5e43f2d0 (32-bit) nor d1d33964 (64-bit)")
+        return InvariantError(
+            NAME,
+            "DV_MAGIC32_LITTLE_ENDIAN",
+            f"vectors[{i}].blob.magic",
+            offset,
+            "32-bit magic 1581511376 written little-endian; Paimon writes it big-endian (5E 43 F2 D0)",
+        )
+    return InvariantError(
+        NAME,
+        "DV_BAD_MAGIC",
+        f"vectors[{i}].blob.magic",
+        offset,
+        f"magic {blob_magic.hex()} is neither 5e43f2d0 (32-bit) nor d1d33964 (64-bit)",
+    )
 
 
 def _refine(err: LayoutError, data: bytes) -> LayoutError:
@@ -86,8 +101,13 @@ def _refine(err: LayoutError, data: bytes) -> LayoutError:
     if err.code == "DV_CRC_MISMATCH" and err.offset is not None and err.offset >= 4:
         stored = int.from_bytes(data[err.offset : err.offset + 4], "big")
         i = int(err.path.split("[", 1)[1].split("]", 1)[0])
-        return InvariantError(NAME, err.code, err.path, err.offset,
-                              f"stored CRC 0x{stored:08x} differs from the CRC32 of vector {i}'s blob")
+        return InvariantError(
+            NAME,
+            err.code,
+            err.path,
+            err.offset,
+            f"stored CRC 0x{stored:08x} differs from the CRC32 of vector {i}'s blob",
+        )
     return err
 
 
@@ -104,17 +124,32 @@ def load(data: bytes, verify_crc: bool = True) -> list[LoadedVector]:
     while pos < n:  # each round consumes >= MIN_VECTOR bytes or raises
         i = len(out)
         if n - pos < MIN_VECTOR:
-            raise InvariantError(NAME, "DV_TRAILING_BYTES", f"vectors[{i}].room_check", pos,
-                                 f"{n - pos} byte(s) after the last vector cannot hold a vector")
+            raise InvariantError(
+                NAME,
+                "DV_TRAILING_BYTES",
+                f"vectors[{i}].room_check",
+                pos,
+                f"{n - pos} byte(s) after the last vector cannot hold a vector",
+            )
         (len_blob,) = struct.unpack_from(">I", data, pos)
         if len_blob < 4 or len_blob > n - pos - 8:
-            raise InvariantError(NAME, "DV_LENGTH_PAST_EOF", f"vectors[{i}].len_blob", pos,
-                                 f"blob length {len_blob} does not fit in the {n - pos - 8} byte(s) left")
+            raise InvariantError(
+                NAME,
+                "DV_LENGTH_PAST_EOF",
+                f"vectors[{i}].len_blob",
+                pos,
+                f"blob length {len_blob} does not fit in the {n - pos - 8} byte(s) left",
+            )
         blob = view[pos + 4 : pos + 4 + len_blob]
         (crc,) = struct.unpack_from(">I", data, pos + 4 + len_blob)
         if verify_crc and zlib.crc32(blob) != crc:
-            raise InvariantError(NAME, "DV_CRC_MISMATCH", f"vectors[{i}].crc", pos + 4 + len_blob,
-                                 f"stored CRC 0x{crc:08x} differs from the CRC32 of the blob")
+            raise InvariantError(
+                NAME,
+                "DV_CRC_MISMATCH",
+                f"vectors[{i}].crc",
+                pos + 4 + len_blob,
+                f"stored CRC 0x{crc:08x} differs from the CRC32 of the blob",
+            )
         magic = bytes(blob[:4])
         path = f"vectors[{i}].blob.bitmap"
         if magic == MAGIC32_BYTES:
@@ -137,8 +172,13 @@ def read_vector(data: bytes, offset: int, length: int) -> BitMap | BitMap64:
     of the vector's kind (32-bit: equal; 64-bit: manifest = word + 8).
     """
     if offset < 1 or offset + 8 > len(data):
-        raise TruncatedError(NAME, "DV_OFFSET_OUT_OF_FILE", "len_blob", offset,
-                             f"offset {offset} leaves no room for a vector in {len(data)} bytes")
+        raise TruncatedError(
+            NAME,
+            "DV_OFFSET_OUT_OF_FILE",
+            "len_blob",
+            offset,
+            f"offset {offset} leaves no room for a vector in {len(data)} bytes",
+        )
     (len_blob,) = struct.unpack_from(">I", data, offset)
     magic = data[offset + 4 : offset + 8]
     if magic == MAGIC32_BYTES:
@@ -148,9 +188,14 @@ def read_vector(data: bytes, offset: int, length: int) -> BitMap | BitMap64:
     else:
         raise _magic_error(magic, 0, offset + 4)
     if manifest_length(kind, len_blob) != length:
-        raise InvariantError(NAME, "DV_LENGTH_CONVENTION", "len_blob", offset,
-                             f"manifest length {length} but a {kind} vector with length word {len_blob} "
-                             f"must be recorded as {manifest_length(kind, len_blob)}")
+        raise InvariantError(
+            NAME,
+            "DV_LENGTH_CONVENTION",
+            "len_blob",
+            offset,
+            f"manifest length {length} but a {kind} vector with length word {len_blob} "
+            f"must be recorded as {manifest_length(kind, len_blob)}",
+        )
     end = offset + 4 + len_blob
     if end + 4 > len(data):
         raise TruncatedError(NAME, "DV_LENGTH_PAST_EOF", "len_blob", offset, "vector runs past the end of the file")
@@ -181,7 +226,9 @@ def frame(blob: bytes) -> bytes:
     return struct.pack(">I", len(blob)) + blob + struct.pack(">I", zlib.crc32(blob))
 
 
-def encode_file(vectors: Sequence[tuple[BitmapKind, Iterable[int] | np.ndarray]]) -> tuple[bytes, list[tuple[int, int]]]:
+def encode_file(
+    vectors: Sequence[tuple[BitmapKind, Iterable[int] | np.ndarray]],
+) -> tuple[bytes, list[tuple[int, int]]]:
     """A DV file holding the vectors in order, and each one's (offset, manifest length)."""
     out = bytearray([VERSION])
     ranges = []
@@ -260,8 +307,15 @@ def _vector_findings(i: int, vec) -> list[Finding]:
     if not any(f.severity == "must" for f in findings):
         values = _vector_values(kind, bitmap)
         if values.size and int(values[-1]) > limit:
-            findings.append(Finding("DV_POSITION_OUT_OF_RANGE", "must", path, base,
-                                    f"position {int(values[-1])} exceeds the {kind} maximum {limit}"))
+            findings.append(
+                Finding(
+                    "DV_POSITION_OUT_OF_RANGE",
+                    "must",
+                    path,
+                    base,
+                    f"position {int(values[-1])} exceeds the {kind} maximum {limit}",
+                )
+            )
     return findings
 
 
@@ -279,14 +333,21 @@ def validate(data: bytes) -> list[Finding]:
     try:
         loaded = load(data)
     except LayoutError as err:
-        return findings + [Finding.from_error(err)]
+        return [*findings, Finding.from_error(err)]
     for i, (vec, fast) in enumerate(zip(obj.vectors, loaded, strict=True)):
         kind, bitmap = _vector_bitmap(vec)
         ours = _vector_values(kind, bitmap)
         theirs = roaring.bitmap_values(fast.bitmap)
         if ours.size != theirs.size or (ours != theirs).any():
-            findings.append(Finding("ROARING_DECODERS_DISAGREE", "must", f"vectors[{i}].blob.bitmap",
-                                    vec.ofs_vector + 8, "the spec parser and CRoaring read different positions"))
+            findings.append(
+                Finding(
+                    "ROARING_DECODERS_DISAGREE",
+                    "must",
+                    f"vectors[{i}].blob.bitmap",
+                    vec.ofs_vector + 8,
+                    "the spec parser and CRoaring read different positions",
+                )
+            )
     return findings
 
 
@@ -336,8 +397,10 @@ def describe(data: bytes) -> str:
     for i, vec in enumerate(obj.vectors):
         kind, bitmap = _vector_bitmap(vec)
         card = int(_vector_values(kind, bitmap).size)
-        lines.append(f"  vectors[{i}] offset {vec.ofs_vector} manifest length {vec.len_manifest} "
-                     f"{kind} cardinality {card} crc 0x{vec.crc:08x}")
+        lines.append(
+            f"  vectors[{i}] offset {vec.ofs_vector} manifest length {vec.len_manifest} "
+            f"{kind} cardinality {card} crc 0x{vec.crc:08x}"
+        )
     return "\n".join(lines)
 
 

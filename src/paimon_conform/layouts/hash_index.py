@@ -24,8 +24,13 @@ def detect(data: bytes) -> bool:
 def load(data: bytes) -> np.ndarray:
     """Fast path: the hashes as an int32 array, in file order."""
     if len(data) % 4:
-        raise LayoutError(NAME, "HASH_SIZE_NOT_MULTIPLE_OF_4", "size_check", len(data) - len(data) % 4,
-                          f"{len(data)} bytes is not a whole number of 4-byte hashes")
+        raise LayoutError(
+            NAME,
+            "HASH_SIZE_NOT_MULTIPLE_OF_4",
+            "size_check",
+            len(data) - len(data) % 4,
+            f"{len(data)} bytes is not a whole number of 4-byte hashes",
+        )
     return np.frombuffer(data, dtype=">i4").astype(np.int32)
 
 
@@ -58,13 +63,19 @@ def validate(data: bytes) -> list[Finding]:
         return [Finding.from_error(err)]
     arr = np.asarray(obj.hashes, dtype=np.int64)
     findings = []
-    uniq, first, counts = np.unique(arr, return_index=True, return_counts=True)
+    uniq, counts = np.unique(arr, return_counts=True)
     if (counts > 1).any():
         dup = int(uniq[counts > 1][0])
         where = [int(i) for i in np.flatnonzero(arr == dup)[:2]]
-        findings.append(Finding("HASH_DUPLICATE", "should", f"hashes[{where[1]}]", 4 * where[1],
-                                f"hash {dup} appears more than once (first at hashes[{where[0]}]); "
-                                "Java writes each key hash once"))
+        findings.append(
+            Finding(
+                "HASH_DUPLICATE",
+                "should",
+                f"hashes[{where[1]}]",
+                4 * where[1],
+                f"hash {dup} appears more than once (first at hashes[{where[0]}]); Java writes each key hash once",
+            )
+        )
     fast = load(data)
     if not np.array_equal(fast.astype(np.int64), arr):
         findings.append(Finding("HASH_DECODERS_DISAGREE", "must", "hashes", 0, "spec parser and fast path differ"))

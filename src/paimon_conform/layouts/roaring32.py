@@ -46,7 +46,9 @@ def parse(data: bytes):
     findings = must_findings(obj, "", 0)
     end = roaring.end_offset(obj, 0)
     if end != len(data):
-        findings.append(Finding("ROARING_TRAILING_BYTES", "must", "", end, f"{len(data) - end} byte(s) after the bitmap"))
+        findings.append(
+            Finding("ROARING_TRAILING_BYTES", "must", "", end, f"{len(data) - end} byte(s) after the bitmap")
+        )
     _raise_first(findings)
     return obj
 
@@ -81,7 +83,9 @@ def validate(data: bytes) -> list[Finding]:
     findings = roaring.check_roaring32(obj, "", 0)
     end = roaring.end_offset(obj, 0)
     if end != len(data):
-        findings.append(Finding("ROARING_TRAILING_BYTES", "must", "", end, f"{len(data) - end} byte(s) after the bitmap"))
+        findings.append(
+            Finding("ROARING_TRAILING_BYTES", "must", "", end, f"{len(data) - end} byte(s) after the bitmap")
+        )
     if not any(f.severity == "must" for f in findings):
         findings += cross_check(data[:end], roaring.structure_values(obj), "", 0)
     return findings
@@ -94,16 +98,25 @@ def cross_check(blob: bytes, values, path: str, offset: int) -> list[Finding]:
     except LayoutError as err:
         return [Finding.from_error(err)]
     if other.size != values.size or (other != values).any():
-        return [Finding("ROARING_DECODERS_DISAGREE", "must", path, offset,
-                        "the spec parser and CRoaring read different values from these bytes")]
+        return [
+            Finding(
+                "ROARING_DECODERS_DISAGREE",
+                "must",
+                path,
+                offset,
+                "the spec parser and CRoaring read different values from these bytes",
+            )
+        ]
     return []
 
 
 def describe(data: bytes) -> str:
     """Human-readable structure summary."""
     obj = structure.parse(NAME, data)
-    lines = [f"roaring32: cookie {int(obj.cookie)}, {obj.num_containers} container(s), "
-             f"offset header {'yes' if obj.has_offsets else 'no'}"]
+    lines = [
+        f"roaring32: cookie {int(obj.cookie)}, {obj.num_containers} container(s), "
+        f"offset header {'yes' if obj.has_offsets else 'no'}"
+    ]
     for i, (c, kind) in enumerate(zip(obj.containers, roaring.container_kinds(obj), strict=True)):
         lines.append(f"  containers[{i}] key {c.key} ({c.key << 16}..): {kind}, cardinality {c.cardinality}")
     return "\n".join(lines)

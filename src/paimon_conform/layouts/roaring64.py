@@ -53,8 +53,15 @@ def check(obj, path: str, base: int) -> list[Finding]:
         findings += roaring.check_roaring32(b.bitmap, f"{path}.buckets[{i}].bitmap", bb)
     keys = [b.high_key for b in obj.buckets]
     if keys != list(range(len(keys))) or (keys and obj.buckets[-1].bitmap.num_containers == 0):
-        findings.append(Finding("ROARING64_NOT_DENSE", "should", f"{path}.num_buckets".lstrip("."), base,
-                                "Paimon writes one bucket for every high key from 0 to the highest used one"))
+        findings.append(
+            Finding(
+                "ROARING64_NOT_DENSE",
+                "should",
+                f"{path}.num_buckets".lstrip("."),
+                base,
+                "Paimon writes one bucket for every high key from 0 to the highest used one",
+            )
+        )
     return findings
 
 
@@ -94,7 +101,9 @@ def inspect(data: bytes) -> dict[str, Any]:
     findings = check(obj, "", 0)
     end = end_offset(obj, 0)
     if end != len(data):
-        findings.append(Finding("ROARING_TRAILING_BYTES", "must", "", end, f"{len(data) - end} byte(s) after the bitmap"))
+        findings.append(
+            Finding("ROARING_TRAILING_BYTES", "must", "", end, f"{len(data) - end} byte(s) after the bitmap")
+        )
     _must(findings)
     vals = values(obj)
     case = case_header(KIND) | {"cardinality": int(vals.size), "ranges": roaring.to_ranges(vals)}
@@ -121,7 +130,9 @@ def validate(data: bytes) -> list[Finding]:
     findings = check(obj, "", 0)
     end = end_offset(obj, 0)
     if end != len(data):
-        findings.append(Finding("ROARING_TRAILING_BYTES", "must", "", end, f"{len(data) - end} byte(s) after the bitmap"))
+        findings.append(
+            Finding("ROARING_TRAILING_BYTES", "must", "", end, f"{len(data) - end} byte(s) after the bitmap")
+        )
     if not any(f.severity == "must" for f in findings):
         findings += cross_check(data[:end], values(obj), "", 0)
     return findings
@@ -134,8 +145,15 @@ def cross_check(blob: bytes, vals: np.ndarray, path: str, offset: int) -> list[F
     except LayoutError as err:
         return [Finding.from_error(err)]
     if other.size != vals.size or (other != vals).any():
-        return [Finding("ROARING_DECODERS_DISAGREE", "must", path, offset,
-                        "the spec parser and CRoaring read different values from these bytes")]
+        return [
+            Finding(
+                "ROARING_DECODERS_DISAGREE",
+                "must",
+                path,
+                offset,
+                "the spec parser and CRoaring read different values from these bytes",
+            )
+        ]
     return []
 
 
@@ -145,7 +163,9 @@ def describe(data: bytes) -> str:
     lines = [f"roaring64: {obj.num_buckets} bucket(s)"]
     for i, b in enumerate(obj.buckets):
         card = sum(c.cardinality for c in b.bitmap.containers)
-        lines.append(f"  buckets[{i}] high key {b.high_key}: {b.bitmap.num_containers} container(s), cardinality {card}")
+        lines.append(
+            f"  buckets[{i}] high key {b.high_key}: {b.bitmap.num_containers} container(s), cardinality {card}"
+        )
     return "\n".join(lines)
 
 

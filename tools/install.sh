@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Install everything the kit needs, idempotently:
+#   * Python 3.11 virtualenv in .venv with the pinned packages
+#     (pyproject.toml + requirements/constraints.txt), the kit installed editable;
+#   * the pinned Kaitai compiler and js-yaml (tools/kaitai/package-lock.json, npm ci);
+#   * the Paimon 0.9.0 jar from the pypaimon==0.2.0 sdist (SHA-256 checked) and our
+#     Java programs compiled with javac (tools/paimon_java.py).
+# Debian packages (node, npm, a JDK) are installed with apt-get only when missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v node >/dev/null || need_apt+=(nodejs)
+command -v npm >/dev/null || need_apt+=(npm)
+command -v javac >/dev/null || need_apt+=(openjdk-17-jdk-headless)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "install: apt-get install ${need_apt[*]}"
+  apt-get update -qq && apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+PY="${PYTHON:-python3}"
+want="$(cat .python-version)"
+have="$("$PY" -c 'import platform; print(platform.python_version())')"
+case "$have" in
+  3.11.*) ;;
+  *) echo "install: Python 3.11 is required (pinned $want); $PY is $have" >&2; exit 2 ;;
+esac
+[ "$have" = "$want" ] || echo "install: note: Python $have, pinned $want"
+
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+stamp=.venv/.installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements/constraints.txt -nt "$stamp" ]; then
+  .venv/bin/python -m pip install -q --disable-pip-version-check -c requirements/constraints.txt -e '.[test]'
+  touch "$stamp"
+fi
+
+if [ ! -d tools/kaitai/node_modules/kaitai-struct-compiler ] || [ tools/kaitai/package-lock.json -nt tools/kaitai/node_modules ]; then
+  npm ci --no-audit --no-fund --prefix tools/kaitai >/dev/null 2>&1 || npm ci --no-audit --no-fund --prefix tools/kaitai
+fi
+
+.venv/bin/python tools/paimon_java.py >/dev/null
+echo "install: ready (.venv, tools/kaitai/node_modules, deps/jars, build/java)"
