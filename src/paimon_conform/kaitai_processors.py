@@ -6,9 +6,8 @@ generated code instantiates the CamelCase class and calls `decode(data)`.
 
 from __future__ import annotations
 
-import zlib
-
 from kaitaistruct import KaitaiStructError
+from zlib_ng.zlib_ng import crc32
 
 
 class ProcessError(KaitaiStructError):
@@ -62,4 +61,4 @@ class Crc32:
 
     def decode(self, data: bytes) -> bytes:
         """Return the big-endian CRC32 of `data`."""
-        return zlib.crc32(data).to_bytes(4, "big")
+        return crc32(data).to_bytes(4, "big")

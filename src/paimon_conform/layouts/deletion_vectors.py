@@ -14,13 +14,13 @@ And one way out: `encode_file` / `write_files` write what Java writes.
 from __future__ import annotations
 
 import struct
-import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 from pyroaring import BitMap, BitMap64
+from zlib_ng.zlib_ng import crc32
 
 from .. import roaring, structure
 from ..errors import CaseError, EncodeError, InvariantError, LayoutError, TruncatedError
@@ -50,8 +50,7 @@ def manifest_length(kind: BitmapKind, len_blob: int) -> int:
     return len_blob + 8 if kind == "bitmap64" else len_blob
 
 
-@dataclass(frozen=True)
-class LoadedVector:
+class LoadedVector(NamedTuple):
     """One vector as the fast path reads it."""
 
     offset: int
@@ -111,6 +110,9 @@ def _refine(err: LayoutError, data: bytes) -> LayoutError:
     return err
 
 
+_U32BE = struct.Struct(">I").unpack_from
+
+
 def load(data: bytes, verify_crc: bool = True) -> list[LoadedVector]:
     """Fast path: every vector with its manifest offset/length and bitmap."""
     n = len(data)
@@ -120,48 +122,54 @@ def load(data: bytes, verify_crc: bool = True) -> list[LoadedVector]:
         raise InvariantError(NAME, "DV_BAD_VERSION", "version", 0, f"version {data[0]}, expected 1")
     view = memoryview(data)
     out: list[LoadedVector] = []
+    deserialize32 = BitMap.deserialize
     pos = 1
     while pos < n:  # each round consumes >= MIN_VECTOR bytes or raises
-        i = len(out)
         if n - pos < MIN_VECTOR:
             raise InvariantError(
                 NAME,
                 "DV_TRAILING_BYTES",
-                f"vectors[{i}].room_check",
+                f"vectors[{len(out)}].room_check",
                 pos,
                 f"{n - pos} byte(s) after the last vector cannot hold a vector",
             )
-        (len_blob,) = struct.unpack_from(">I", data, pos)
-        if len_blob < 4 or len_blob > n - pos - 8:
+        (len_blob,) = _U32BE(data, pos)
+        end = pos + 4 + len_blob
+        if len_blob < 4 or end + 4 > n:
             raise InvariantError(
                 NAME,
                 "DV_LENGTH_PAST_EOF",
-                f"vectors[{i}].len_blob",
+                f"vectors[{len(out)}].len_blob",
                 pos,
                 f"blob length {len_blob} does not fit in the {n - pos - 8} byte(s) left",
             )
-        blob = view[pos + 4 : pos + 4 + len_blob]
-        (crc,) = struct.unpack_from(">I", data, pos + 4 + len_blob)
-        if verify_crc and zlib.crc32(blob) != crc:
+        if verify_crc and crc32(view[pos + 4 : end]) != _U32BE(data, end)[0]:
             raise InvariantError(
                 NAME,
                 "DV_CRC_MISMATCH",
-                f"vectors[{i}].crc",
-                pos + 4 + len_blob,
-                f"stored CRC 0x{crc:08x} differs from the CRC32 of the blob",
+                f"vectors[{len(out)}].crc",
+                end,
+                f"stored CRC 0x{_U32BE(data, end)[0]:08x} differs from the CRC32 of the blob",
             )
-        magic = bytes(blob[:4])
-        path = f"vectors[{i}].blob.bitmap"
+        magic = data[pos + 4 : pos + 8]
         if magic == MAGIC32_BYTES:
-            kind: BitmapKind = "bitmap32"
-            bitmap: BitMap | BitMap64 = roaring.load_roaring32(blob[4:], NAME, path, pos + 8)
+            try:
+                bitmap: BitMap | BitMap64 = deserialize32(view[pos + 8 : end])
+            except ValueError as exc:
+                raise LayoutError(
+                    NAME,
+                    "ROARING_REJECTED",
+                    f"vectors[{len(out)}].blob.bitmap",
+                    pos + 8,
+                    f"CRoaring rejects the bitmap: {exc}",
+                ) from None
+            out.append(LoadedVector(pos, len_blob, "bitmap32", bitmap))
         elif magic == MAGIC64_BYTES:
-            kind = "bitmap64"
-            bitmap = roaring.load_roaring64(blob[4:], NAME, path, pos + 8)
+            bitmap = roaring.load_roaring64(view[pos + 8 : end], NAME, f"vectors[{len(out)}].blob.bitmap", pos + 8)
+            out.append(LoadedVector(pos, len_blob + 8, "bitmap64", bitmap))
         else:
-            raise _magic_error(magic, i, pos + 4)
-        out.append(LoadedVector(pos, manifest_length(kind, len_blob), kind, bitmap))
-        pos += 8 + len_blob
+            raise _magic_error(bytes(magic), len(out), pos + 4)
+        pos = end + 4
     return out
 
 
@@ -223,7 +231,7 @@ def encode_blob(kind: BitmapKind, positions: Iterable[int] | np.ndarray, layout:
 
 def frame(blob: bytes) -> bytes:
     """Length word + blob + CRC32."""
-    return struct.pack(">I", len(blob)) + blob + struct.pack(">I", zlib.crc32(blob))
+    return struct.pack(">I", len(blob)) + blob + struct.pack(">I", crc32(blob))
 
 
 def encode_file(
