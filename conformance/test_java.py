@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
+import struct
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 from conftest import ROOT
@@ -76,21 +76,77 @@ def test_java_reads_what_the_encoder_writes(paimon_java, tmp_path):
         assert got.get("hashes") == want["hashes"]
 
 
-def test_java_refuses_the_must_reject_files_it_checks(paimon_java, tmp_path):
-    """Java 0.9.0's reader refuses framing faults it checks (magic, length convention)."""
-    golden = ROOT / "golden" / "deletion_vectors" / "must-reject"
+# What Java Paimon 0.9.0's DeletionVectorsIndexFile.readDeletionVector(DeletionFile) does with each
+# must-reject file, reading the first vector at offset 1 with the length its length word gives
+# (bad-crc: the second vector, where the fault is). Java refuses framing faults and checks the CRC;
+# it accepts malformed bitmaps (RoaringBitmap does not validate), which it then misreads.
+JAVA_0_9_REFUSES = {
+    "bad-crc": "Checksum not match",
+    "descending-64-keys": "Invalid magic number",
+    "duplicate-64-keys": "Invalid magic number",
+    "magic32-little-endian": "Invalid magic number",
+    "magic64-big-endian": "Invalid magic number",
+    "position-beyond-64-bit-range": "Invalid magic number",
+    "size-past-end-of-file": "EOFException",
+    "too-many-64-buckets": "Invalid magic number",
+    "truncated-blob": "EOFException",
+    "version-2": "Version not match",
+    "wrong-magic": "Invalid magic number",
+}
+JAVA_0_9_ACCEPTS = {
+    "array-not-ascending",
+    "cardinality-contradicts-bitmap",
+    "cardinality-contradicts-runs",
+    "empty-bitmap-container",
+    "empty-run-container",
+    "lying-offset-header",
+    "overlapping-runs",
+    "position-beyond-32-bit-range",
+    "trailing-bytes-after-vectors",
+    "trailing-bytes-in-blob",
+}
+
+
+def test_what_java_0_9_does_with_the_must_reject_files(paimon_java, tmp_path):
+    folder = ROOT / "golden" / "deletion_vectors" / "must-reject"
+    files = [p for p in sorted(folder.glob("*.bin")) if p.stat().st_size >= 5]
+    assert {p.stem for p in files} == set(JAVA_0_9_REFUSES) | JAVA_0_9_ACCEPTS
+    request = {"deletion_vectors": []}
+    for p in files:
+        data = p.read_bytes()
+        offset = 33 if p.stem == "bad-crc" else 1
+        length = struct.unpack_from(">I", data, offset)[0]
+        request["deletion_vectors"].append(
+            {"file": str(p), "vectors": [{"offset": offset, "length": length, "ranges": []}]}
+        )
+    (tmp_path / "request.json").write_text(json.dumps(request))
+    paimon_java.run_java("GoldenReader", str(tmp_path / "request.json"), str(tmp_path / "report.json"))
+    report = json.loads((tmp_path / "report.json").read_text())
+    for p, seen in zip(files, report["deletion_vectors"], strict=True):
+        outcome = seen["vectors"][0]
+        if p.stem in JAVA_0_9_REFUSES:
+            assert JAVA_0_9_REFUSES[p.stem] in outcome.get("error", ""), (p.stem, outcome)
+        else:
+            assert "error" not in outcome, (p.stem, outcome)
+
+
+def test_java_reads_manifest_lengths_by_the_32_bit_convention(paimon_java, tmp_path):
+    """Java checks the manifest length against the length word (the 32-bit convention)."""
+    dv32 = ROOT / "golden" / "deletion_vectors" / "java-notes" / "dvindex-32.bin"
     request = {
         "deletion_vectors": [
-            {"file": str(golden / "wrong-magic.bin"), "vectors": [{"offset": 1, "length": 22, "ranges": []}]},
-            {"file": str(golden / "magic64-big-endian.bin"), "vectors": [{"offset": 1, "length": 30, "ranges": []}]},
             {
-                "file": str(ROOT / "golden" / "deletion_vectors" / "java-notes" / "dvindex-32.bin"),
-                "vectors": [{"offset": 1, "length": 32, "ranges": []}],
-            },  # the 64-bit convention on a 32-bit vector
+                "file": str(dv32),
+                "vectors": [
+                    {"offset": 1, "length": 24, "ranges": [[2, 3]]},
+                    {"offset": 1, "length": 32, "ranges": [[2, 3]]},  # the 64-bit convention on a 32-bit vector
+                ],
+            }
         ]
     }
     (tmp_path / "request.json").write_text(json.dumps(request))
     paimon_java.run_java("GoldenReader", str(tmp_path / "request.json"), str(tmp_path / "report.json"))
-    report = json.loads((tmp_path / "report.json").read_text())
-    assert all("error" in f["vectors"][0] for f in report["deletion_vectors"]), report
-    assert Path(golden).is_dir()
+    good, bad = json.loads((tmp_path / "report.json").read_text())["deletion_vectors"][0]["vectors"]
+    assert good["cardinality"] == 2
+    assert good["all_expected_positions_deleted"]
+    assert "error" in bad

@@ -66,6 +66,7 @@ def dv_cases() -> list[dict]:
     mixed += [[262144 + 100, 262144 + 5000], [262144 + 6000, 262144 + 6000]]
     return [
         case("no-vectors", []),
+        case("empty-vector", [[], [[7, 7]]]),
         case("one-position", [[[0, 0]]]),
         case("max-position", [[[MAX32, MAX32]]]),
         case("dense-runs", [[[0, 99999]], [[5, 70000], [80000, 80010]]]),

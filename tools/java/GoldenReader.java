@@ -69,7 +69,7 @@ public class GoldenReader {
                     r.put("cardinality", dv.getCardinality());
                     r.put("all_expected_positions_deleted", allDeleted(v.get("ranges"), dv));
                 } catch (Exception e) {
-                    r.put("error", e.toString());
+                    r.put("error", describe(e));
                 }
             }
         }
@@ -103,6 +103,15 @@ public class GoldenReader {
             }
         }
         JSON.writeValue(new File(args[1]), report);
+    }
+
+    /** The exception and its causes, so a report says why Java refused. */
+    static String describe(Throwable e) {
+        StringBuilder s = new StringBuilder(e.toString());
+        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+            s.append(" <- ").append(c);
+        }
+        return s.toString();
     }
 
     static boolean allDeleted(JsonNode ranges, DeletionVector dv) {
