@@ -14,7 +14,7 @@ specs/roaring32.ksy) and report each problem with its field path and offset.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -249,6 +249,25 @@ def load_roaring64(data: bytes, layout: str = "roaring64", path: str = "", offse
         return BitMap64.deserialize(data)
     except ValueError as exc:
         raise LayoutError(layout, "ROARING_REJECTED", path, offset, f"CRoaring rejects the bitmap: {exc}") from None
+
+
+def cross_check(values: np.ndarray, read: Callable[[], BitMap | BitMap64], path: str, offset: int) -> list[Finding]:
+    """Compare the spec parser's values with CRoaring's reading (`read()`) of the same bytes."""
+    try:
+        other = bitmap_values(read())
+    except LayoutError as err:
+        return [Finding.from_error(err)]
+    if not np.array_equal(other, values):
+        msg = "the spec parser and CRoaring read different values from these bytes"
+        return [Finding("ROARING_DECODERS_DISAGREE", "must", path, offset, msg)]
+    return []
+
+
+def trailing_bytes(end: int, size: int) -> list[Finding]:
+    """A must finding when a standalone bitmap ends before its input does."""
+    if end == size:
+        return []
+    return [Finding("ROARING_TRAILING_BYTES", "must", "", end, f"{size - end} byte(s) after the bitmap")]
 
 
 # ---------------------------------------------------------------------------

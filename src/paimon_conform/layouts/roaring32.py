@@ -45,10 +45,7 @@ def parse(data: bytes):
     obj = structure.parse(NAME, data)
     findings = must_findings(obj, "", 0)
     end = roaring.end_offset(obj, 0)
-    if end != len(data):
-        findings.append(
-            Finding("ROARING_TRAILING_BYTES", "must", "", end, f"{len(data) - end} byte(s) after the bitmap")
-        )
+    findings += roaring.trailing_bytes(end, len(data))
     _raise_first(findings)
     return obj
 
@@ -82,32 +79,13 @@ def validate(data: bytes) -> list[Finding]:
         return [Finding.from_error(err)]
     findings = roaring.check_roaring32(obj, "", 0)
     end = roaring.end_offset(obj, 0)
-    if end != len(data):
-        findings.append(
-            Finding("ROARING_TRAILING_BYTES", "must", "", end, f"{len(data) - end} byte(s) after the bitmap")
-        )
+    findings += roaring.trailing_bytes(end, len(data))
     if not any(f.severity == "must" for f in findings):
-        findings += cross_check(data[:end], roaring.structure_values(obj), "", 0)
+        blob = data[:end]
+        findings += roaring.cross_check(
+            roaring.structure_values(obj), lambda: roaring.load_roaring32(blob, NAME), "", 0
+        )
     return findings
-
-
-def cross_check(blob: bytes, values, path: str, offset: int) -> list[Finding]:
-    """Compare the spec parser's values with CRoaring's reading of the same bytes."""
-    try:
-        other = roaring.bitmap_values(roaring.load_roaring32(blob, NAME, path, offset))
-    except LayoutError as err:
-        return [Finding.from_error(err)]
-    if other.size != values.size or (other != values).any():
-        return [
-            Finding(
-                "ROARING_DECODERS_DISAGREE",
-                "must",
-                path,
-                offset,
-                "the spec parser and CRoaring read different values from these bytes",
-            )
-        ]
-    return []
 
 
 def describe(data: bytes) -> str:

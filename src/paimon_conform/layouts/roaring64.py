@@ -100,10 +100,7 @@ def inspect(data: bytes) -> dict[str, Any]:
     obj = structure.parse(NAME, data)
     findings = check(obj, "", 0)
     end = end_offset(obj, 0)
-    if end != len(data):
-        findings.append(
-            Finding("ROARING_TRAILING_BYTES", "must", "", end, f"{len(data) - end} byte(s) after the bitmap")
-        )
+    findings += roaring.trailing_bytes(end, len(data))
     _must(findings)
     vals = values(obj)
     case = case_header(KIND) | {"cardinality": int(vals.size), "ranges": roaring.to_ranges(vals)}
@@ -129,32 +126,11 @@ def validate(data: bytes) -> list[Finding]:
         return [Finding.from_error(err)]
     findings = check(obj, "", 0)
     end = end_offset(obj, 0)
-    if end != len(data):
-        findings.append(
-            Finding("ROARING_TRAILING_BYTES", "must", "", end, f"{len(data) - end} byte(s) after the bitmap")
-        )
+    findings += roaring.trailing_bytes(end, len(data))
     if not any(f.severity == "must" for f in findings):
-        findings += cross_check(data[:end], values(obj), "", 0)
+        blob = data[:end]
+        findings += roaring.cross_check(values(obj), lambda: roaring.load_roaring64(blob, NAME), "", 0)
     return findings
-
-
-def cross_check(blob: bytes, vals: np.ndarray, path: str, offset: int) -> list[Finding]:
-    """Compare the spec parser's values with CRoaring's reading of the same bytes."""
-    try:
-        other = roaring.bitmap_values(roaring.load_roaring64(blob, NAME, path, offset))
-    except LayoutError as err:
-        return [Finding.from_error(err)]
-    if other.size != vals.size or (other != vals).any():
-        return [
-            Finding(
-                "ROARING_DECODERS_DISAGREE",
-                "must",
-                path,
-                offset,
-                "the spec parser and CRoaring read different values from these bytes",
-            )
-        ]
-    return []
 
 
 def describe(data: bytes) -> str:
