@@ -58,35 +58,58 @@ def _module_of(obj: KaitaiStruct) -> str:
     return type(obj).__module__.rsplit(".", 1)[-1]
 
 
-def _open_chain(
-    obj: KaitaiStruct, base: int, path: str, depth: int = 0
-) -> tuple[KaitaiStruct, int, str, str | None, int | None]:
+Chain = tuple[KaitaiStruct, int, str, "str | None", "int | None"]
+
+
+def _open_chain(obj: KaitaiStruct, base: int, path: str, depth: int = 0) -> Chain:
     """Follow fields that started but did not end; return the innermost one.
 
     Returns (object, its absolute base offset, its path, open leaf field or
-    None, absolute offset of that leaf).
+    None, absolute offset of that leaf). When no field of `obj` is open, the
+    failure may sit in an instance of a finished child (instances are read
+    after the sequence), so finished children are searched too.
     """
+    found = _find_open(obj, base, path, depth)
+    return found if found is not None else (obj, base, path, None, None)
+
+
+def _child_base(obj: KaitaiStruct, child: KaitaiStruct, base: int, start: int) -> int:
+    return base if child._io is obj._io else base + start
+
+
+def _find_open(obj: KaitaiStruct, base: int, path: str, depth: int) -> Chain | None:
+    if depth >= MAX_DEPTH:
+        return None
     debug = getattr(obj, "_debug", {})
+    finished: list[tuple[KaitaiStruct, int, str]] = []
     for name, info in list(debug.items()):
-        if depth >= MAX_DEPTH or "start" not in info:
+        if "start" not in info:
             continue
         shown = name[3:] if name.startswith("_m_") else name
         value = getattr(obj, name, None)
         for i, elem in enumerate(info.get("arr", [])):
-            if "end" in elem:
-                continue
             item = value[i] if isinstance(value, list) and i < len(value) else None
+            if "end" in elem:
+                if isinstance(item, KaitaiStruct):
+                    finished.append((item, _child_base(obj, item, base, elem["start"]), f"{path}.{shown}[{i}]"))
+                continue
             if isinstance(item, KaitaiStruct):
-                child_base = base if item._io is obj._io else base + elem["start"]
-                return _open_chain(item, child_base, f"{path}.{shown}[{i}]", depth + 1)
+                return _open_chain(item, _child_base(obj, item, base, elem["start"]), f"{path}.{shown}[{i}]", depth + 1)
             return obj, base, path, f"{shown}[{i}]", base + elem["start"]
+        if "arr" in info:
+            continue
         if "end" in info:
+            if isinstance(value, KaitaiStruct):
+                finished.append((value, _child_base(obj, value, base, info["start"]), f"{path}.{shown}"))
             continue
         if isinstance(value, KaitaiStruct):
-            child_base = base if value._io is obj._io else base + info["start"]
-            return _open_chain(value, child_base, f"{path}.{shown}", depth + 1)
+            return _open_chain(value, _child_base(obj, value, base, info["start"]), f"{path}.{shown}", depth + 1)
         return obj, base, path, shown, base + info["start"]
-    return obj, base, path, None, None
+    for child, child_base, child_path in finished:
+        found = _find_open(child, child_base, child_path, depth + 1)
+        if found is not None:
+            return found
+    return None
 
 
 def _join(path: str, field: str) -> str:

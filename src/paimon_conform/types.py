@@ -1,0 +1,250 @@
+"""Paimon column types and the logical JSON form of their values.
+
+`parse_type("TIMESTAMP(6)")` gives a DataType; `to_internal(t, json_value)`
+turns a value in the kit's logical JSON form into the form Java Paimon keeps
+internally (the form its hashes and index keys are computed from):
+
+| type | JSON form | internal |
+|---|---|---|
+| TINYINT, SMALLINT, INT, BIGINT | number | int (range-checked) |
+| FLOAT, DOUBLE | number, "NaN", "Infinity", "-Infinity" | float (FLOAT rounded to 32 bits) |
+| BOOLEAN | true / false | bool |
+| DATE | "2024-01-01" or a day count | days since 1970-01-01 |
+| TIME(p) | "12:34:56.789" or millis | millis of day |
+| TIMESTAMP(p), TIMESTAMP_LTZ(p) | "2023-11-14T22:13:20.123456789" | (epoch millis, nano of milli) |
+| CHAR, VARCHAR, STRING | string | str |
+| BINARY, VARBINARY, BYTES | hex string | bytes |
+| DECIMAL(p, s) | "-1.28" | (unscaled int, p, s) |
+
+null is None for every type.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+import struct
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from .errors import EncodeError, UsageError
+
+INTEGER_RANGES = {
+    "TINYINT": (-(2**7), 2**7 - 1),
+    "SMALLINT": (-(2**15), 2**15 - 1),
+    "INT": (-(2**31), 2**31 - 1),
+    "BIGINT": (-(2**63), 2**63 - 1),
+}
+ALIASES = {
+    "INTEGER": "INT",
+    "BYTES": "VARBINARY",
+    "TIMESTAMP_WITH_LOCAL_TIME_ZONE": "TIMESTAMP_LTZ",
+    "STRING": "VARCHAR",
+}
+ROOTS = {
+    *INTEGER_RANGES,
+    "FLOAT",
+    "DOUBLE",
+    "BOOLEAN",
+    "DATE",
+    "TIME",
+    "TIMESTAMP",
+    "TIMESTAMP_LTZ",
+    "CHAR",
+    "VARCHAR",
+    "BINARY",
+    "VARBINARY",
+    "DECIMAL",
+}
+_TYPE_RE = re.compile(r"^\s*([A-Za-z_ ]+?)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\))?\s*(NOT NULL)?\s*$", re.I)
+EPOCH = dt.date(1970, 1, 1)
+
+
+@dataclass(frozen=True)
+class DataType:
+    """A Paimon column type: root name plus precision / scale / length where it has them."""
+
+    root: str
+    precision: int | None = None
+    scale: int | None = None
+
+    def __str__(self) -> str:
+        if self.root == "DECIMAL":
+            return f"DECIMAL({self.precision}, {self.scale})"
+        if self.precision is not None:
+            return f"{self.root}({self.precision})"
+        return self.root
+
+    @property
+    def is_string(self) -> bool:
+        return self.root in ("CHAR", "VARCHAR")
+
+    @property
+    def is_binary(self) -> bool:
+        return self.root in ("BINARY", "VARBINARY")
+
+    @property
+    def timestamp_precision(self) -> int:
+        """Precision of TIMESTAMP / TIMESTAMP_LTZ (6 when unstated, as in Paimon)."""
+        return 6 if self.precision is None else self.precision
+
+
+def parse_type(text: str) -> DataType:
+    """Parse `INT`, `VARCHAR(10)`, `DECIMAL(10, 2)`, `TIMESTAMP(3) WITH LOCAL TIME ZONE`, ..."""
+    raw = text.strip()
+    ltz = re.search(r"\s+WITH\s+LOCAL\s+TIME\s+ZONE\s*$", raw, re.I)
+    if ltz:
+        raw = raw[: ltz.start()]
+    m = _TYPE_RE.match(raw)
+    if not m:
+        raise UsageError(f"cannot read column type {text!r}")
+    root = m.group(1).strip().upper().replace(" ", "_")
+    root = ALIASES.get(root, root)
+    if ltz:
+        root = "TIMESTAMP_LTZ"
+    if root not in ROOTS:
+        raise UsageError(f"unsupported column type {text!r}")
+    p = int(m.group(2)) if m.group(2) else None
+    s = int(m.group(3)) if m.group(3) else None
+    if root == "DECIMAL":
+        p, s = (10 if p is None else p), (0 if s is None else s)
+        if not (1 <= p <= 38 and 0 <= s <= p):
+            raise UsageError(f"bad DECIMAL precision/scale in {text!r}")
+    if root in ("TIMESTAMP", "TIMESTAMP_LTZ") and p is not None and not 0 <= p <= 9:
+        raise UsageError(f"bad timestamp precision in {text!r}")
+    return DataType(root, p, s)
+
+
+def _int(t: DataType, v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise EncodeError(f"{t}: expected an integer, got {v!r}")
+    lo, hi = INTEGER_RANGES[t.root]
+    if not lo <= v <= hi:
+        raise EncodeError(f"{t}: {v} is out of range [{lo}, {hi}]")
+    return v
+
+
+def _float(t: DataType, v: Any) -> float:
+    if isinstance(v, str):
+        special = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+        if v not in special:
+            raise EncodeError(f"{t}: expected a number, 'NaN', 'Infinity' or '-Infinity', got {v!r}")
+        v = special[v]
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        raise EncodeError(f"{t}: expected a number, got {v!r}")
+    f = float(v)
+    if t.root == "FLOAT":
+        try:
+            f = struct.unpack(">f", struct.pack(">f", f))[0]
+        except OverflowError:
+            raise EncodeError(f"{t}: {v} does not fit a 32-bit float") from None
+    return f
+
+
+def _date(t: DataType, v: Any) -> int:
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v
+    try:
+        return (dt.date.fromisoformat(v) - EPOCH).days
+    except (TypeError, ValueError):
+        raise EncodeError(f"{t}: expected 'YYYY-MM-DD' or a day count, got {v!r}") from None
+
+
+def _time(t: DataType, v: Any) -> int:
+    if isinstance(v, int) and not isinstance(v, bool):
+        if not 0 <= v < 86_400_000:
+            raise EncodeError(f"{t}: {v} ms is not a time of day")
+        return v
+    try:
+        x = dt.time.fromisoformat(v)
+    except (TypeError, ValueError):
+        raise EncodeError(f"{t}: expected 'HH:MM:SS[.fff]' or millis of day, got {v!r}") from None
+    return ((x.hour * 60 + x.minute) * 60 + x.second) * 1000 + x.microsecond // 1000
+
+
+def _timestamp(t: DataType, v: Any) -> tuple[int, int]:
+    if not isinstance(v, str):
+        raise EncodeError(f"{t}: expected 'YYYY-MM-DDTHH:MM:SS[.fffffffff]', got {v!r}")
+    m = re.match(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$", v)
+    if not m:
+        raise EncodeError(f"{t}: expected 'YYYY-MM-DDTHH:MM:SS[.fffffffff]', got {v!r}")
+    try:
+        days = (dt.date.fromisoformat(m.group(1)) - EPOCH).days
+    except ValueError:
+        raise EncodeError(f"{t}: bad date in {v!r}") from None
+    h, mi, s = int(m.group(2)), int(m.group(3)), int(m.group(4) or 0)
+    frac = (m.group(5) or "").ljust(9, "0")
+    nanos = int(frac)
+    millis = ((days * 24 + h) * 60 + mi) * 60_000 + s * 1000 + nanos // 1_000_000
+    return millis, nanos % 1_000_000
+
+
+def _decimal(t: DataType, v: Any) -> tuple[int, int, int]:
+    try:
+        d = Decimal(v) if isinstance(v, str) else Decimal(str(v))
+    except (InvalidOperation, TypeError):
+        raise EncodeError(f"{t}: expected a decimal string, got {v!r}") from None
+    unscaled = d.scaleb(t.scale)
+    if unscaled != unscaled.to_integral_value():
+        raise EncodeError(f"{t}: {v} has more than {t.scale} fraction digits")
+    n = int(unscaled)
+    if len(str(abs(n))) > t.precision:
+        raise EncodeError(f"{t}: {v} needs more than {t.precision} digits")
+    return n, t.precision, t.scale
+
+
+def to_internal(t: DataType, v: Any) -> Any:
+    """A logical JSON value as Java Paimon holds it internally (None stays None)."""
+    if v is None:
+        return None
+    if t.root in INTEGER_RANGES:
+        return _int(t, v)
+    if t.root in ("FLOAT", "DOUBLE"):
+        return _float(t, v)
+    if t.root == "BOOLEAN":
+        if not isinstance(v, bool):
+            raise EncodeError(f"{t}: expected true or false, got {v!r}")
+        return v
+    if t.root == "DATE":
+        return _date(t, v)
+    if t.root == "TIME":
+        return _time(t, v)
+    if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        return _timestamp(t, v)
+    if t.is_string:
+        if not isinstance(v, str):
+            raise EncodeError(f"{t}: expected a string, got {v!r}")
+        return v
+    if t.is_binary:
+        try:
+            return bytes.fromhex(v)
+        except (TypeError, ValueError):
+            raise EncodeError(f"{t}: expected a hex string, got {v!r}") from None
+    return _decimal(t, v)
+
+
+def to_json(t: DataType, v: Any) -> Any:
+    """The logical JSON form of an internal value (inverse of to_internal)."""
+    if v is None or t.root in INTEGER_RANGES or t.root == "BOOLEAN" or t.is_string:
+        return v
+    if t.root in ("FLOAT", "DOUBLE"):
+        if math.isnan(v):
+            return "NaN"
+        if math.isinf(v):
+            return "Infinity" if v > 0 else "-Infinity"
+        return v
+    if t.root == "DATE":
+        return (EPOCH + dt.timedelta(days=v)).isoformat()
+    if t.root == "TIME":
+        return (dt.datetime(1970, 1, 1) + dt.timedelta(milliseconds=v)).time().isoformat(timespec="milliseconds")
+    if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        millis, nano = v
+        base = dt.datetime(1970, 1, 1) + dt.timedelta(milliseconds=millis)
+        frac = f"{base.microsecond // 1000:03d}{nano:06d}"
+        return base.strftime("%Y-%m-%dT%H:%M:%S") + "." + frac
+    if t.is_binary:
+        return v.hex()
+    unscaled, _, scale = v
+    return str(Decimal(unscaled).scaleb(-scale))
