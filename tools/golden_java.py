@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import shutil
+import struct
 import sys
 import tempfile
 from pathlib import Path
@@ -26,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import paimon_java
 
 from paimon_conform import cases
+from paimon_conform.types import parse_type, to_internal
 
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCER_DIR = f"java-{paimon_java.PAIMON_VERSION}"
@@ -122,6 +125,125 @@ def hash_cases() -> list[dict]:
         {"name": "edge-values", "hashes": [0, -1, 1, 2**31 - 1, -(2**31), 260196596, -101922419, -1670924195]},
         {"name": "random", "hashes": [rng.randrange(-(2**31), 2**31) for _ in range(10000)]},
     ]
+
+
+def file_index_cases() -> list[dict]:
+    """File-index containers: columns (logical values), their indexes and options, probes."""
+    rng = random.Random(7)
+    many = [rng.randrange(400) if rng.random() > 0.05 else None for _ in range(3000)]
+    small = {"items": "100", "fpp": "0.05"}
+    typed = [
+        ("c_tinyint", "TINYINT", [-128, -1, 0, 1, 127, None]),
+        ("c_smallint", "SMALLINT", [-32768, -1, 0, 300, 32767]),
+        ("c_bigint", "BIGINT", [-(2**63), -1, 0, 2**40, 2**63 - 1]),
+        ("c_float", "FLOAT", [1.5, -1.5, 0.0, -0.0, "NaN", "Infinity", "-Infinity"]),
+        ("c_double", "DOUBLE", [1.5, -2.25, 1e300, "NaN", 0.0]),
+        ("c_date", "DATE", ["1970-01-01", "2024-01-01", "1900-12-31", None]),
+        ("c_time", "TIME", ["00:00:00", "12:34:56.789", "23:59:59.999"]),
+        ("c_ts3", "TIMESTAMP(3)", ["2023-11-14T22:13:20.123", "1969-12-31T23:59:59.999"]),
+        ("c_ts6", "TIMESTAMP(6)", ["2023-11-14T22:13:20.123456", "1960-01-01T00:00:00.000001"]),
+        ("c_ts9", "TIMESTAMP(9)", ["2023-11-14T22:13:20.123456789"]),
+        ("c_ltz3", "TIMESTAMP_LTZ(3)", ["2023-11-14T22:13:20.123"]),
+        ("c_varchar", "VARCHAR(20)", ["", "abc", "caf\u00e9", "\U0001f600 emoji", None]),
+        ("c_char", "CHAR(5)", ["ab", "abcde"]),
+        ("c_varbinary", "VARBINARY(10)", ["", "00ff", "deadbeef"]),
+    ]
+    typed = [
+        (n, ty, [v.encode().decode("unicode_escape") if isinstance(v, str) and "\\" in v else v for v in vals])
+        for n, ty, vals in typed
+    ]
+
+    def col(name, type_, values, *indexes):
+        return {"name": name, "type": type_, "values": values, "indexes": list(indexes)}
+
+    def bloom(**options):
+        return {"type": "bloom-filter", "options": {k: str(v) for k, v in options.items()}}
+
+    bitmap = {"type": "bitmap", "options": {}}
+    all_ops = ["eq", "not_eq", "in", "not_in", "is_null", "is_not_null"]
+
+    def probes(column, values, ops=("eq",)):
+        out = []
+        for op in ops:
+            if op in ("is_null", "is_not_null"):
+                out.append({"column": column, "op": op, "values": []})
+            elif op in ("in", "not_in"):
+                out.append({"column": column, "op": op, "values": values[:3]})
+            else:
+                out += [{"column": column, "op": op, "values": [v]} for v in values]
+        return out
+
+    return [
+        {
+            "name": "bloom-int-small",
+            "columns": [col("a", "INT", [1, 2, 3, 4, 5, None], bloom(items=10, fpp=0.1))],
+            "probes": probes("a", list(range(0, 12))),
+        },
+        {
+            "name": "bloom-string-small",
+            "columns": [col("s", "STRING", ["a", "bb", "ccc"], bloom(items=10, fpp=0.1))],
+            "probes": probes("s", ["a", "bb", "ccc", "d", "", "aa"]),
+        },
+        {
+            "name": "bloom-default-options",
+            "columns": [col("id", "INT", list(range(0, 2000, 7)), bloom())],
+            "probes": probes("id", [0, 7, 1, 1995, 1996]),
+        },
+        {
+            "name": "bloom-every-type",
+            "columns": [col(n, ty, v, bloom(**small)) for n, ty, v in typed],
+            "probes": [p for n, _, v in typed for p in probes(n, [x for x in v if x is not None])],
+        },
+        {
+            "name": "bitmap-v1-int-with-nulls",
+            "columns": [col("a", "INT", [1, None, 2, 1, None, 3, 1, 2], bitmap)],
+            "probes": probes("a", [1, 2, 3, 4], all_ops),
+        },
+        {
+            "name": "bitmap-v1-strings",
+            "columns": [col("s", "STRING", ["x", "yy", None, "x", "zzz"], bitmap)],
+            "probes": probes("s", ["x", "yy", "zzz", "w"], all_ops),
+        },
+        {
+            "name": "bitmap-v1-single-value",
+            "columns": [col("a", "BIGINT", [7] * 50, bitmap)],
+            "probes": probes("a", [7, 8], all_ops),
+        },
+        {
+            "name": "bitmap-v1-many-values",
+            "columns": [col("a", "INT", many, bitmap)],
+            "probes": probes("a", [0, 17, 399, 400], all_ops),
+        },
+        {
+            "name": "two-indexes-one-column",
+            "columns": [
+                col("s", "STRING", ["p", "q", None, "p"], bloom(items=50, fpp=0.01), bitmap),
+                col("n", "BIGINT", [10, 20, 30, 40], bloom(items=50, fpp=0.01)),
+            ],
+            "probes": probes("s", ["p", "q", "r"], ["eq", "not_eq", "is_null"]) + probes("n", [10, 11]),
+        },
+        {
+            "name": "empty-entry",
+            "columns": [
+                {"name": "m[k]", "type": "INT", "values": [], "indexes": [{"type": "bitmap", "empty": True}]},
+                col("a", "INT", [3, 4], bloom(items=10, fpp=0.1)),
+            ],
+            "probes": probes("a", [3, 5]),
+        },
+    ]
+
+
+def java_value(type_text: str, value):
+    """A logical JSON value in the internal form the Java program reads."""
+    t = parse_type(type_text)
+    v = to_internal(t, value)
+    if v is None or isinstance(v, bool | int | str):
+        return v
+    if isinstance(v, float):
+        return v if math.isfinite(v) else ("NaN" if math.isnan(v) else ("Infinity" if v > 0 else "-Infinity"))
+    if isinstance(v, bytes):
+        return v.hex()
+    return list(v)  # timestamp (millis, nano of milli)
 
 
 def provenance(how: str) -> dict:
@@ -229,17 +351,110 @@ def store_hash(report: dict, spec: dict, work: Path, out: Path) -> None:
     write_pair(out / "hash_index" / PRODUCER_DIR, spec["name"], data, sidecar)
 
 
+def utf_len(text: str) -> int:
+    """Bytes of DataOutputStream.writeUTF(text)."""
+    n = 2
+    for unit in struct.unpack(f">{len(text.encode('utf-16-be')) // 2}H", text.encode("utf-16-be")):
+        n += 1 if 0 < unit < 0x80 else (2 if unit < 0x800 else 3)
+    return n
+
+
+def store_file_index(report: dict, spec: dict, work: Path, out: Path) -> None:
+    """Sidecar of one container: the logical input, Java's payload slices and its probe answers."""
+    data = (work / "file_index" / spec["name"] / "index").read_bytes()
+    head = 24 + sum(utf_len(c["name"]) + 4 + sum(utf_len(i["type"]) + 8 for i in c["indexes"]) for c in spec["columns"])
+    lengths = iter(report["payload_lengths"])
+    pos = head
+    columns = []
+    for c in spec["columns"]:
+        indexes = []
+        for i in c["indexes"]:
+            entry = {"index_type": i["type"]}
+            if i.get("empty"):
+                entry |= {"offset": -1, "length": 0, "empty": True}
+            else:
+                n = next(lengths)["length"]
+                payload = data[pos : pos + n]
+                entry |= {"offset": pos, "length": n}
+                if i["type"] == "bloom-filter":
+                    entry["payload"] = {
+                        "num_hash_functions": int.from_bytes(payload[:4], "big"),
+                        "num_bits": 8 * (n - 4),
+                        "bits": payload[4:].hex(),
+                    }
+                else:
+                    entry["payload_hex"] = payload.hex()
+                entry["options"] = i.get("options", {})
+                pos += n
+            indexes.append(entry)
+        columns.append({"name": c["name"], "type": c["type"], "values": c["values"], "indexes": indexes})
+    assert pos == len(data), (spec["name"], pos, len(data))
+    answers = [
+        {
+            "column": a["probe"]["column"],
+            "op": a["probe"]["op"],
+            "values": spec_probe["values"],
+            "results": [
+                {k: v for k, v in r.items() if k != "reader"} | {"index_type": INDEX_OF[r["reader"]]}
+                for r in a["results"]
+            ],
+        }
+        for a, spec_probe in zip(report["probes"], spec["probes"], strict=True)
+    ]
+    how = (
+        "tools/java/FileIndexGoldenWriter.java: FileIndexer.create(type, dataType, options).createWriter()"
+        ".writeRecord() per row, FileIndexFormat.Writer.writeColumnIndexes(LinkedHashMap)"
+    )
+    sidecar = {
+        "case_format": 1,
+        "kind": "file-index",
+        "version": 1,
+        "columns": columns,
+        "provenance": provenance(how),
+        "java_reader": {"method": "FileIndexFormat.Reader.readColumnIndex(column) visitors", "probes": answers},
+    }
+    write_pair(out / "file_index" / PRODUCER_DIR, spec["name"], data, sidecar)
+
+
+INDEX_OF = {
+    "org.apache.paimon.fileindex.bloomfilter.BloomFilterFileIndex$Reader": "bloom-filter",
+    "org.apache.paimon.fileindex.bitmap.BitmapFileIndex$Reader": "bitmap",
+    "org.apache.paimon.fileindex.empty.EmptyFileIndexReader": "empty",
+}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "golden", help="golden root to write into")
     args = parser.parse_args()
     spec = {"deletion_vectors": dv_cases(), "roaring32": roaring32_cases(), "hash_index": hash_cases()}
+    fi_cases = file_index_cases()
+    java_fi = [
+        c
+        | {
+            "columns": [col | {"values": [java_value(col["type"], v) for v in col["values"]]} for col in c["columns"]],
+            "probes": [
+                p
+                | {
+                    "values": [
+                        java_value(next(x["type"] for x in c["columns"] if x["name"] == p["column"]), v)
+                        for v in p["values"]
+                    ]
+                }
+                for p in c["probes"]
+            ],
+        }
+        for c in fi_cases
+    ]
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         (work / "cases.json").write_text(json.dumps(spec))
         paimon_java.run_java("GoldenWriter", str(work / "cases.json"), str(work))
         report = json.loads((work / "java-report.json").read_text())
-        for layout in ("deletion_vectors", "roaring32", "hash_index"):
+        (work / "fi-cases.json").write_text(json.dumps({"file_index": java_fi}))
+        paimon_java.run_java("FileIndexGoldenWriter", str(work / "fi-cases.json"), str(work))
+        fi_report = json.loads((work / "file-index-report.json").read_text())
+        for layout in ("deletion_vectors", "roaring32", "hash_index", "file_index"):
             target = args.out / layout / PRODUCER_DIR
             if target.exists():
                 shutil.rmtree(target)
@@ -249,6 +464,8 @@ def main() -> int:
             store_roaring(r, s, work, args.out)
         for r, s in zip(report["hash_index"], spec["hash_index"], strict=True):
             store_hash(r, s, work, args.out)
+        for r, s in zip(fi_report, fi_cases, strict=True):
+            store_file_index(r, s, work, args.out)
     print(f"golden_java: wrote Java {paimon_java.PAIMON_VERSION} goldens under {args.out}")
     return 0
 

@@ -3,8 +3,9 @@
 One form per layout, described by the JSON Schemas in schemas/. The same
 form is a golden sidecar, the output of `paimon-conform inspect --json` and
 the input of `paimon-conform encode`. Keys that annotate rather than describe
-the bytes (provenance, notes, java_reader, data_file) are ignored by encode
-and dropped by `content()`.
+the bytes (provenance, notes, java_reader, data_file) are ignored by encode;
+they and the inputs of the logical form that the bytes do not record (values,
+options) are dropped by `content()`.
 """
 
 from __future__ import annotations
@@ -20,8 +21,17 @@ from referencing import Registry, Resource
 
 from .errors import CaseError
 
-SCHEMA_FILES = ("common", "roaring32", "roaring64", "deletion_vectors", "hash_index", "must_reject")
-ANNOTATIONS = frozenset({"provenance", "notes", "java_reader", "data_file"})
+SCHEMA_FILES = (
+    "common",
+    "roaring32",
+    "roaring64",
+    "deletion_vectors",
+    "hash_index",
+    "file_index",
+    "bloom_filter",
+    "must_reject",
+)
+ANNOTATIONS = frozenset({"provenance", "notes", "java_reader", "data_file", "values", "options"})
 
 
 @cache

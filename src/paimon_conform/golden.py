@@ -43,7 +43,7 @@ def check_one(sidecar: Path, root: Path) -> FileResult:
     layout = get(case["kind"])
     data = sidecar.with_suffix(".bin").read_bytes()
     result = FileResult(rel, layout.kind)
-    found = layout.validate(data)
+    found = layout.validate(data, layout.case_types(case))
     if "must_reject" in case:
         expected = case["must_reject"]
         musts = [f for f in found if f.severity == "must"]
@@ -77,7 +77,7 @@ def check_one(sidecar: Path, root: Path) -> FileResult:
         f.file = rel
     result.findings.extend(f for f in found if f.severity != "warning")
     try:
-        if cases.content(layout.inspect(data)) != cases.content(case):
+        if cases.content(layout.inspect(data, layout.case_types(case))) != cases.content(case):
             result.findings.append(
                 Finding("GOLDEN_INSPECT_MISMATCH", "must", "", None, "inspect output differs from the sidecar", rel)
             )

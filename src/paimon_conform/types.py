@@ -71,6 +71,8 @@ class DataType:
     scale: int | None = None
 
     def __str__(self) -> str:
+        if self.precision is None and self.root in ("VARCHAR", "VARBINARY"):
+            return "STRING" if self.root == "VARCHAR" else "BYTES"
         if self.root == "DECIMAL":
             return f"DECIMAL({self.precision}, {self.scale})"
         if self.precision is not None:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from ..errors import UsageError
-from . import deletion_vectors, hash_index, roaring32, roaring64
+from . import bloom_filter, deletion_vectors, file_index, hash_index, roaring32, roaring64
 from .base import Layout
 
-LAYOUTS: dict[str, Layout] = {m.LAYOUT.kind: m.LAYOUT for m in (roaring32, roaring64, deletion_vectors, hash_index)}
+LAYOUTS: dict[str, Layout] = {
+    m.LAYOUT.kind: m.LAYOUT for m in (roaring32, roaring64, deletion_vectors, hash_index, file_index, bloom_filter)
+}
 BY_NAME: dict[str, Layout] = {layout.name: layout for layout in LAYOUTS.values()}
-DETECT_ORDER = ("deletion-vectors", "roaring32", "roaring64")
+DETECT_ORDER = ("file-index", "deletion-vectors", "roaring32", "roaring64")
 
 
 def get(kind: str) -> Layout:

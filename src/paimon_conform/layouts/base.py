@@ -17,16 +17,19 @@ class Layout:
 
     name: the spec / generated module / golden folder name (`deletion_vectors`).
     kind: the CLI and case-format name (`deletion-vectors`).
+    inspect / validate / describe take the bytes and optional column types
+    (a DataType, or a dict column -> DataType) for layouts whose keys are typed.
     """
 
     name: str
     kind: str
     title: str
     detect: Callable[[bytes], bool]
-    inspect: Callable[[bytes], dict[str, Any]]
+    inspect: Callable[..., dict[str, Any]]
     encode: Callable[[dict[str, Any]], bytes]
-    validate: Callable[[bytes], list[Finding]]
-    describe: Callable[[bytes], str]
+    validate: Callable[..., list[Finding]]
+    describe: Callable[..., str]
+    case_types: Callable[[dict[str, Any]], Any] = lambda case: None  # column types a case states
 
 
 def case_header(kind: str) -> dict[str, Any]:

@@ -327,7 +327,7 @@ def _vector_findings(i: int, vec) -> list[Finding]:
     return findings
 
 
-def validate(data: bytes) -> list[Finding]:
+def validate(data: bytes, types: Any = None) -> list[Finding]:
     """Every finding for a DV index file."""
     try:
         obj = parse(data)
@@ -350,7 +350,7 @@ def validate(data: bytes) -> list[Finding]:
     return findings
 
 
-def inspect(data: bytes) -> dict[str, Any]:
+def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
     """The case describing these bytes (raises LayoutError on a must finding)."""
     obj = parse(data)
     vectors = []
@@ -389,7 +389,7 @@ def encode(case: dict[str, Any]) -> bytes:
     return bytes(out)
 
 
-def describe(data: bytes) -> str:
+def describe(data: bytes, types: Any = None) -> str:
     """Human-readable summary: one line per vector."""
     obj = parse(data)
     lines = [f"deletion_vectors: version {int(obj.version)}, {len(obj.vectors)} vector(s), {len(data)} bytes"]

@@ -42,7 +42,7 @@ def encode_hashes(hashes: Iterable[int] | np.ndarray) -> bytes:
     return arr.astype(">i4").tobytes()
 
 
-def inspect(data: bytes) -> dict[str, Any]:
+def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
     """The case describing these bytes."""
     obj = structure.parse(NAME, data)
     return case_header(KIND) | {"count": len(obj.hashes), "hashes": [int(h) for h in obj.hashes]}
@@ -55,7 +55,7 @@ def encode(case: dict[str, Any]) -> bytes:
     return encode_hashes(case["hashes"])
 
 
-def validate(data: bytes) -> list[Finding]:
+def validate(data: bytes, types: Any = None) -> list[Finding]:
     """Findings: structure, and duplicate hashes (Java writes a set)."""
     try:
         obj = structure.parse(NAME, data)
@@ -82,7 +82,7 @@ def validate(data: bytes) -> list[Finding]:
     return findings
 
 
-def describe(data: bytes) -> str:
+def describe(data: bytes, types: Any = None) -> str:
     """Human-readable summary."""
     obj = structure.parse(NAME, data)
     shown = ", ".join(str(h) for h in obj.hashes[:8])

@@ -50,7 +50,7 @@ def parse(data: bytes):
     return obj
 
 
-def inspect(data: bytes) -> dict[str, Any]:
+def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
     """The case describing these bytes."""
     obj = parse(data)
     values = roaring.structure_values(obj)
@@ -71,7 +71,7 @@ def encode(case: dict[str, Any]) -> bytes:
     return data
 
 
-def validate(data: bytes) -> list[Finding]:
+def validate(data: bytes, types: Any = None) -> list[Finding]:
     """Every finding for a standalone 32-bit bitmap."""
     try:
         obj = structure.parse(NAME, data)
@@ -88,7 +88,7 @@ def validate(data: bytes) -> list[Finding]:
     return findings
 
 
-def describe(data: bytes) -> str:
+def describe(data: bytes, types: Any = None) -> str:
     """Human-readable structure summary."""
     obj = structure.parse(NAME, data)
     lines = [

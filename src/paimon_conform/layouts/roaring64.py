@@ -95,7 +95,7 @@ def _must(findings: list[Finding]) -> None:
             raise LayoutError(NAME, f.code, f.path, f.offset, f.message)
 
 
-def inspect(data: bytes) -> dict[str, Any]:
+def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
     """The case describing these bytes."""
     obj = structure.parse(NAME, data)
     findings = check(obj, "", 0)
@@ -118,7 +118,7 @@ def encode(case: dict[str, Any]) -> bytes:
     return encode_values(vals, case.get("layout"))
 
 
-def validate(data: bytes) -> list[Finding]:
+def validate(data: bytes, types: Any = None) -> list[Finding]:
     """Every finding for a standalone 64-bit bitmap."""
     try:
         obj = structure.parse(NAME, data)
@@ -133,7 +133,7 @@ def validate(data: bytes) -> list[Finding]:
     return findings
 
 
-def describe(data: bytes) -> str:
+def describe(data: bytes, types: Any = None) -> str:
     """Human-readable structure summary."""
     obj = structure.parse(NAME, data)
     lines = [f"roaring64: {obj.num_buckets} bucket(s)"]

@@ -1,0 +1,214 @@
+"""Layout `file_index`: the file-index container (FileIndexFormat, version 1).
+
+The container records column names only; payloads whose keys are typed
+(bitmap, range-bitmap, bsi) are decoded when the caller passes the column
+types (`types={"col": DataType}`), and otherwise shown as hex. The same bytes
+are a `<data file>.index` file or a manifest's `_EMBEDDED_FILE_INDEX`.
+"""
+
+from __future__ import annotations
+
+import struct
+from itertools import pairwise
+from typing import Any
+
+from .. import structure
+from ..errors import CaseError, EncodeError, LayoutError
+from ..findings import Finding
+from ..types import DataType, parse_type
+from . import bloom_filter
+from .base import Layout, case_header
+
+NAME = "file_index"
+KIND = "file-index"
+MAGIC = 1493475289347502
+MAGIC_BYTES = MAGIC.to_bytes(8, "big")
+EMPTY_START = -1
+KNOWN_INDEXES = ("bloom-filter", "bitmap", "bsi", "range-bitmap")
+
+
+def detect(data: bytes) -> bool:
+    """Whether the bytes start with the container magic."""
+    return data[:8] == MAGIC_BYTES
+
+
+def java_utf(text: str) -> bytes:
+    """DataOutputStream.writeUTF: u2be length + modified UTF-8."""
+    out = bytearray()
+    raw = text.encode("utf-16-be", "surrogatepass")
+    for unit in struct.unpack(f">{len(raw) // 2}H", raw):
+        if 0 < unit < 0x80:
+            out.append(unit)
+        elif unit < 0x800:
+            out += bytes((0xC0 | unit >> 6, 0x80 | unit & 0x3F))
+        else:
+            out += bytes((0xE0 | unit >> 12, 0x80 | (unit >> 6) & 0x3F, 0x80 | unit & 0x3F))
+    if len(out) > 0xFFFF:
+        raise EncodeError(f"name too long for writeUTF: {len(out)} bytes")
+    return struct.pack(">H", len(out)) + bytes(out)
+
+
+def column_types(case: dict[str, Any]) -> dict[str, DataType]:
+    """Column types a case states (`type` on its columns)."""
+    return {c["name"]: parse_type(c["type"]) for c in case.get("columns", []) if "type" in c}
+
+
+def _payload_entry(entry, column_type: DataType | None) -> dict[str, Any]:
+    if entry.is_empty:
+        return {"empty": True}
+    name = entry.index_type.value
+    if name == "bloom-filter":
+        return {"payload": bloom_filter.payload_case(entry.payload)}
+    return {"payload_hex": bytes(entry.payload).hex()}
+
+
+def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
+    """The case describing a container (typed payloads decoded when types are given)."""
+    obj = structure.parse(NAME, data)
+    _raise_musts(check(obj, len(data)))
+    types = types if isinstance(types, dict) else {}
+    columns = []
+    for col in obj.columns:
+        name = col.name.value
+        entry: dict[str, Any] = {"name": name}
+        if name in types:
+            entry["type"] = str(types[name])
+        entry["indexes"] = [
+            {"index_type": e.index_type.value, "offset": e.ofs_payload, "length": e.len_payload}
+            | _payload_entry(e, types.get(name))
+            for e in col.indexes
+        ]
+        columns.append(entry)
+    return case_header(KIND) | {"version": int(obj.version), "columns": columns}
+
+
+def _payload_bytes(index: dict[str, Any], column: dict[str, Any]) -> bytes | None:
+    if index.get("empty"):
+        return None
+    if "payload_hex" in index:
+        return bytes.fromhex(index["payload_hex"])
+    t = parse_type(column["type"]) if "type" in column else None
+    if index["index_type"] == "bloom-filter":
+        return bloom_filter.build_payload(
+            index.get("payload", {}) | {"options": index.get("options", {})}, t, column.get("values")
+        )
+    raise CaseError(f"column {column['name']}: no payload for index {index['index_type']!r}")
+
+
+def write(columns: list[tuple[str, list[tuple[str, bytes | None]]]]) -> bytes:
+    """The container FileIndexFormat.Writer writes for (column, [(index name, payload)]) in order."""
+    head = bytearray()
+    body = bytearray()
+    entries = []
+    for column, indexes in columns:
+        items = []
+        for index_name, payload in indexes:
+            if payload is None:
+                items.append((index_name, EMPTY_START, 0))
+            else:
+                items.append((index_name, len(body), len(payload)))
+                body += payload
+        entries.append((column, items))
+    head_len = 24 + sum(len(java_utf(c)) + 4 + sum(len(java_utf(n)) + 8 for n, _, _ in items) for c, items in entries)
+    head += MAGIC_BYTES + struct.pack(">iii", 1, head_len, len(entries))
+    for column, items in entries:
+        head += java_utf(column) + struct.pack(">i", len(items))
+        for index_name, start, length in items:
+            head += java_utf(index_name) + struct.pack(
+                ">ii", start if start == EMPTY_START else head_len + start, length
+            )
+    head += struct.pack(">i", 0)
+    assert len(head) == head_len
+    return bytes(head + body)
+
+
+def encode(case: dict[str, Any]) -> bytes:
+    """The bytes a case describes; stated offsets and lengths must agree."""
+    if case.get("version", 1) != 1:
+        raise CaseError("only container version 1 can be written")
+    columns = [(c["name"], [(i["index_type"], _payload_bytes(i, c)) for i in c["indexes"]]) for c in case["columns"]]
+    data = write(columns)
+    obj = structure.parse(NAME, data)
+    for c, col in zip(case["columns"], obj.columns, strict=True):
+        for i, e in zip(c["indexes"], col.indexes, strict=True):
+            for key, got in (("offset", e.ofs_payload), ("length", e.len_payload)):
+                if key in i and i[key] != got:
+                    raise CaseError(
+                        f"column {c['name']} index {i['index_type']}: case says {key} {i[key]}, "
+                        f"the encoding gives {got}"
+                    )
+    return data
+
+
+def check(obj, size: int) -> list[Finding]:
+    """Library findings: overlapping payloads, gaps, unknown index names."""
+    findings: list[Finding] = []
+    spans = []
+    for ci, col in enumerate(obj.columns):
+        for ii, e in enumerate(col.indexes):
+            path = f"columns[{ci}].indexes[{ii}]"
+            if e.index_type.value not in KNOWN_INDEXES:
+                findings.append(
+                    Finding(
+                        "FILE_INDEX_UNKNOWN_INDEX",
+                        "warning",
+                        f"{path}.index_type",
+                        None,
+                        f"unknown index {e.index_type.value!r}; its payload is kept as raw bytes",
+                    )
+                )
+            if not e.is_empty and e.len_payload > 0:
+                spans.append((e.ofs_payload, e.ofs_payload + e.len_payload, path))
+    spans.sort()
+    for (a0, a1, pa), (b0, _, pb) in pairwise(spans):
+        if b0 < a1:
+            findings.append(
+                Finding(
+                    "FILE_INDEX_PAYLOADS_OVERLAP",
+                    "must",
+                    f"{pb}.ofs_payload",
+                    None,
+                    f"payload at {b0} starts inside the payload of {pa} ({a0}..{a1})",
+                )
+            )
+    covered = sum(b - a for a, b, _ in spans)
+    if not any(f.severity == "must" for f in findings) and covered != size - obj.len_head:
+        findings.append(
+            Finding(
+                "FILE_INDEX_BODY_NOT_COVERED",
+                "should",
+                "",
+                obj.len_head,
+                f"payloads cover {covered} of the {size - obj.len_head} body bytes; Java writes them back to back",
+            )
+        )
+    return findings
+
+
+def _raise_musts(findings: list[Finding]) -> None:
+    for f in findings:
+        if f.severity == "must":
+            raise LayoutError(NAME, f.code, f.path, f.offset, f.message)
+
+
+def validate(data: bytes, types: Any = None) -> list[Finding]:
+    """Structure findings, payload findings and container checks."""
+    try:
+        obj = structure.parse(NAME, data)
+    except LayoutError as err:
+        return [Finding.from_error(err)]
+    return check(obj, len(data))
+
+
+def describe(data: bytes, types: Any = None) -> str:
+    """Human-readable summary: one line per index."""
+    obj = structure.parse(NAME, data)
+    lines = [f"file_index: version {int(obj.version)}, head {obj.len_head} bytes, {len(obj.columns)} column(s)"]
+    for col in obj.columns:
+        for e in col.indexes:
+            where = "empty" if e.is_empty else f"@{e.ofs_payload} +{e.len_payload}"
+            lines.append(f"  {col.name.value}: {e.index_type.value} {where}")
+    return "\n".join(lines)
+
+
+LAYOUT = Layout(NAME, KIND, "File-index container", detect, inspect, encode, validate, describe, column_types)
