@@ -41,9 +41,10 @@ def test_valid_golden(sidecar):
     case = cases.check(json.loads(sidecar.read_text()))
     data = sidecar.with_suffix(".bin").read_bytes()
     layout = get(case["kind"])
-    assert cases.content(layout.inspect(data)) == cases.content(case)
+    types = layout.case_types(case)
+    assert cases.content(layout.inspect(data, types)) == cases.content(case)
     assert layout.encode(case) == data
-    assert layout.validate(data) == []
+    assert layout.validate(data, types) == []
     assert check_one(sidecar, GOLDEN).findings == []
     if case.get("provenance", {}).get("producer") == "java-paimon":
         assert case["java_reader"]  # Java's own reader read this file back
@@ -54,7 +55,7 @@ def test_must_reject_golden(sidecar):
     case = cases.check(json.loads(sidecar.read_text()))
     data = sidecar.with_suffix(".bin").read_bytes()
     layout = get(case["kind"])
-    musts = [f for f in layout.validate(data) if f.severity == "must"]
+    musts = [f for f in layout.validate(data, layout.case_types(case)) if f.severity == "must"]
     expected = case["must_reject"]
     assert musts, "accepted a file that must be rejected"
     assert (musts[0].code, musts[0].path, musts[0].offset) == (expected["code"], expected["path"], expected["offset"])
@@ -78,7 +79,10 @@ def test_cli_validate_rejects(sidecar, capsys):
 def test_cli_inspect_and_encode_round_trip(sidecar, tmp_path, capsys):
     case = json.loads(sidecar.read_text())
     binary = sidecar.with_suffix(".bin")
-    assert cli.main(["inspect", "--json", "--kind", case["kind"], str(binary)]) == 0
+    columns = {c["name"]: c["type"] for c in case.get("columns", []) if "type" in c}
+    typed = ["--types", ",".join(f"{c}={t}" for c, t in columns.items())] if columns else []
+    typed += ["--type", case["type"]] if "type" in case else []
+    assert cli.main(["inspect", "--json", "--kind", case["kind"], *typed, str(binary)]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed == cases.content(case)
     out = tmp_path / "out.bin"

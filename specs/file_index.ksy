@@ -62,8 +62,9 @@ seq:
     type: s4
     valid:
       min: 0
-      max: len_head - _io.pos
-    doc: Java writes 0; readers skip this many reserved bytes.
+    doc: |
+      Java writes 0; readers skip this many reserved bytes. Whether they fit
+      in the head is checked by head_check.
   - id: redundant
     size: len_redundant
   - id: head_check

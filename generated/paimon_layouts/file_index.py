@@ -65,8 +65,6 @@ class FileIndex(KaitaiStruct):
         self.len_redundant = self._io.read_s4be()
         if not self.len_redundant >= 0:
             raise kaitaistruct.ValidationLessThanError(0, self.len_redundant, self._io, u"/seq/5")
-        if not self.len_redundant <= self.len_head - self._io.pos():
-            raise kaitaistruct.ValidationGreaterThanError(self.len_head - self._io.pos(), self.len_redundant, self._io, u"/seq/5")
         self.redundant = self._io.read_bytes(self.len_redundant)
         self.head_check = self._io.read_bytes(0)
         _ = self.head_check

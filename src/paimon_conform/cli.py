@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from . import __version__, cases
 from .errors import LayoutError, PaimonConformError, UsageError
@@ -19,6 +21,7 @@ from .layouts import LAYOUTS, detect, get
 from .layouts.base import Layout
 from .report import RENDERERS, FileResult, exit_code
 from .sample import write_sample
+from .types import DataType, parse_type
 
 KINDS_HELP = ", ".join(sorted(LAYOUTS))
 
@@ -39,30 +42,46 @@ def _layout_for(data: bytes, kind: str | None, path: str) -> Layout:
     return layout
 
 
+def parse_types(types: str | None, single: str | None) -> DataType | dict[str, DataType] | None:
+    """`--types a=INT,b=DECIMAL(10,2)` as a dict, or `--type INT` as one DataType."""
+    if single:
+        return parse_type(single)
+    if not types:
+        return None
+    out = {}
+    for item in re.split(r",(?![^()]*\))", types):
+        name, sep, text = item.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"--types takes column=TYPE pairs separated by commas, not {item!r}")
+        out[name.strip()] = parse_type(text)
+    return out
+
+
 def cmd_inspect(args: argparse.Namespace) -> int:
     """Print a file's case (--json) or its structure."""
     data = _read(args.file)
     layout = _layout_for(data, args.kind, args.file)
+    types = parse_types(args.types, args.type)
     try:
         if args.json:
-            sys.stdout.write(cases.dumps(layout.inspect(data)))
+            sys.stdout.write(cases.dumps(layout.inspect(data, types)))
         else:
             print(f"{args.file}: {layout.kind} ({layout.title})")
-            print(layout.describe(data))
+            print(layout.describe(data, types))
     except LayoutError as err:
         print(f"{args.file}: {err}", file=sys.stderr)
         return 1
     return 0
 
 
-def validate_file(path: str, kind: str | None) -> FileResult:
+def validate_file(path: str, kind: str | None, types: Any = None) -> FileResult:
     """Validate one file into a FileResult (unusable input recorded, not raised)."""
     try:
         data = _read(path)
         layout = _layout_for(data, kind, path)
     except UsageError as exc:
         return FileResult(path, kind or "", unusable=str(exc))
-    findings = sorted(layout.validate(data), key=lambda f: SEVERITIES.index(f.severity))  # stable: musts first
+    findings = sorted(layout.validate(data, types), key=lambda f: SEVERITIES.index(f.severity))  # musts first
     for f in findings:
         f.file = path
     return FileResult(path, layout.kind, findings)
@@ -80,7 +99,8 @@ def _emit(results: list[FileResult], fmt: str, level: str, out: str | None) -> N
 
 def cmd_validate(args: argparse.Namespace) -> int:
     """Validate files and report findings."""
-    results = [validate_file(p, args.kind) for p in args.files]
+    types = parse_types(args.types, args.type)
+    results = [validate_file(p, args.kind, types) for p in args.files]
     _emit(results, args.report, args.level, args.output)
     return exit_code(results, args.level)
 
@@ -141,6 +161,12 @@ def cmd_main(args: argparse.Namespace) -> int:
     return code
 
 
+def add_type_options(p: argparse.ArgumentParser) -> None:
+    """--types / --type: column types for layouts whose keys are typed."""
+    p.add_argument("--types", help="column types of a file-index container, e.g. 'c_int=INT,name=STRING'")
+    p.add_argument("--type", help="column type of a lone payload (bloom-filter, bitmap), e.g. INT")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the CLI."""
     p = argparse.ArgumentParser(prog="paimon-conform", description=__doc__.splitlines()[0])
@@ -153,6 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("file")
     i.add_argument("--kind", help=f"layout ({KINDS_HELP}); detected from the bytes when they allow it")
     i.add_argument("--json", action="store_true", help="print the case (the golden sidecar form)")
+    add_type_options(i)
     i.set_defaults(func=cmd_inspect)
 
     v = sub.add_parser("validate", help="check files and report findings")
@@ -166,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="should",
         help="'must' ignores should-findings when deciding the exit code",
     )
+    add_type_options(v)
     v.set_defaults(func=cmd_validate)
 
     e = sub.add_parser("encode", help="write the bytes a JSON case describes")

@@ -86,8 +86,6 @@ class FileIndex(KaitaiStruct):
         self._debug['len_redundant']['end'] = self._io.pos()
         if not self.len_redundant >= 0:
             raise kaitaistruct.ValidationLessThanError(0, self.len_redundant, self._io, u"/seq/5")
-        if not self.len_redundant <= self.len_head - self._io.pos():
-            raise kaitaistruct.ValidationGreaterThanError(self.len_head - self._io.pos(), self.len_redundant, self._io, u"/seq/5")
         self._debug['redundant']['start'] = self._io.pos()
         self.redundant = self._io.read_bytes(self.len_redundant)
         self._debug['redundant']['end'] = self._io.pos()

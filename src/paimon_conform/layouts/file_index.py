@@ -142,11 +142,17 @@ def encode(case: dict[str, Any]) -> bytes:
 
 def check(obj, size: int) -> list[Finding]:
     """Library findings: overlapping payloads, gaps, unknown index names."""
+    field_offsets: dict[str, int] = {}
     findings: list[Finding] = []
     spans = []
+    pos = 20  # magic, version, head length, column count
     for ci, col in enumerate(obj.columns):
+        pos += 2 + col.name.len_body + 4
         for ii, e in enumerate(col.indexes):
             path = f"columns[{ci}].indexes[{ii}]"
+            pos += 2 + e.index_type.len_body
+            field_offsets[path] = pos  # of ofs_payload
+            pos += 8
             if e.index_type.value not in KNOWN_INDEXES:
                 findings.append(
                     Finding(
@@ -167,7 +173,7 @@ def check(obj, size: int) -> list[Finding]:
                     "FILE_INDEX_PAYLOADS_OVERLAP",
                     "must",
                     f"{pb}.ofs_payload",
-                    None,
+                    field_offsets[pb],
                     f"payload at {b0} starts inside the payload of {pa} ({a0}..{a1})",
                 )
             )
