@@ -77,3 +77,17 @@ def might_contain(payload: bytes, t: DataType, value: Any) -> bool:
     arr = np.frombuffer(bits, dtype=np.uint8)
     pos = positions(np.asarray([fast_hash(t, value)], dtype=np.int64), k, 8 * len(bits))
     return bool(np.all((arr[pos >> 3] >> (pos & 7)) & 1))
+
+
+def evaluate(payload: bytes, t: DataType, op: str, literals: Sequence[Any]) -> bool:
+    """Java's bloom-filter reader for a predicate: False = skip the file.
+
+    `eq` tests the filter, `in` is the OR of `eq` over the literals, and every
+    other predicate (`not_eq`, `not_in`, `is_null`, `is_not_null`, ranges) keeps
+    the file, as FileIndexReader's defaults do.
+    """
+    if op == "eq":
+        return might_contain(payload, t, literals[0])
+    if op == "in":
+        return any(might_contain(payload, t, v) for v in literals)
+    return True
