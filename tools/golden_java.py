@@ -153,6 +153,8 @@ def file_index_cases() -> list[dict]:
         for n, ty, vals in typed
     ]
 
+    typed_bitmap = [(n, ty, v) for n, ty, v in typed if ty not in ("VARBINARY(10)", "TIMESTAMP(9)")]
+
     def col(name, type_, values, *indexes):
         return {"name": name, "type": type_, "values": values, "indexes": list(indexes)}
 
@@ -213,6 +215,38 @@ def file_index_cases() -> list[dict]:
             "name": "bitmap-v1-many-values",
             "columns": [col("a", "INT", many, bitmap)],
             "probes": probes("a", [0, 17, 399, 400], all_ops),
+        },
+        {
+            "name": "bitmap-v1-many-strings",
+            "columns": [
+                col(
+                    "s",
+                    "STRING",
+                    [None if rng.random() < 0.03 else f"k{rng.randrange(300)}\u00e9" for _ in range(2000)],
+                    bitmap,
+                )
+            ],
+            "probes": probes("s", ["k0\u00e9", "k299\u00e9", "nope"], all_ops),
+        },
+        {
+            "name": "bitmap-v1-every-type",
+            "columns": [col(n, ty, [v[i % len(v)] for i in range(3 * len(v))], bitmap) for n, ty, v in typed_bitmap],
+            "probes": [p for n, _, v in typed_bitmap for p in probes(n, [x for x in v if x is not None][:3], all_ops)],
+        },
+        {
+            "name": "bitmap-v1-large-bigints",
+            "columns": [
+                col(
+                    "b",
+                    "BIGINT",
+                    [
+                        rng.choice([-(2**63), 2**63 - 1, 2**40 + rng.randrange(50), -rng.randrange(2**50)])
+                        for _ in range(500)
+                    ],
+                    bitmap,
+                )
+            ],
+            "probes": probes("b", [-(2**63), 2**63 - 1, 5], all_ops),
         },
         {
             "name": "two-indexes-one-column",
@@ -376,7 +410,9 @@ def store_file_index(report: dict, spec: dict, work: Path, out: Path) -> None:
                 n = next(lengths)["length"]
                 payload = data[pos : pos + n]
                 entry |= {"offset": pos, "length": n}
-                if i["type"] == "bloom-filter":
+                if i["type"] == "bitmap":
+                    entry["payload"] = {"version": 1, "values": c["values"]}  # 0.9.0 writes version 1 only
+                elif i["type"] == "bloom-filter":
                     entry["payload"] = {
                         "num_hash_functions": int.from_bytes(payload[:4], "big"),
                         "num_bits": 8 * (n - 4),

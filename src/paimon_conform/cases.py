@@ -29,6 +29,7 @@ SCHEMA_FILES = (
     "hash_index",
     "file_index",
     "bloom_filter",
+    "bitmap_index",
     "must_reject",
 )
 ANNOTATIONS = frozenset({"provenance", "notes", "java_reader", "data_file", "values", "options"})
@@ -43,9 +44,12 @@ def _registry() -> Registry:
     return Registry().with_resources(resources_)
 
 
+KIND_SCHEMAS = {"bitmap": "bitmap_index"}
+
+
 def schema_id(kind: str) -> str:
     """Schema URI of a layout kind (`deletion-vectors`) or `must_reject`."""
-    return f"urn:paimon-conform:schema:{kind.replace('-', '_')}"
+    return f"urn:paimon-conform:schema:{KIND_SCHEMAS.get(kind, kind.replace('-', '_'))}"
 
 
 def check(case: Any, kind: str | None = None) -> dict[str, Any]:
@@ -53,7 +57,7 @@ def check(case: Any, kind: str | None = None) -> dict[str, Any]:
     if not isinstance(case, dict):
         raise CaseError("a case is a JSON object")
     target = kind or ("must_reject" if "must_reject" in case else case.get("kind"))
-    if not isinstance(target, str) or target.replace("-", "_") not in SCHEMA_FILES[1:]:
+    if not isinstance(target, str) or KIND_SCHEMAS.get(target, target.replace("-", "_")) not in SCHEMA_FILES[1:]:
         raise CaseError(f"unknown case kind {case.get('kind')!r}")
     schema = _registry().get_or_retrieve(schema_id(target)).value.contents
     validator = jsonschema.Draft202012Validator(schema, registry=_registry())

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import json
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -42,16 +43,24 @@ def parser_class(layout: str, debug: bool = False) -> type[KaitaiStruct]:
     return getattr(module, _class_name(layout))
 
 
-def parse(layout: str, data: bytes) -> Any:
-    """Parse `data` as `layout` with every instance evaluated; raise LayoutError."""
+Maker = Callable[[KaitaiStream], KaitaiStruct]
+
+
+def parse(layout: str, data: bytes, make: Maker | None = None, make_debug: Maker | None = None) -> Any:
+    """Parse `data` as `layout` with every instance evaluated; raise LayoutError.
+
+    `make` / `make_debug` build the (debug) top-level object from a stream, for
+    specs with parameters (e.g. the bitmap index's key kind).
+    """
     try:
-        obj = parser_class(layout)(KaitaiStream(kaitaistruct.BytesIO(data)))
+        stream = KaitaiStream(kaitaistruct.BytesIO(data))
+        obj = make(stream) if make else parser_class(layout)(stream)
         obj._fetch_instances()
         return obj
     except RecursionError as exc:
         raise LayoutError(layout, "MALFORMED", "", None, f"structure nested too deeply: {exc}") from None
     except Exception as exc:  # noqa: BLE001 - every parser failure becomes a LayoutError
-        raise locate(layout, data, exc) from None
+        raise locate(layout, data, exc, make_debug) from None
 
 
 def _module_of(obj: KaitaiStruct) -> str:
@@ -116,11 +125,12 @@ def _join(path: str, field: str) -> str:
     return f"{path}.{field}".lstrip(".")
 
 
-def locate(layout: str, data: bytes, exc: Exception) -> LayoutError:
+def locate(layout: str, data: bytes, exc: Exception, make_debug: Maker | None = None) -> LayoutError:
     """Build the LayoutError for a failure `exc` of the normal parse of `data`."""
     if isinstance(exc, LayoutError):
         return exc
-    root = parser_class(layout, debug=True)(KaitaiStream(kaitaistruct.BytesIO(data)))
+    stream = KaitaiStream(kaitaistruct.BytesIO(data))
+    root = make_debug(stream) if make_debug else parser_class(layout, debug=True)(stream)
     try:
         root._read()
         root._fetch_instances()

@@ -16,7 +16,7 @@ from .. import structure
 from ..errors import CaseError, EncodeError, LayoutError
 from ..findings import Finding
 from ..types import DataType, parse_type
-from . import bloom_filter
+from . import bitmap_index, bloom_filter
 from .base import Layout, case_header
 
 NAME = "file_index"
@@ -59,6 +59,10 @@ def _payload_entry(entry, column_type: DataType | None) -> dict[str, Any]:
     name = entry.index_type.value
     if name == "bloom-filter":
         return {"payload": bloom_filter.payload_case(entry.payload)}
+    if name == "bitmap" and column_type is not None:
+        payload = bitmap_index.payload_case(bytes(entry.payload), column_type)
+        if payload is not None:
+            return {"payload": payload}
     return {"payload_hex": bytes(entry.payload).hex()}
 
 
@@ -90,6 +94,10 @@ def _payload_bytes(index: dict[str, Any], column: dict[str, Any]) -> bytes | Non
     t = parse_type(column["type"]) if "type" in column else None
     if index["index_type"] == "bloom-filter":
         return bloom_filter.build_payload(
+            index.get("payload", {}) | {"options": index.get("options", {})}, t, column.get("values")
+        )
+    if index["index_type"] == "bitmap":
+        return bitmap_index.build_payload(
             index.get("payload", {}) | {"options": index.get("options", {})}, t, column.get("values")
         )
     raise CaseError(f"column {column['name']}: no payload for index {index['index_type']!r}")

@@ -1,0 +1,120 @@
+"""Java's hashCode for index keys, and java.util.HashMap iteration order.
+
+Paimon's bitmap index fills a `HashMap` with `computeIfAbsent` once per
+non-null row, and writes entries in the map's iteration order, so the bytes
+depend on it. This module reproduces that order: lazy resize at the start of
+each call, head insertion into a bin, order-preserving splits on resize,
+bins iterated in ascending index. A bin that Java would turn into a tree
+(8 keys in one bin of a table of 64 or more) is reported, not guessed.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Hashable, Iterator
+from typing import Any
+
+from .errors import EncodeError
+
+M32 = 0xFFFFFFFF
+C1, C2 = 0xCC9E2D51, 0x1B873593
+
+
+def int32(x: int) -> int:
+    """Wrap to a signed 32-bit int."""
+    x &= M32
+    return x - (1 << 32) if x >> 31 else x
+
+
+def _rotl(x: int, r: int) -> int:
+    return ((x << r) | (x >> (32 - r))) & M32
+
+
+def _mix_k1(k: int) -> int:
+    return (_rotl((k * C1) & M32, 15) * C2) & M32
+
+
+def _mix_h1(h: int, k: int) -> int:
+    return (_rotl(h ^ k, 13) * 5 + 0xE6546B64) & M32
+
+
+def _fmix(h: int, length: int) -> int:
+    h ^= length
+    h ^= h >> 16
+    h = (h * 0x85EBCA6B) & M32
+    h ^= h >> 13
+    h = (h * 0xC2B2AE35) & M32
+    return h ^ (h >> 16)
+
+
+def binary_string_hash(data: bytes) -> int:
+    """BinaryString.hashCode: MurmurHashUtils.hashBytes, seed 42, each tail byte a full round."""
+    h = 42
+    aligned = len(data) - len(data) % 4
+    for (word,) in struct.iter_unpack("<I", data[:aligned]):
+        h = _mix_h1(h, _mix_k1(word))
+    for b in data[aligned:]:
+        h = _mix_h1(h, _mix_k1((b - 256 if b > 127 else b) & M32))
+    return int32(_fmix(h, len(data)))
+
+
+def long_hash(v: int) -> int:
+    """Long.hashCode."""
+    u = v & 0xFFFFFFFFFFFFFFFF
+    return int32(u ^ (u >> 32))
+
+
+class JavaHashMap:
+    """Keys in the order java.util.HashMap iterates them after computeIfAbsent calls."""
+
+    TREEIFY_THRESHOLD = 8
+    MIN_TREEIFY_CAPACITY = 64
+
+    def __init__(self) -> None:
+        self.table: list[list[tuple[int, Hashable, Any]]] | None = None
+        self.threshold = 0
+        self.size = 0
+        self.index: dict[Hashable, Any] = {}
+
+    def _resize(self) -> None:
+        old = self.table
+        if old is None:
+            cap, self.threshold = 16, 12
+            self.table = [[] for _ in range(cap)]
+            return
+        old_cap = len(old)
+        cap = old_cap * 2
+        self.threshold *= 2
+        table: list[list[tuple[int, Hashable, Any]]] = [[] for _ in range(cap)]
+        for j, bin_ in enumerate(old):
+            for node in bin_:  # lo / hi split keeps relative order
+                table[j + old_cap if node[0] & old_cap else j].append(node)
+        self.table = table
+
+    def compute_if_absent(self, key: Hashable, hash_code: int, make) -> Any:
+        """HashMap.computeIfAbsent(key, k -> make()) with `hash_code` = key.hashCode()."""
+        if self.table is None or self.size > self.threshold:
+            self._resize()
+        if key in self.index:
+            return self.index[key]
+        h = hash_code & M32
+        h ^= h >> 16
+        table = self.table
+        i = (len(table) - 1) & h
+        bin_count = len(table[i])
+        value = make()
+        table[i].insert(0, (h, key, value))
+        self.index[key] = value
+        self.size += 1
+        if bin_count >= self.TREEIFY_THRESHOLD - 1:
+            if len(table) < self.MIN_TREEIFY_CAPACITY:
+                self._resize()
+            else:
+                raise EncodeError("Java's HashMap would turn a bin into a tree here; its order is not reproduced")
+        return value
+
+    def items(self) -> Iterator[tuple[Hashable, Any]]:
+        """(key, value) in iteration order."""
+        for bin_ in self.table or []:
+            for _, key, value in bin_:
+                yield key, value

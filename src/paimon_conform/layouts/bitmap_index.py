@@ -1,0 +1,136 @@
+"""Layout `bitmap_index`: the bitmap file-index payload (versions 1 and 2), kind `bitmap`.
+
+Keys are typed by the column, so every call needs the column type (`types`,
+a DataType). The case form lists the column's values row by row: the payload
+Java writes for them is fully determined by those values, the version and
+the index block size.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import bitmap
+from ..errors import CaseError, LayoutError, UsageError
+from ..findings import Finding
+from ..types import DataType, parse_type, to_internal, to_json
+from .base import Layout, case_header
+
+NAME = "bitmap_index"
+KIND = "bitmap"
+
+
+def detect(data: bytes) -> bool:
+    """A bitmap payload has no signature; it is never auto-detected."""
+    return False
+
+
+def _type(types: Any) -> DataType:
+    if not isinstance(types, DataType):
+        raise UsageError("a bitmap payload's keys are typed by its column: pass the column type (--type INT)")
+    return types
+
+
+def row_values(index: bitmap.Index, t: DataType) -> list[Any]:
+    """The column, row by row, in logical JSON form, rebuilt from the index."""
+    out: list[Any] = [None] * index.num_rows
+    seen = [False] * index.num_rows
+    for key, rows in index.rows.items():
+        value = to_json(t, _internal_of(t, key))
+        for r in rows:
+            if r >= index.num_rows or seen[r]:
+                raise LayoutError(
+                    NAME,
+                    "BITMAP_ROW_OUT_OF_RANGE" if r >= index.num_rows else "BITMAP_ROW_TWICE",
+                    "",
+                    None,
+                    f"row {r} cannot hold the value {value!r}",
+                )
+            out[r], seen[r] = value, True
+    return out
+
+
+def _internal_of(t: DataType, key: Any) -> Any:
+    """Back from a map key to an internal value (timestamps keep the stored unit)."""
+    import struct
+
+    if t.root == "FLOAT":
+        return struct.unpack(">f", struct.pack(">i", key))[0]
+    if t.root == "DOUBLE":
+        return struct.unpack(">d", struct.pack(">q", key))[0]
+    if t.is_string:
+        return key.decode("utf-8", errors="replace")
+    if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        if t.timestamp_precision <= 3:
+            return key, 0
+        return key // 1000, (key % 1000) * 1000
+    return key
+
+
+def payload_case(data: bytes, t: DataType) -> dict[str, Any] | None:
+    """{"version", "values"} when Java's writer reproduces `data` from them, else None."""
+    index = bitmap.read(data, t)
+    values = row_values(index, t)
+    internal = [to_internal(t, v) for v in values]
+    if bitmap.build(t, internal, index.version) != data:
+        return None
+    return {"version": index.version, "values": values}
+
+
+def build_payload(entry: dict[str, Any], t: DataType | None, column_values: list | None) -> bytes:
+    """Payload from {"version", "values"} or from the column's values and options."""
+    if t is None:
+        raise CaseError("a bitmap payload needs its column type")
+    options = entry.get("options", {})
+    values = entry.get("values", column_values)
+    if values is None:
+        raise CaseError("a bitmap entry needs values")
+    version = int(entry.get("version", options.get("version", 2)))
+    block = int(options.get("index-block-size", bitmap.DEFAULT_BLOCK_SIZE))
+    return bitmap.build(t, [to_internal(t, v) for v in values], version, block)
+
+
+def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
+    """The case describing a standalone bitmap payload."""
+    t = _type(types)
+    for f in bitmap.check(data, t):
+        if f.severity == "must":
+            raise LayoutError(NAME, f.code, f.path, f.offset, f.message)
+    payload = payload_case(data, t)
+    if payload is None:
+        raise LayoutError(
+            NAME,
+            "BITMAP_NOT_JAVA_LAYOUT",
+            "",
+            None,
+            "valid, but not the bytes Java writes for these values; cannot be described as a case",
+        )
+    return case_header(KIND) | {"type": str(t)} | payload
+
+
+def encode(case: dict[str, Any]) -> bytes:
+    """Bytes from a case: type, version, values (and options)."""
+    return build_payload(case, parse_type(case["type"]), None)
+
+
+def validate(data: bytes, types: Any = None) -> list[Finding]:
+    """Every finding for a bitmap payload (needs the column type)."""
+    return bitmap.check(data, _type(types))
+
+
+def describe(data: bytes, types: Any = None) -> str:
+    """Human-readable summary."""
+    t = _type(types)
+    index = bitmap.read(data, t)
+    return (
+        f"bitmap: version {index.version}, {index.num_rows} rows, {len(index.rows)} distinct values, "
+        f"{len(index.nulls)} null rows"
+    )
+
+
+def case_type(case: dict[str, Any]) -> DataType | None:
+    """The column type a bitmap case states."""
+    return parse_type(case["type"]) if "type" in case else None
+
+
+LAYOUT = Layout(NAME, KIND, "Bitmap file-index payload", detect, inspect, encode, validate, describe, case_type)
