@@ -9,6 +9,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -371,7 +372,7 @@ def _v1_order(items, spans, body_len: int) -> list[Finding]:
 def _v2_checks(obj, kind: str, listed) -> list[Finding]:
     keys = [sort_key(kind, k) for k, _, _ in listed]
     out = []
-    if any(b <= a for a, b in zip(keys, keys[1:], strict=False)):
+    if any(b <= a for a, b in pairwise(keys)):
         out.append(
             Finding(
                 "BITMAP_V2_KEYS_NOT_SORTED",
