@@ -18,6 +18,13 @@ VALID = [p for p in ALL if "must_reject" not in json.loads(p.read_text())]
 REJECT = [p for p in ALL if "must_reject" in json.loads(p.read_text())]
 
 
+def type_options(case: dict) -> list[str]:
+    """The --types / --type options that give the CLI the column types a sidecar states."""
+    columns = {c["name"]: c["type"] for c in case.get("columns", []) if "type" in c} | case.get("types", {})
+    typed = ["--types", ",".join(f"{c}={t}" for c, t in columns.items())] if columns else []
+    return typed + (["--type", case["type"]] if "type" in case else [])
+
+
 def ids(paths):
     return [str(p.relative_to(GOLDEN).with_suffix("")) for p in paths]
 
@@ -60,14 +67,14 @@ def test_must_reject_golden(sidecar):
     assert musts, "accepted a file that must be rejected"
     assert (musts[0].code, musts[0].path, musts[0].offset) == (expected["code"], expected["path"], expected["offset"])
     with pytest.raises(LayoutError) as err:  # inspect refuses it with the kit's error, naming the field
-        layout.inspect(data)
+        layout.inspect(data, layout.case_types(case))
     assert err.value.code == expected["code"]
 
 
 @pytest.mark.parametrize("sidecar", REJECT, ids=ids(REJECT))
 def test_cli_validate_rejects(sidecar, capsys):
     case = json.loads(sidecar.read_text())
-    code = cli.main(["validate", "--kind", case["kind"], str(sidecar.with_suffix(".bin"))])
+    code = cli.main(["validate", "--kind", case["kind"], *type_options(case), str(sidecar.with_suffix(".bin"))])
     out = capsys.readouterr().out
     assert code == 1
     first = out.splitlines()[0]
@@ -79,10 +86,7 @@ def test_cli_validate_rejects(sidecar, capsys):
 def test_cli_inspect_and_encode_round_trip(sidecar, tmp_path, capsys):
     case = json.loads(sidecar.read_text())
     binary = sidecar.with_suffix(".bin")
-    columns = {c["name"]: c["type"] for c in case.get("columns", []) if "type" in c}
-    typed = ["--types", ",".join(f"{c}={t}" for c, t in columns.items())] if columns else []
-    typed += ["--type", case["type"]] if "type" in case else []
-    assert cli.main(["inspect", "--json", "--kind", case["kind"], *typed, str(binary)]) == 0
+    assert cli.main(["inspect", "--json", "--kind", case["kind"], *type_options(case), str(binary)]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed == cases.content(case)
     out = tmp_path / "out.bin"

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import paimon_java
 
 from paimon_conform import cases
-from paimon_conform.types import parse_type, to_internal
+from paimon_conform.types import parse_type, to_internal, to_json
 
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCER_DIR = f"java-{paimon_java.PAIMON_VERSION}"
@@ -156,7 +156,7 @@ def file_index_cases() -> list[dict]:
     typed_bitmap = [(n, ty, v) for n, ty, v in typed if ty not in ("VARBINARY(10)", "TIMESTAMP(9)")]
 
     def col(name, type_, values, *indexes):
-        return {"name": name, "type": type_, "values": values, "indexes": list(indexes)}
+        return {"name": name, "type": type_, "values": canonical(type_, values), "indexes": list(indexes)}
 
     def bloom(**options):
         return {"type": "bloom-filter", "options": {k: str(v) for k, v in options.items()}}
@@ -265,6 +265,12 @@ def file_index_cases() -> list[dict]:
             "probes": probes("a", [3, 5]),
         },
     ]
+
+
+def canonical(type_text: str, values: list) -> list:
+    """Values in the kit's canonical logical JSON form (what inspect prints)."""
+    t = parse_type(type_text)
+    return [to_json(t, to_internal(t, v)) for v in values]
 
 
 def java_value(type_text: str, value):
@@ -411,7 +417,7 @@ def store_file_index(report: dict, spec: dict, work: Path, out: Path) -> None:
                 payload = data[pos : pos + n]
                 entry |= {"offset": pos, "length": n}
                 if i["type"] == "bitmap":
-                    entry["payload"] = {"version": 1, "values": c["values"]}  # 0.9.0 writes version 1 only
+                    entry["payload"] = {"version": 1, "row_values": c["values"]}  # 0.9.0 writes version 1 only
                 elif i["type"] == "bloom-filter":
                     entry["payload"] = {
                         "num_hash_functions": int.from_bytes(payload[:4], "big"),

@@ -6,6 +6,7 @@ keys its map with (timestamps as millis or micros, floats by their bits).
 
 from __future__ import annotations
 
+import re
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -139,8 +140,9 @@ def build(t: DataType, values: Sequence[Any], version: int = 2, block_size: int 
 def _v2_index(kind: str, entries: list[tuple[Any, int]], final_offset: int, block_size: int) -> bytes:
     lengths = {}
     stored = [(k, o) for k, o in entries if o >= 0]
-    for (k, o), nxt in zip(stored, [*stored[1:], (None, final_offset)], strict=True):
-        lengths[k] = nxt[1] - o
+    ends = [o for _, o in stored[1:]] + [final_offset]
+    for (k, o), end in zip(stored, ends[: len(stored)], strict=True):
+        lengths[k] = end - o
     blocks: list[list[bytes]] = []
     firsts: list[Any] = []
     sizes: list[int] = []
@@ -394,6 +396,26 @@ def _v2_checks(obj, kind: str, listed) -> list[Finding]:
                 )
             )
     return out
+
+
+def parse_size(text: Any) -> int:
+    """A Paimon MemorySize option ("16kb", "1 mb", 4096) in bytes."""
+    if isinstance(text, int):
+        return text
+    m = re.fullmatch(r"\s*(\d+)\s*([kmg]?)(?:i?b(?:ytes?)?)?\s*", str(text).lower())
+    if not m:
+        raise EncodeError(f"cannot read the size {text!r}")
+    return int(m.group(1)) * {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}[m.group(2)]
+
+
+def inferred_block_size(obj) -> int | None:
+    """The smallest index block size that makes Java's greedy packing give these V2 blocks."""
+    blocks = obj.index_blocks.blocks
+    if len(blocks) < 2:
+        return None
+    sizes = [b2.ofs_block - b1.ofs_block for b1, b2 in pairwise(obj.block_refs)]
+    sizes.append(obj.len_index_blocks - obj.block_refs[-1].ofs_block)
+    return max(sizes)
 
 
 def evaluate(index: Index, t: DataType, op: str, literals: Sequence[Any]) -> BitMap:

@@ -244,8 +244,9 @@ def to_json(t: DataType, v: Any) -> Any:
     if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
         millis, nano = v
         base = dt.datetime(1970, 1, 1) + dt.timedelta(milliseconds=millis)
-        frac = f"{base.microsecond // 1000:03d}{nano:06d}"
-        return base.strftime("%Y-%m-%dT%H:%M:%S") + "." + frac
+        digits = t.timestamp_precision
+        frac = f"{base.microsecond // 1000:03d}{nano:06d}"[:digits]
+        return base.strftime("%Y-%m-%dT%H:%M:%S") + ("." + frac if digits else "")
     if t.is_binary:
         return v.hex()
     unscaled, _, scale = v

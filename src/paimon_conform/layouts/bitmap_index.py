@@ -1,7 +1,7 @@
 """Layout `bitmap_index`: the bitmap file-index payload (versions 1 and 2), kind `bitmap`.
 
 Keys are typed by the column, so every call needs the column type (`types`,
-a DataType). The case form lists the column's values row by row: the payload
+a DataType). The case form lists the column's values row by row (`row_values`): the payload
 Java writes for them is fully determined by those values, the version and
 the index block size.
 """
@@ -60,6 +60,8 @@ def _internal_of(t: DataType, key: Any) -> Any:
         return struct.unpack(">d", struct.pack(">q", key))[0]
     if t.is_string:
         return key.decode("utf-8", errors="replace")
+    if t.root == "BOOLEAN":
+        return bool(key)
     if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
         if t.timestamp_precision <= 3:
             return key, 0
@@ -68,25 +70,34 @@ def _internal_of(t: DataType, key: Any) -> Any:
 
 
 def payload_case(data: bytes, t: DataType) -> dict[str, Any] | None:
-    """{"version", "values"} when Java's writer reproduces `data` from them, else None."""
+    """{"version", "row_values"} when Java's writer reproduces `data` from them, else None.
+
+    A V2 payload written with another index block size gets `index_block_size`.
+    """
     index = bitmap.read(data, t)
     values = row_values(index, t)
     internal = [to_internal(t, v) for v in values]
-    if bitmap.build(t, internal, index.version) != data:
+    block = bitmap.DEFAULT_BLOCK_SIZE
+    if index.version == 2:
+        block = bitmap.inferred_block_size(index.obj) or block
+    if bitmap.build(t, internal, index.version, block) != data:
         return None
-    return {"version": index.version, "values": values}
+    case: dict[str, Any] = {"version": index.version}
+    if block != bitmap.DEFAULT_BLOCK_SIZE:
+        case["index_block_size"] = block
+    return case | {"row_values": values}
 
 
 def build_payload(entry: dict[str, Any], t: DataType | None, column_values: list | None) -> bytes:
-    """Payload from {"version", "values"} or from the column's values and options."""
+    """Payload from {"version", "row_values"} or from the column's values and options."""
     if t is None:
         raise CaseError("a bitmap payload needs its column type")
     options = entry.get("options", {})
-    values = entry.get("values", column_values)
+    values = entry.get("row_values", column_values)
     if values is None:
         raise CaseError("a bitmap entry needs values")
     version = int(entry.get("version", options.get("version", 2)))
-    block = int(options.get("index-block-size", bitmap.DEFAULT_BLOCK_SIZE))
+    block = entry.get("index_block_size", bitmap.parse_size(options.get("index-block-size", "16kb")))
     return bitmap.build(t, [to_internal(t, v) for v in values], version, block)
 
 

@@ -50,7 +50,8 @@ def java_utf(text: str) -> bytes:
 
 def column_types(case: dict[str, Any]) -> dict[str, DataType]:
     """Column types a case states (`type` on its columns)."""
-    return {c["name"]: parse_type(c["type"]) for c in case.get("columns", []) if "type" in c}
+    stated = {c["name"]: c["type"] for c in case.get("columns", []) if "type" in c} | case.get("types", {})
+    return {name: parse_type(text) for name, text in stated.items()}
 
 
 def _payload_entry(entry, column_type: DataType | None) -> dict[str, Any]:
