@@ -337,7 +337,7 @@ def check(data: bytes, t: DataType) -> list[Finding]:
                     )
                 )
     if int(obj.version) == 1 and not any(f.severity == "must" for f in findings):
-        findings += _v1_order(items, spans, len(data) - start)
+        findings += _v1_order(items, spans)
     if int(obj.version) == 2:
         findings += _v2_checks(obj, kind, listed)
     if obj.num_values != len(listed):
@@ -353,12 +353,12 @@ def check(data: bytes, t: DataType) -> list[Finding]:
     return findings
 
 
-def _v1_order(items, spans, body_len: int) -> list[Finding]:
+def _v1_order(items, spans) -> list[Finding]:
     """V1 readers take a bitmap's length from the next offset in header order."""
     stored = [(off, path) for path, _, off, _ in items if off >= 0]
     real = {p: b - a for a, b, p in spans}
-    for (off, path), nxt in zip(stored, [*stored[1:], (body_len, None)], strict=True):
-        if nxt[0] - off != real.get(path, nxt[0] - off) and nxt[1] is not None:
+    for (off, path), (next_off, _) in pairwise(stored):  # the last bitmap is read by streaming
+        if next_off - off != real.get(path, next_off - off):
             return [
                 Finding(
                     "BITMAP_V1_BODY_ORDER",
