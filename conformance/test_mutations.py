@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import struct
 import tracemalloc
@@ -14,19 +15,30 @@ from hypothesis import strategies as st
 
 from paimon_conform.errors import PaimonConformError
 from paimon_conform.layouts import get
+from paimon_conform.types import parse_type
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
-SEEDS = sorted(
-    (p, kind)
-    for kind, layout in [
-        ("deletion-vectors", "deletion_vectors"),
-        ("roaring32", "roaring32"),
-        ("roaring64", "roaring64"),
-        ("hash-index", "hash_index"),
-    ]
-    for p in (GOLDEN / layout).glob("*/*.bin")
+LAYOUT_DIRS = {
+    "deletion-vectors": "deletion_vectors",
+    "roaring32": "roaring32",
+    "roaring64": "roaring64",
+    "hash-index": "hash_index",
+    "file-index": "file_index",
+    "bitmap": "bitmap_index",
+}
+
+
+def _seed(path: Path, kind: str):
+    case = json.loads(path.with_suffix(".json").read_text())
+    return str(path), kind, get(kind).case_types(case)
+
+
+SEEDS = [
+    _seed(p, kind)
+    for kind, folder in sorted(LAYOUT_DIRS.items())
+    for p in sorted((GOLDEN / folder).glob("*/*.bin"))
     if p.parent.name != "must-reject" and p.stat().st_size < 40_000
-)
+]
 HANG_SECONDS = 20  # a watchdog against unbounded loops, not a speed target
 
 
@@ -46,8 +58,8 @@ def watchdog(seconds: int):
 
 @st.composite
 def mutated(draw):
-    path, kind = draw(st.sampled_from(SEEDS))
-    data = bytearray(path.read_bytes())
+    path, kind, types = draw(st.sampled_from(SEEDS))
+    data = bytearray(Path(path).read_bytes())
     how = draw(st.sampled_from(["flip", "truncate", "inflate", "splice"]))
     if how == "flip" and data:
         for _ in range(draw(st.integers(1, 4))):
@@ -64,17 +76,17 @@ def mutated(draw):
     else:
         i = draw(st.integers(0, len(data)))
         data[i:i] = draw(st.binary(max_size=16))
-    return kind, bytes(data)
+    return kind, bytes(data), types
 
 
-def run_all(kind: str, data: bytes) -> None:
+def run_all(kind: str, data: bytes, types=None) -> None:
     layout = get(kind)
-    findings = layout.validate(data)  # never raises: bad input is normal input
+    findings = layout.validate(data, types)  # never raises: bad input is normal input
     assert all(f.code and f.severity in ("must", "should", "warning") for f in findings)
     errors = []
     for call in (layout.inspect, layout.describe):
         try:
-            call(data)
+            call(data, types)
         except PaimonConformError as err:
             errors.append(err)
     for err in errors:
@@ -85,11 +97,11 @@ def run_all(kind: str, data: bytes) -> None:
 
 @given(mutated())
 def test_mutations_raise_only_kit_errors_within_bounds(case):
-    kind, data = case
+    kind, data, types = case
     tracemalloc.start()
     try:
         with watchdog(HANG_SECONDS):
-            run_all(kind, data)
+            run_all(kind, data, types)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -97,11 +109,12 @@ def test_mutations_raise_only_kit_errors_within_bounds(case):
     assert peak < 64 * 2**20 + 200 * len(data), f"peak {peak} bytes for a {len(data)}-byte input"
 
 
-@pytest.mark.parametrize("kind", ["deletion-vectors", "roaring32", "roaring64", "hash-index"])
+@pytest.mark.parametrize("kind", sorted(LAYOUT_DIRS))
 @pytest.mark.parametrize(
     "data",
     [b"", b"\x01", b"\x00" * 3, b"\xff" * 64, struct.pack(">BI", 1, 2**32 - 1), struct.pack("<Q", 2**64 - 1)],
 )
 def test_garbage_inputs(kind, data):
+    types = parse_type("INT") if kind == "bitmap" else None
     with watchdog(HANG_SECONDS):
-        run_all(kind, data)
+        run_all(kind, data, types)

@@ -340,6 +340,17 @@ def check(data: bytes, t: DataType) -> list[Finding]:
         findings += _v1_order(items, spans)
     if int(obj.version) == 2:
         findings += _v2_checks(obj, kind, listed)
+    if not any(f.severity == "must" for f in findings) and len(seen) != obj.num_rows:
+        findings.append(
+            Finding(
+                "BITMAP_ROWS_NOT_COVERED",
+                "must",
+                "num_rows",
+                1,
+                f"the row count says {obj.num_rows} rows, the bitmaps cover {len(seen)}; "
+                "every row is either null or holds a value",
+            )
+        )
     if obj.num_values != len(listed):
         findings.append(
             Finding(

@@ -33,6 +33,15 @@ def _type(types: Any) -> DataType:
 
 def row_values(index: bitmap.Index, t: DataType) -> list[Any]:
     """The column, row by row, in logical JSON form, rebuilt from the index."""
+    covered = len(index.nulls) + sum(len(r) for r in index.rows.values())
+    if covered != index.num_rows:  # never allocate from the unchecked row count
+        raise LayoutError(
+            NAME,
+            "BITMAP_ROWS_NOT_COVERED",
+            "num_rows",
+            1,
+            f"the row count says {index.num_rows} rows, the bitmaps cover {covered}",
+        )
     out: list[Any] = [None] * index.num_rows
     seen = [False] * index.num_rows
     for key, rows in index.rows.items():

@@ -12,7 +12,7 @@ import struct
 from itertools import pairwise
 from typing import Any
 
-from .. import structure
+from .. import bitmap, structure
 from ..errors import CaseError, EncodeError, LayoutError
 from ..findings import Finding
 from ..types import DataType, parse_type
@@ -207,12 +207,25 @@ def _raise_musts(findings: list[Finding]) -> None:
 
 
 def validate(data: bytes, types: Any = None) -> list[Finding]:
-    """Structure findings, payload findings and container checks."""
+    """Structure findings, container checks, and typed payloads' findings when types are given."""
     try:
         obj = structure.parse(NAME, data)
     except LayoutError as err:
         return [Finding.from_error(err)]
-    return check(obj, len(data))
+    findings = check(obj, len(data))
+    types = types if isinstance(types, dict) else {}
+    if any(f.severity == "must" for f in findings):
+        return findings
+    for ci, col in enumerate(obj.columns):
+        t = types.get(col.name.value)
+        for ii, e in enumerate(col.indexes):
+            if t is None or e.is_empty or e.index_type.value != "bitmap":
+                continue
+            for f in bitmap.check(bytes(e.payload), t):
+                f.path = f"columns[{ci}].indexes[{ii}].payload.{f.path}".rstrip(".")
+                f.offset = None if f.offset is None else e.ofs_payload + f.offset
+                findings.append(f)
+    return findings
 
 
 def describe(data: bytes, types: Any = None) -> str:
