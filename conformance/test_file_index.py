@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paimon_conform import bloom, hashing
+from paimon_conform import bitmap, bloom, hashing
 from paimon_conform.layouts import file_index as fi
 from paimon_conform.layouts import get
 from paimon_conform.types import parse_type, to_internal, to_json
@@ -171,7 +171,7 @@ def test_measured_false_positive_rate(items, fpp, type_):
 
 @pytest.mark.parametrize("sidecar", JAVA, ids=[p.stem for p in JAVA])
 def test_java_golden_answers_and_logical_encoding(sidecar):
-    """Each Java container re-encodes from its values alone, and bloom probes answer as Java did."""
+    """Each Java container re-encodes from its values alone, and every probe answers as Java did."""
     case = json.loads(sidecar.read_text())
     data = sidecar.with_suffix(".bin").read_bytes()
     logical = json.loads(json.dumps(case))
@@ -184,16 +184,22 @@ def test_java_golden_answers_and_logical_encoding(sidecar):
     checked = 0
     for probe in case["java_reader"]["probes"]:
         for result in probe["results"]:
-            if result["index_type"] != "bloom-filter":
+            if result["index_type"] not in ("bloom-filter", "bitmap"):
                 continue
             column = next(c for c in case["columns"] if c["name"] == probe["column"])
-            entry = next(i for i in column["indexes"] if i["index_type"] == "bloom-filter")
+            entry = next(i for i in column["indexes"] if i["index_type"] == result["index_type"])
             payload = data[entry["offset"] : entry["offset"] + entry["length"]]
             t = types[probe["column"]]
             literals = [to_internal(t, v) for v in probe["values"]]
-            assert bloom.evaluate(payload, t, probe["op"], literals) == result["remain"], probe
+            if result["index_type"] == "bloom-filter":
+                assert bloom.evaluate(payload, t, probe["op"], literals) == result["remain"], probe
+            else:
+                rows = bitmap.evaluate(bitmap.read(payload, t), t, probe["op"], literals)
+                assert list(rows) == result["rows"], probe
             checked += 1
-    assert checked or not any(i["index_type"] == "bloom-filter" for c in case["columns"] for i in c["indexes"])
+    assert checked == sum(len(p["results"]) for p in case["java_reader"]["probes"]) - sum(
+        r["index_type"] == "empty" for p in case["java_reader"]["probes"] for r in p["results"]
+    )
 
 
 def test_container_detected_and_typed_inspection(capsys):
