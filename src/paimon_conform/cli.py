@@ -74,17 +74,40 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     return 0
 
 
-def validate_file(path: str, kind: str | None, types: Any = None) -> FileResult:
+def validate_file(
+    path: str, kind: str | None, types: Any = None, data_file: str | None = None, column: str | None = None
+) -> FileResult:
     """Validate one file into a FileResult (unusable input recorded, not raised)."""
     try:
         data = _read(path)
         layout = _layout_for(data, kind, path)
+        found = layout.validate(data, types)
+        if data_file and not any(f.severity == "must" for f in found):
+            found += against_data(layout, data, data_file, column, types)
     except UsageError as exc:
         return FileResult(path, kind or "", unusable=str(exc))
-    findings = sorted(layout.validate(data, types), key=lambda f: SEVERITIES.index(f.severity))  # musts first
+    findings = sorted(found, key=lambda f: SEVERITIES.index(f.severity))  # musts first
     for f in findings:
         f.file = path
     return FileResult(path, layout.kind, findings)
+
+
+def against_data(layout: Layout, data: bytes, data_file: str, column: str | None, types: Any) -> list:
+    """Findings of an index against the values of a data file (`--data`)."""
+    from . import datafile
+    from .layouts import file_index
+
+    if layout.kind == "file-index":
+        return file_index.check_against_data(data, data_file, types)
+    if layout.kind not in ("bloom-filter", "bitmap"):
+        raise UsageError(f"--data applies to file-index, bloom-filter and bitmap files, not {layout.kind}")
+    if not column:
+        raise UsageError("--data with a lone payload needs --column NAME")
+    _, columns = datafile.columns(data_file)
+    if column not in columns:
+        raise UsageError(f"{data_file} has no column {column!r} of a type the kit reads")
+    t, values = columns[column]
+    return datafile.check_payload(layout.kind, data, types if isinstance(types, DataType) else t, values, "")
 
 
 def _emit(results: list[FileResult], fmt: str, level: str, out: str | None) -> None:
@@ -100,7 +123,7 @@ def _emit(results: list[FileResult], fmt: str, level: str, out: str | None) -> N
 def cmd_validate(args: argparse.Namespace) -> int:
     """Validate files and report findings."""
     types = parse_types(args.types, args.type)
-    results = [validate_file(p, args.kind, types) for p in args.files]
+    results = [validate_file(p, args.kind, types, args.data, args.column) for p in args.files]
     _emit(results, args.report, args.level, args.output)
     return exit_code(results, args.level)
 
@@ -194,6 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="'must' ignores should-findings when deciding the exit code",
     )
     add_type_options(v)
+    v.add_argument("--data", help="also check the index against this data file (Parquet or ORC)")
+    v.add_argument("--column", help="with --data and a lone payload: the column it indexes")
     v.set_defaults(func=cmd_validate)
 
     e = sub.add_parser("encode", help="write the bytes a JSON case describes")

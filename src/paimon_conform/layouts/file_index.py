@@ -221,10 +221,43 @@ def validate(data: bytes, types: Any = None) -> list[Finding]:
         for ii, e in enumerate(col.indexes):
             if t is None or e.is_empty or e.index_type.value != "bitmap":
                 continue
-            for f in bitmap.check(bytes(e.payload), t):
+            for f in bitmap.check(data[e.ofs_payload : e.ofs_payload + e.len_payload], t):
                 f.path = f"columns[{ci}].indexes[{ii}].payload.{f.path}".rstrip(".")
                 f.offset = None if f.offset is None else e.ofs_payload + f.offset
                 findings.append(f)
+    return findings
+
+
+def check_against_data(data: bytes, data_file: str, types: Any = None) -> list[Finding]:
+    """Findings of a container against the data file it indexes (Parquet or ORC).
+
+    Column types come from `types` where given (the table schema: a data file
+    may store TIMESTAMP(3) with ORC's nanosecond type), else from the data file.
+    """
+    from .. import datafile
+
+    obj = structure.parse(NAME, data)
+    _, columns = datafile.columns(data_file)
+    findings = []
+    for ci, col in enumerate(obj.columns):
+        name = col.name.value
+        for ii, e in enumerate(col.indexes):
+            path = f"columns[{ci}].indexes[{ii}]"
+            if e.is_empty:
+                continue
+            if name not in columns:
+                findings.append(datafile.missing_column(path, name, data_file))
+                break
+            t, values = columns[name]
+            t = types.get(name, t) if isinstance(types, dict) else t
+            findings += datafile.check_payload(
+                e.index_type.value,
+                data[e.ofs_payload : e.ofs_payload + e.len_payload],
+                t,
+                values,
+                f"{path}.payload",
+                e.ofs_payload,
+            )
     return findings
 
 

@@ -1,0 +1,117 @@
+"""`validate INDEX --data DATAFILE`: an index against the Parquet / ORC values it indexes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.orc as po
+import pyarrow.parquet as pq
+import pytest
+
+from paimon_conform import cli, datafile
+from paimon_conform.layouts import file_index as fi
+from paimon_conform.types import parse_type, to_internal
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "file_index" / "java-0.9.0"
+ARROW = {
+    "TINYINT": pa.int8(),
+    "SMALLINT": pa.int16(),
+    "INT": pa.int32(),
+    "BIGINT": pa.int64(),
+    "FLOAT": pa.float32(),
+    "DOUBLE": pa.float64(),
+    "BOOLEAN": pa.bool_(),
+    "DATE": pa.date32(),
+    "TIME": pa.time32("ms"),
+    "VARCHAR": pa.string(),
+    "CHAR": pa.string(),
+    "VARBINARY": pa.binary(),
+}
+
+
+def arrow_column(type_text: str, values: list) -> pa.Array:
+    """An Arrow array holding the logical values of a Paimon column."""
+    t = parse_type(type_text)
+    internal = [to_internal(t, v) for v in values]
+    if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        unit = {3: "ms", 6: "us", 9: "ns"}[t.timestamp_precision]
+        scale = {"ms": 1, "us": 1000, "ns": 1_000_000}[unit]
+        ints = [None if v is None else v[0] * scale + v[1] * scale // 1_000_000 for v in internal]
+        return pa.array(ints, pa.int64()).cast(pa.timestamp(unit, "UTC" if t.root == "TIMESTAMP_LTZ" else None))
+    return pa.array(internal, ARROW[t.root])
+
+
+def data_file(tmp_path: Path, case: dict, fmt: str, change=None) -> Path:
+    table = pa.table(
+        {c["name"]: arrow_column(c["type"], change(c) if change else c["values"]) for c in case["columns"]}
+    )
+    if fmt == "orc":  # ORC has no TIME type: Paimon writes it as INT (millis of day)
+        schema = pa.schema([pa.field(f.name, pa.int32() if pa.types.is_time(f.type) else f.type) for f in table.schema])
+        table = table.cast(schema)
+    path = tmp_path / f"data.{fmt}"
+    (pq.write_table if fmt == "parquet" else po.write_table)(table, path)
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "orc"])
+@pytest.mark.parametrize("golden", ["bloom-every-type", "bitmap-v1-every-type"])
+def test_every_type_payload_agrees_with_its_column(tmp_path, fmt, golden):
+    """Columns of different lengths: each payload against a one-column data file."""
+    case = json.loads((GOLDEN / f"{golden}.json").read_text())
+    data = (GOLDEN / f"{golden}.bin").read_bytes()
+    for c in case["columns"]:
+        path = data_file(tmp_path, {"columns": [c]}, fmt)
+        _, columns = datafile.columns(path)
+        _, values = columns[c["name"]]
+        t = parse_type(c["type"])  # the table's type: ORC keeps timestamps at nanosecond precision
+        for entry in c["indexes"]:
+            payload = data[entry["offset"] : entry["offset"] + entry["length"]]
+            assert datafile.check_payload(entry["index_type"], payload, t, values, "") == [], c["name"]
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "orc"])
+@pytest.mark.parametrize("golden", ["bitmap-v1-many-strings", "two-indexes-one-column"])
+def test_java_indexes_agree_with_their_data(tmp_path, fmt, golden, capsys):
+    case = json.loads((GOLDEN / f"{golden}.json").read_text())
+    path = data_file(tmp_path, case, fmt)
+    assert fi.check_against_data((GOLDEN / f"{golden}.bin").read_bytes(), str(path)) == []
+    assert cli.main(["validate", str(GOLDEN / f"{golden}.bin"), "--data", str(path)]) == 0
+    capsys.readouterr()
+
+
+def test_bloom_false_negative_is_caught(tmp_path):
+    case = json.loads((GOLDEN / "bloom-int-small.json").read_text())  # 1..5 and a null, 10 items, fpp 0.1
+    path = data_file(tmp_path, case, "parquet", change=lambda c: [*c["values"][:-1], 11])  # 11 is not in it
+    found = fi.check_against_data((GOLDEN / "bloom-int-small.bin").read_bytes(), str(path))
+    assert [f.code for f in found] == ["BLOOM_FALSE_NEGATIVE"]
+    assert found[0].path == "columns[0].indexes[0].payload"
+
+
+def test_bitmap_wrong_row_is_caught(tmp_path):
+    case = json.loads((GOLDEN / "bitmap-v1-int-with-nulls.json").read_text())
+    path = data_file(tmp_path, case, "orc", change=lambda c: [2, *c["values"][1:]])
+    found = fi.check_against_data((GOLDEN / "bitmap-v1-int-with-nulls.bin").read_bytes(), str(path))
+    assert [(f.code, f.message.split(" holds")[0]) for f in found] == [("BITMAP_WRONG_ROWS", "row 0")]
+
+
+def test_missing_column_and_lone_payload(tmp_path, capsys):
+    case = json.loads((GOLDEN / "bitmap-v1-strings.json").read_text())
+    path = tmp_path / "other.parquet"
+    pq.write_table(pa.table({"t": pa.array(["x"])}), path)
+    found = fi.check_against_data((GOLDEN / "bitmap-v1-strings.bin").read_bytes(), str(path))
+    assert [f.code for f in found] == ["FILE_INDEX_COLUMN_NOT_IN_DATA"]
+    data = (GOLDEN / "bitmap-v1-strings.bin").read_bytes()
+    entry = case["columns"][0]["indexes"][0]
+    payload = tmp_path / "bitmap.bin"
+    payload.write_bytes(data[entry["offset"] : entry["offset"] + entry["length"]])
+    good = data_file(tmp_path, case, "parquet")
+    assert (
+        cli.main(
+            ["validate", "--kind", "bitmap", "--type", "STRING", str(payload), "--data", str(good), "--column", "s"]
+        )
+        == 0
+    )
+    assert cli.main(["validate", "--kind", "bitmap", "--type", "STRING", str(payload), "--data", str(good)]) == 2
+    capsys.readouterr()

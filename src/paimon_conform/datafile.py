@@ -1,0 +1,181 @@
+"""Read a data file's columns (Parquet or ORC) as Paimon types and internal values.
+
+Used by `validate INDEX --data DATAFILE` to check an index against the values
+it indexes: no bloom false negative, exact bitmap rows, the column set.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from .errors import UsageError
+from .findings import Finding
+from .types import DataType
+
+UNIT_NANOS = {"s": 1_000_000_000, "ms": 1_000_000, "us": 1_000, "ns": 1}
+UNIT_PRECISION = {"s": 0, "ms": 3, "us": 6, "ns": 9}
+
+
+def read_table(path: str | Path) -> pa.Table:
+    """A Parquet or ORC file as an Arrow table (chosen by the file's magic bytes)."""
+    p = Path(path)
+    try:
+        with p.open("rb") as f:
+            head = f.read(4)
+        if head == b"PAR1":
+            import pyarrow.parquet as pq
+
+            return pq.read_table(p)
+        if head[:3] == b"ORC":
+            import pyarrow.orc as po
+
+            return po.read_table(p)
+    except (OSError, pa.ArrowException) as exc:
+        raise UsageError(f"{path}: cannot read the data file: {exc}") from None
+    raise UsageError(f"{path}: not a Parquet or ORC file")
+
+
+def paimon_type(t: pa.DataType) -> DataType | None:
+    """The Paimon type of an Arrow column type, or None when the kit has no mapping."""
+    simple = {
+        pa.int8(): "TINYINT",
+        pa.int16(): "SMALLINT",
+        pa.int32(): "INT",
+        pa.int64(): "BIGINT",
+        pa.float32(): "FLOAT",
+        pa.float64(): "DOUBLE",
+        pa.bool_(): "BOOLEAN",
+        pa.date32(): "DATE",
+    }
+    if t in simple:
+        return DataType(simple[t])
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        return DataType("VARCHAR")
+    if pa.types.is_binary(t) or pa.types.is_large_binary(t):
+        return DataType("VARBINARY")
+    if pa.types.is_time(t):
+        return DataType("TIME")
+    if pa.types.is_timestamp(t):
+        return DataType("TIMESTAMP_LTZ" if t.tz else "TIMESTAMP", UNIT_PRECISION[t.unit])
+    if pa.types.is_decimal(t):
+        return DataType("DECIMAL", t.precision, t.scale)
+    return None
+
+
+def internal_values(column: pa.ChunkedArray, t: DataType) -> list[Any]:
+    """The column's values in the kit's internal form (None for null)."""
+    at = column.type
+    if pa.types.is_date(at):
+        return column.cast(pa.int32()).to_pylist()
+    if pa.types.is_time(at):
+        nanos = UNIT_NANOS[at.unit]
+        raw = column.cast(pa.int32() if pa.types.is_time32(at) else pa.int64())
+        return [None if v is None else v * nanos // 1_000_000 for v in raw.to_pylist()]
+    if pa.types.is_timestamp(at):
+        nanos = UNIT_NANOS[at.unit]
+        out = []
+        for v in column.cast(pa.int64()).to_pylist():
+            if v is None:
+                out.append(None)
+            else:
+                total = v * nanos
+                out.append((total // 1_000_000, total % 1_000_000))
+        return out
+    if pa.types.is_decimal(at):
+        return [None if v is None else (int(v.scaleb(t.scale)), t.precision, t.scale) for v in column.to_pylist()]
+    return column.to_pylist()
+
+
+def columns(path: str | Path) -> tuple[int, dict[str, tuple[DataType, list[Any]]]]:
+    """(row count, {column: (Paimon type, internal values)}) of a data file."""
+    table = read_table(path)
+    out = {}
+    for name in table.column_names:
+        t = paimon_type(table.schema.field(name).type)
+        if t is not None:
+            out[name] = (t, internal_values(table.column(name), t))
+    return table.num_rows, out
+
+
+def missing_column(path: str, column: str, data_file: str) -> Finding:
+    """The finding for an indexed column the data file does not have."""
+    return Finding(
+        "FILE_INDEX_COLUMN_NOT_IN_DATA",
+        "must",
+        path,
+        None,
+        f"the index covers column {column!r}, which {data_file} does not have",
+    )
+
+
+def check_payload(
+    index_type: str, payload: bytes, t: DataType, values: list[Any], path: str, base: int = 0
+) -> list[Finding]:
+    """Findings of one index payload against the column values it indexes."""
+    import numpy as np
+
+    from . import bitmap, bloom, hashing
+    from .errors import LayoutError
+    from .types import to_json
+
+    try:
+        if index_type == "bloom-filter":
+            present = [v for v in values if v is not None]
+            if not present:
+                return []
+            k, bits = bloom.split(payload)
+            arr = np.unpackbits(np.frombuffer(bits, dtype=np.uint8), bitorder="little")
+            pos = bloom.positions(hashing.fast_hash_many(t, present), k, 8 * len(bits)).reshape(k, -1)
+            missing = np.flatnonzero(~arr[pos].all(axis=0).astype(bool))
+            if missing.size:
+                v = present[int(missing[0])]
+                return [
+                    Finding(
+                        "BLOOM_FALSE_NEGATIVE",
+                        "must",
+                        path,
+                        base,
+                        f"{missing.size} value(s) of the data "
+                        f"file are not in the filter, e.g. {to_json(t, v)!r}: readers would skip the file",
+                    )
+                ]
+            return []
+        if index_type == "bitmap":
+            index = bitmap.read(payload, t)
+            if index.num_rows != len(values):
+                return [
+                    Finding(
+                        "BITMAP_WRONG_ROWS",
+                        "must",
+                        f"{path}.num_rows",
+                        base,
+                        f"the index has {index.num_rows} rows, the data file {len(values)}",
+                    )
+                ]
+            for row, v in enumerate(values):
+                ok = row in index.nulls if v is None else row in index.rows.get(bitmap.map_key(t, v), ())
+                if not ok:
+                    return [
+                        Finding(
+                            "BITMAP_WRONG_ROWS",
+                            "must",
+                            path,
+                            base,
+                            f"row {row} holds {to_json(t, v)!r} in the data file, not in the index",
+                        )
+                    ]
+            return []
+    except LayoutError as err:
+        return [Finding.from_error(err)]
+    return [
+        Finding(
+            "INDEX_NOT_CHECKED_AGAINST_DATA",
+            "warning",
+            path,
+            base,
+            f"the kit does not check {index_type!r} payloads against data yet",
+        )
+    ]
