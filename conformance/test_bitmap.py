@@ -113,3 +113,33 @@ def test_unsupported_types():
     for type_ in ("DECIMAL(10, 2)", "VARBINARY(4)"):
         with pytest.raises(EncodeError):
             bitmap.build(T(type_), [None])
+
+
+@given(column())
+def test_replayed_order_equals_per_row_order(col):
+    """build() replays distinct keys only; calling computeIfAbsent per row, as Java does, gives the same order."""
+    type_, rows = col
+    t = T(type_)
+    kind = bitmap.key_kind(t)
+    per_row = JavaHashMap()
+    for v in rows:
+        if v is not None:
+            key = bitmap.map_key(t, to_internal(t, v))
+            per_row.compute_if_absent(key, bitmap.java_hash(kind, key), list)
+    payload = bitmap.build(t, [to_internal(t, v) for v in rows], 1)
+    index = bitmap.read(payload, t)
+    assert [k for k, _, _ in bitmap.entries(index.obj, kind)] == [k for k, _ in per_row.items()]
+
+
+@given(st.integers(1, 400), st.integers(1, 3000))
+def test_replayed_order_with_many_keys(distinct, n):
+    """Many distinct INT keys with repeats (resizes at every size)."""
+    import random
+
+    rnd = random.Random(distinct * 7919 + n)
+    rows = [rnd.randrange(-(2**31), 2**31) if rnd.random() < 0.5 else rnd.randrange(distinct) for _ in range(n)]
+    per_row = JavaHashMap()
+    for v in rows:
+        per_row.compute_if_absent(v, v, list)
+    index = bitmap.read(bitmap.build(T("INT"), rows, 1), T("INT"))
+    assert [k for k, _, _ in bitmap.entries(index.obj, "i4")] == [k for k, _ in per_row.items()]

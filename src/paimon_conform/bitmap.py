@@ -99,28 +99,46 @@ def serialize(bitmap: BitMap) -> bytes:
     return roaring.encode_roaring32(np.asarray(bitmap.to_array(), dtype=np.uint64))
 
 
+def group_rows(t: DataType, values: Sequence[Any]) -> tuple[list[Any], list[np.ndarray], np.ndarray, int]:
+    """Distinct map keys in first-occurrence order, the rows of each, the null rows, last non-null row."""
+    nulls = np.fromiter((i for i, v in enumerate(values) if v is None), dtype=np.int64)
+    rows = np.fromiter((i for i, v in enumerate(values) if v is not None), dtype=np.int64)
+    keys = [map_key(t, values[i]) for i in rows.tolist()]
+    index: dict[Any, int] = {}
+    codes = np.fromiter((index.setdefault(k, len(index)) for k in keys), dtype=np.int64, count=len(keys))
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(index) + 1))
+    groups = [rows[order[bounds[i] : bounds[i + 1]]] for i in range(len(index))]
+    return list(index), groups, nulls, int(rows[-1]) if rows.size else -1
+
+
 def build(t: DataType, values: Sequence[Any], version: int = 2, block_size: int = DEFAULT_BLOCK_SIZE) -> bytes:
-    """Payload BitmapFileIndex writes for these internal values (None = null)."""
+    """Payload BitmapFileIndex writes for these internal values (None = null).
+
+    Java calls computeIfAbsent once per non-null row; only insertions change the
+    map, and a resize (checked at the start of each call) happens before the
+    next insertion either way, so replaying the distinct keys in first-occurrence
+    order gives Java's order, plus the one resize a later repeated key triggers.
+    """
     if version not in (1, 2):
         raise EncodeError(f"invalid version: {version}")
     kind = key_kind(t)
+    keys, groups, null_rows, last_row = group_rows(t, values)
     id2bitmap = JavaHashMap()
-    nulls = BitMap()
-    for row, v in enumerate(values):
-        if v is None:
-            nulls.add(row)
-        else:
-            key = map_key(t, v)
-            id2bitmap.compute_if_absent(key, java_hash(kind, key), BitMap).add(row)
+    for key, rows in zip(keys, groups, strict=True):
+        id2bitmap.compute_if_absent(key, java_hash(kind, key), lambda rows=rows: rows)
+    if keys and int(groups[-1][0]) < last_row:
+        id2bitmap.touch()
+    nulls = BitMap(null_rows.tolist())
     null_bytes = serialize(nulls)
     body = [null_bytes] if len(nulls) > 1 else []
     offset = len(null_bytes) if len(nulls) > 1 else 0
     entries: list[tuple[Any, int]] = []  # (key, offset) in HashMap order
-    for key, bm in id2bitmap.items():
-        if len(bm) == 1:
-            entries.append((key, -1 - bm[0]))
+    for key, rows in id2bitmap.items():
+        if len(rows) == 1:
+            entries.append((key, -1 - int(rows[0])))
         else:
-            data = serialize(bm)
+            data = roaring.encode_roaring32(rows.astype(np.uint64))
             entries.append((key, offset))
             body.append(data)
             offset += len(data)

@@ -113,6 +113,11 @@ class JavaHashMap:
                 raise EncodeError("Java's HashMap would turn a bin into a tree here; its order is not reproduced")
         return value
 
+    def touch(self) -> None:
+        """A computeIfAbsent call for a key already present: only the lazy resize can happen."""
+        if self.table is None or self.size > self.threshold:
+            self._resize()
+
     def items(self) -> Iterator[tuple[Hashable, Any]]:
         """(key, value) in iteration order."""
         for bin_ in self.table or []:
