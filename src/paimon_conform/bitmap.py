@@ -95,21 +95,43 @@ def sort_key(kind: str, key: Any) -> Any:
 
 
 def serialize(bitmap: BitMap) -> bytes:
-    """RoaringBitmap32.serialize(): run-optimized portable bytes."""
-    return roaring.encode_roaring32(np.asarray(bitmap.to_array(), dtype=np.uint64))
+    """RoaringBitmap32.serialize(): run-optimized portable bytes.
+
+    CRoaring's run_optimize makes Java's container choices for a freshly built
+    bitmap (conformance/test_roaring.py checks it on every example).
+    """
+    bm = BitMap(bitmap)
+    bm.run_optimize()
+    return bm.serialize()
 
 
 def group_rows(t: DataType, values: Sequence[Any]) -> tuple[list[Any], list[np.ndarray], np.ndarray, int]:
     """Distinct map keys in first-occurrence order, the rows of each, the null rows, last non-null row."""
-    nulls = np.fromiter((i for i, v in enumerate(values) if v is None), dtype=np.int64)
-    rows = np.fromiter((i for i, v in enumerate(values) if v is not None), dtype=np.int64)
-    keys = [map_key(t, values[i]) for i in rows.tolist()]
-    index: dict[Any, int] = {}
-    codes = np.fromiter((index.setdefault(k, len(index)) for k in keys), dtype=np.int64, count=len(keys))
-    order = np.argsort(codes, kind="stable")
-    bounds = np.searchsorted(codes[order], np.arange(len(index) + 1))
-    groups = [rows[order[bounds[i] : bounds[i + 1]]] for i in range(len(index))]
-    return list(index), groups, nulls, int(rows[-1]) if rows.size else -1
+    n = len(values)
+    is_null = np.fromiter((v is None for v in values), dtype=bool, count=n)
+    nulls = np.flatnonzero(is_null)
+    rows = np.flatnonzero(~is_null)
+    if key_kind(t) in ("i1", "i2", "i4", "i8") and t.root not in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        ints = np.array([0 if v is None else v for v in values], dtype=np.int64)[rows]
+        uniq, first, inverse = np.unique(ints, return_index=True, return_inverse=True)
+        by_first = np.argsort(first, kind="stable")
+        rank = np.empty_like(by_first)
+        rank[by_first] = np.arange(by_first.size)
+        keys: list[Any] = uniq[by_first].tolist()
+        codes = rank[inverse.reshape(-1)]
+    else:
+        index: dict[Any, int] = {}
+        codes = np.fromiter(
+            (index.setdefault(map_key(t, values[i]), len(index)) for i in rows.tolist()),
+            dtype=np.int64,
+            count=rows.size,
+        )
+        keys = list(index)
+    small = np.uint16 if len(keys) <= 0xFFFF else np.int64  # radix sort for narrow codes
+    order = np.argsort(codes.astype(small), kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(keys) + 1))
+    groups = [rows[order[bounds[i] : bounds[i + 1]]] for i in range(len(keys))]
+    return keys, groups, nulls, int(rows[-1]) if rows.size else -1
 
 
 def build(t: DataType, values: Sequence[Any], version: int = 2, block_size: int = DEFAULT_BLOCK_SIZE) -> bytes:
@@ -138,7 +160,7 @@ def build(t: DataType, values: Sequence[Any], version: int = 2, block_size: int 
         if len(rows) == 1:
             entries.append((key, -1 - int(rows[0])))
         else:
-            data = roaring.encode_roaring32(rows.astype(np.uint64))
+            data = serialize(BitMap(rows.astype(np.uint32)))
             entries.append((key, offset))
             body.append(data)
             offset += len(data)
