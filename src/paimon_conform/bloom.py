@@ -35,24 +35,26 @@ def sizing(items: int, fpp: float) -> tuple[int, int]:
 
 
 def positions(hashes: np.ndarray, k: int, num_bits: int) -> np.ndarray:
-    """Bit positions (k per hash) exactly as BloomFilter64.addHash computes them."""
-    h = hashes.astype(np.int64)
-    h1 = h.astype(np.int32).astype(np.int64)
-    h2 = (h.view(np.uint64) >> np.uint64(32)).astype(np.uint32).view(np.int32).astype(np.int64)
-    out = np.empty((k, h.size), dtype=np.int64)
-    for i in range(1, k + 1):
-        c = (h1 + i * h2).astype(np.int32).astype(np.int64)  # int32 wrap
-        c = np.where(c < 0, ~c, c)
-        out[i - 1] = c % num_bits
+    """Bit positions (k per hash, grouped by i) exactly as BloomFilter64.addHash computes them."""
+    h = np.ascontiguousarray(hashes, dtype=np.int64)
+    h1 = h.astype(np.int32)  # (int) hash64: the low 32 bits
+    h2 = (h >> np.int64(32)).astype(np.int32)  # (int) (hash64 >>> 32)
+    out = np.empty((k, h.size), dtype=np.int32)
+    c = h1.copy()
+    with np.errstate(over="ignore"):
+        for i in range(k):
+            c += h2  # h1 + (i + 1) * h2 with int32 wrap-around
+            np.bitwise_xor(c, c >> np.int32(31), out=out[i])  # negative: ~c
+            np.remainder(out[i], np.int32(num_bits), out=out[i])
     return out.ravel()
 
 
 def build_from_hashes(hashes: np.ndarray, items: int, fpp: float) -> bytes:
     """Payload for already-hashed non-null values."""
     num_bits, k = sizing(items, fpp)
-    bits = np.zeros(num_bits, dtype=np.uint8)
+    bits = np.zeros(num_bits, dtype=np.bool_)
     if hashes.size:
-        bits[positions(hashes, k, num_bits)] = 1
+        bits[positions(hashes, k, num_bits)] = True
     return struct.pack(">i", k) + np.packbits(bits, bitorder="little").tobytes()
 
 
