@@ -116,3 +116,12 @@ def test_corpus_fails_when_a_golden_is_wrong(tmp_path):
     shutil.copytree(GOLDEN / "deletion_vectors" / "java-notes", root / "deletion_vectors" / "java-notes")
     (root / "deletion_vectors" / "java-notes" / "dvindex-32.bin").write_bytes(BAD_CRC.read_bytes())
     assert cli.main(["--golden", str(root), "corpus"]) == 1
+
+
+def test_embedded_bytes_as_hex(capsys):
+    data = (GOLDEN / "file_index" / "java-0.9.0" / "bloom-int-small.bin").read_bytes()
+    assert cli.main(["validate", f"hex:{data.hex()}"]) == 0
+    assert cli.main(["inspect", "--json", f"hex:{data.hex()}"]) == 0
+    assert json.loads(capsys.readouterr().out.split("\n", 1)[1])["kind"] == "file-index"
+    assert cli.main(["validate", "hex:abc"]) == 2
+    capsys.readouterr()

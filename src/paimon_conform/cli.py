@@ -27,6 +27,14 @@ KINDS_HELP = ", ".join(sorted(LAYOUTS))
 
 
 def _read(path: str) -> bytes:
+    """A file's bytes; `hex:<hex digits>` for raw bytes such as a manifest's _EMBEDDED_FILE_INDEX; `-` for stdin."""
+    if path.startswith("hex:"):
+        try:
+            return bytes.fromhex(path[4:])
+        except ValueError:
+            raise UsageError("hex: must be followed by an even number of hex digits") from None
+    if path == "-":
+        return sys.stdin.buffer.read()
     try:
         return Path(path).read_bytes()
     except OSError as exc:
