@@ -115,3 +115,16 @@ def test_missing_column_and_lone_payload(tmp_path, capsys):
     )
     assert cli.main(["validate", "--kind", "bitmap", "--type", "STRING", str(payload), "--data", str(good)]) == 2
     capsys.readouterr()
+
+
+def test_inspect_takes_types_from_the_data_file(tmp_path, capsys):
+    case = json.loads((GOLDEN / "bitmap-v1-many-strings.json").read_text())
+    path = data_file(tmp_path, case, "parquet")
+    index = str(GOLDEN / "bitmap-v1-many-strings.bin")
+    assert cli.main(["inspect", index]) == 0
+    assert "keys not decoded" in capsys.readouterr().out
+    assert cli.main(["inspect", "--data", str(path), index]) == 0
+    assert "distinct values" in capsys.readouterr().out
+    assert cli.main(["inspect", "--json", "--data", str(path), index]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["columns"][0]["indexes"][0]["payload"]["row_values"] == case["columns"][0]["values"]

@@ -70,6 +70,10 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     data = _read(args.file)
     layout = _layout_for(data, args.kind, args.file)
     types = parse_types(args.types, args.type)
+    if types is None and args.data:
+        from . import datafile
+
+        types = {name: t for name, (t, _) in datafile.columns(args.data)[1].items()}
     try:
         if args.json:
             sys.stdout.write(cases.dumps(layout.inspect(data, types)))
@@ -211,6 +215,7 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--kind", help=f"layout ({KINDS_HELP}); detected from the bytes when they allow it")
     i.add_argument("--json", action="store_true", help="print the case (the golden sidecar form)")
     add_type_options(i)
+    i.add_argument("--data", help="take column types from this data file (Parquet or ORC)")
     i.set_defaults(func=cmd_inspect)
 
     v = sub.add_parser("validate", help="check files and report findings")

@@ -265,10 +265,23 @@ def describe(data: bytes, types: Any = None) -> str:
     """Human-readable summary: one line per index."""
     obj = structure.parse(NAME, data)
     lines = [f"file_index: version {int(obj.version)}, head {obj.len_head} bytes, {len(obj.columns)} column(s)"]
+    types = types if isinstance(types, dict) else {}
     for col in obj.columns:
         for e in col.indexes:
             where = "empty" if e.is_empty else f"@{e.ofs_payload} +{e.len_payload}"
-            lines.append(f"  {col.name.value}: {e.index_type.value} {where}")
+            note = ""
+            if not e.is_empty and e.index_type.value == "bloom-filter":
+                note = f": k={e.payload.num_hash_functions}, {e.payload.num_bits} bits"
+            elif not e.is_empty and e.index_type.value == "bitmap":
+                t = types.get(col.name.value)
+                if t is None:
+                    note = ": keys not decoded (their type is the column's: pass --types or --data)"
+                else:
+                    payload = data[e.ofs_payload : e.ofs_payload + e.len_payload]
+                    note = ": " + bitmap_index.describe(payload, t).removeprefix("bitmap: ")
+            elif not e.is_empty and e.index_type.value not in KNOWN_INDEXES:
+                note = ": unknown index, raw bytes"
+            lines.append(f"  {col.name.value}: {e.index_type.value} {where}{note}")
     return "\n".join(lines)
 
 
