@@ -15,12 +15,17 @@ A benchmark, not a test: it reports, it does not assert.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 from pyroaring import BitMap
 
 from paimon_conform.layouts import deletion_vectors as dv
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from timing import best_of
 
 
 def make_vectors(n_vectors: int, n_positions: int, seed: int = 1) -> dict[str, np.ndarray]:
@@ -35,16 +40,6 @@ def make_vectors(n_vectors: int, n_positions: int, seed: int = 1) -> dict[str, n
         ranged = np.arange(start, start + per - per // 2)
         out[f"data-{i}.parquet"] = np.union1d(scattered, ranged)
     return out
-
-
-def best_of(runs: int, fn) -> float:
-    """Best wall time of `runs` calls, in seconds."""
-    best = float("inf")
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
 
 
 def main() -> None:

@@ -15,26 +15,17 @@ import argparse
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 import paimon_java
+from timing import best_of
 
 from paimon_conform import bitmap, bloom, hashing
 from paimon_conform.types import parse_type
-
-
-def best(fn, runs: int) -> float:
-    """Best wall time of `runs` calls."""
-    out = float("inf")
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        out = min(out, time.perf_counter() - t)
-    return out
 
 
 def python_loop_bloom(values, items: int) -> bytes:
@@ -69,11 +60,11 @@ def main() -> None:
     groups = rng.integers(0, args.distinct, n).tolist()
     t_int, t_str = parse_type("INT"), parse_type("STRING")
 
-    ours_int = best(lambda: bloom.build_from_hashes(hashing.wang64_array(ints), n, bloom.DEFAULT_FPP), args.runs)
-    ours_str = best(lambda: bloom.build(t_str, strings, n), args.runs)
-    ours_bitmap = best(lambda: bitmap.build(t_int, groups, 1), 1)
+    ours_int = best_of(args.runs, lambda: bloom.build_from_hashes(hashing.wang64_array(ints), n, bloom.DEFAULT_FPP))
+    ours_str = best_of(args.runs, lambda: bloom.build(t_str, strings, n))
+    ours_bitmap = best_of(1, lambda: bitmap.build(t_int, groups, 1))
     sample = ints[: n // 20].tolist()
-    loop_int = best(lambda: python_loop_bloom(sample, n), 1) * 20  # scaled from 5 % of the values
+    loop_int = best_of(1, lambda: python_loop_bloom(sample, n)) * 20  # scaled from 5 % of the values
     assert python_loop_bloom(ints.tolist()[:1000], n) == bloom.build(t_int, ints.tolist()[:1000], n)
 
     paimon_java.ensure_classes()
