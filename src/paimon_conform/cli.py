@@ -20,7 +20,7 @@ from .golden import check_corpus, default_root
 from .layouts import LAYOUTS, detect, get
 from .layouts.base import Layout
 from .report import RENDERERS, FileResult, exit_code
-from .sample import write_sample
+from .sample import SAMPLE_TYPES, write_sample
 from .types import DataType, parse_type
 
 KINDS_HELP = ", ".join(sorted(LAYOUTS))
@@ -185,7 +185,8 @@ def cmd_main(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="paimon-conform-sample-") as tmp:
         target = Path(args.sample_dir) if args.sample_dir else Path(tmp)
         files = write_sample(target)
-        results = [validate_file(str(p), kind) for p, kind in files]
+        types = {name: parse_type(text) for name, text in SAMPLE_TYPES.items()}
+        results = [validate_file(str(p), kind, types) for p, kind in files]
         print(f"sample written by the reference encoder under {target}:")
         sys.stdout.write(RENDERERS["text"](results, "should"))
         sample_code = exit_code(results, "should")
@@ -263,6 +264,9 @@ def main(argv: list[str] | None = None) -> int:
     except PaimonConformError as exc:
         print(f"paimon-conform: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into `head` and closed early
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

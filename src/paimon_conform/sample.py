@@ -1,8 +1,9 @@
 """A small sample written by the reference encoder, for the main job.
 
-It is laid out as the `index/` folder of a table: one deletion-vector file
-per bitmap kind and one HASH index file. (Later work widens this into a whole
-sample table.)
+It is laid out like parts of a table: the `index/` folder with one
+deletion-vector file per bitmap kind and a HASH index file, and a data file's
+`.index` container (bloom filters and a V2 bitmap). (Later work widens this
+into a whole sample table.)
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .layouts import deletion_vectors, hash_index
+from .layouts import deletion_vectors, file_index, hash_index
 
 
 def write_sample(root: Path) -> list[tuple[Path, str]]:
@@ -29,4 +30,37 @@ def write_sample(root: Path) -> list[tuple[Path, str]]:
     path = index / "index-sample-hash-0"
     path.write_bytes(hash_index.encode_hashes(rng.integers(-(2**31), 2**31, size=1000, dtype=np.int64)))
     out.append((path, hash_index.KIND))
+    bucket = root / "dt=2024-01-01" / "bucket-0"
+    bucket.mkdir(parents=True, exist_ok=True)
+    ids = rng.integers(0, 10_000, size=2000).tolist()
+    names = [None if i % 17 == 0 else f"name-{i % 50}" for i in range(2000)]
+    container = file_index.encode(
+        {
+            "case_format": 1,
+            "kind": "file-index",
+            "columns": [
+                {
+                    "name": "id",
+                    "type": "BIGINT",
+                    "values": ids,
+                    "indexes": [{"index_type": "bloom-filter", "options": {"items": 2000, "fpp": 0.01}}],
+                },
+                {
+                    "name": "name",
+                    "type": "STRING",
+                    "values": names,
+                    "indexes": [
+                        {"index_type": "bloom-filter", "options": {"items": 2000}},
+                        {"index_type": "bitmap", "options": {"version": 2}},
+                    ],
+                },
+            ],
+        }
+    )
+    path = bucket / "data-sample-0.parquet.index"
+    path.write_bytes(container)
+    out.append((path, file_index.KIND))
     return out
+
+
+SAMPLE_TYPES = {"id": "BIGINT", "name": "STRING"}
