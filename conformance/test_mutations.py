@@ -25,6 +25,7 @@ LAYOUT_DIRS = {
     "hash-index": "hash_index",
     "file-index": "file_index",
     "bitmap": "bitmap_index",
+    "bsi": "bsi",
 }
 
 
@@ -115,6 +116,6 @@ def test_mutations_raise_only_kit_errors_within_bounds(case):
     [b"", b"\x01", b"\x00" * 3, b"\xff" * 64, struct.pack(">BI", 1, 2**32 - 1), struct.pack("<Q", 2**64 - 1)],
 )
 def test_garbage_inputs(kind, data):
-    types = parse_type("INT") if kind == "bitmap" else None
+    types = parse_type("INT") if kind in ("bitmap", "bsi") else None
     with watchdog(HANG_SECONDS):
         run_all(kind, data, types)

@@ -30,6 +30,7 @@ SCHEMA_FILES = (
     "file_index",
     "bloom_filter",
     "bitmap_index",
+    "bsi",
     "must_reject",
 )
 ANNOTATIONS = frozenset({"provenance", "notes", "java_reader", "data_file", "values", "options"})

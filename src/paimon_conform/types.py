@@ -228,7 +228,17 @@ def to_internal(t: DataType, v: Any) -> Any:
 
 
 def to_json(t: DataType, v: Any) -> Any:
-    """The logical JSON form of an internal value (inverse of to_internal)."""
+    """The logical JSON form of an internal value (inverse of to_internal).
+
+    EncodeError for dates and times beyond what the JSON form can write (years 1..9999).
+    """
+    try:
+        return _to_json(t, v)
+    except (OverflowError, ValueError):
+        raise EncodeError(f"{t}: {v!r} is outside the years 1..9999 the JSON form can write") from None
+
+
+def _to_json(t: DataType, v: Any) -> Any:
     if v is None or t.root in INTEGER_RANGES or t.root == "BOOLEAN" or t.is_string:
         return v
     if t.root in ("FLOAT", "DOUBLE"):

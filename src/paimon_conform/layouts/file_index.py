@@ -16,7 +16,7 @@ from .. import bitmap, structure
 from ..errors import CaseError, EncodeError, LayoutError
 from ..findings import Finding
 from ..types import DataType, parse_type
-from . import bitmap_index, bloom_filter
+from . import bitmap_index, bloom_filter, bsi
 from .base import Layout, case_header
 
 NAME = "file_index"
@@ -64,6 +64,10 @@ def _payload_entry(entry, column_type: DataType | None) -> dict[str, Any]:
         payload = bitmap_index.payload_case(bytes(entry.payload), column_type)
         if payload is not None:
             return {"payload": payload}
+    if name == "bsi" and column_type is not None:
+        payload = bsi.payload_case(bytes(entry.payload), column_type)
+        if payload is not None:
+            return {"payload": payload}
     return {"payload_hex": bytes(entry.payload).hex()}
 
 
@@ -97,11 +101,18 @@ def _payload_bytes(index: dict[str, Any], column: dict[str, Any]) -> bytes | Non
         return bloom_filter.build_payload(
             index.get("payload", {}) | {"options": index.get("options", {})}, t, column.get("values")
         )
+    if index["index_type"] == "bsi":
+        values = index.get("payload", {}).get("row_values", column.get("values"))
+        return bsi.encode({"type": column.get("type"), "row_values": values}) if t else _no_type(column)
     if index["index_type"] == "bitmap":
         return bitmap_index.build_payload(
             index.get("payload", {}) | {"options": index.get("options", {})}, t, column.get("values")
         )
     raise CaseError(f"column {column['name']}: no payload for index {index['index_type']!r}")
+
+
+def _no_type(column: dict[str, Any]) -> bytes:
+    raise CaseError(f"column {column['name']}: a typed payload needs the column's type")
 
 
 def write(columns: list[tuple[str, list[tuple[str, bytes | None]]]]) -> bytes:

@@ -1,0 +1,89 @@
+"""Layout `bsi`: the BSI file-index payload, kind `bsi` (column type needed for the case)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import bsi
+from ..errors import CaseError, LayoutError, UsageError
+from ..findings import Finding
+from ..types import DataType, parse_type, to_internal, to_json
+from .base import Layout, case_header
+
+NAME = "bsi"
+KIND = "bsi"
+
+
+def detect(data: bytes) -> bool:
+    """A BSI payload has no signature; it is never auto-detected."""
+    return False
+
+
+def _type(types: Any) -> DataType:
+    if not isinstance(types, DataType):
+        raise UsageError("a bsi payload's values are typed by its column: pass the column type (--type INT)")
+    return types
+
+
+def from_long(t: DataType, v: int | None) -> Any:
+    """Back from the stored long to a logical JSON value."""
+    if v is None:
+        return None
+    if t.root == "DECIMAL":
+        return to_json(t, (v, t.precision, t.scale))
+    if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        internal = (v, 0) if t.timestamp_precision <= 3 else (v // 1000, (v % 1000) * 1000)
+        return to_json(t, internal)
+    return to_json(t, v)
+
+
+def payload_case(data: bytes, t: DataType) -> dict[str, Any] | None:
+    """{"row_values"} when Java's writer reproduces `data` from them, else None."""
+    index = bsi.read(data)
+    values = [from_long(t, v) for v in index.values]
+    if bsi.build(t, [to_internal(t, v) for v in values]) != data:
+        return None
+    return {"row_values": values}
+
+
+def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
+    """The case describing a standalone BSI payload."""
+    t = _type(types)
+    for f in bsi.check(data):
+        if f.severity == "must":
+            raise LayoutError(NAME, f.code, f.path, f.offset, f.message)
+    payload = payload_case(data, t)
+    if payload is None:
+        raise LayoutError(NAME, "BSI_NOT_JAVA_LAYOUT", "", None, "valid, but not the bytes Java writes for its values")
+    return case_header(KIND) | {"type": str(t)} | payload
+
+
+def encode(case: dict[str, Any]) -> bytes:
+    """Bytes from a case: type and row_values."""
+    if "row_values" not in case:
+        raise CaseError("a bsi case lists row_values")
+    t = parse_type(case["type"])
+    return bsi.build(t, [to_internal(t, v) for v in case["row_values"]])
+
+
+def validate(data: bytes, types: Any = None) -> list[Finding]:
+    """Every finding for a BSI payload."""
+    return bsi.check(data)
+
+
+def describe(data: bytes, types: Any = None) -> str:
+    """Human-readable summary."""
+    index = bsi.read(data)
+    present = [v for v in index.values if v is not None]
+    return (
+        f"bsi: {index.num_rows} rows, {len(present)} non-null, "
+        f"range {min(present, default=0)}..{max(present, default=0)}"
+    )
+
+
+def case_type(case: dict[str, Any]) -> DataType | None:
+    """The column type a bsi case states."""
+    return parse_type(case["type"]) if "type" in case else None
+
+
+LAYOUT = Layout(NAME, KIND, "BSI file-index payload", detect, inspect, encode, validate, describe, case_type)
