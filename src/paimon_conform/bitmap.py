@@ -14,7 +14,6 @@ from itertools import pairwise
 from typing import Any
 
 import numpy as np
-from kaitaistruct import KaitaiStream
 from pyroaring import BitMap
 
 from . import roaring, structure
@@ -488,10 +487,3 @@ def evaluate(index: Index, t: DataType, op: str, literals: Sequence[Any]) -> Bit
     if op in ("not_eq", "not_in"):
         return every - chosen  # flip(0, rowCount): null rows are included
     raise EncodeError(f"the bitmap index does not answer {op!r}")
-
-
-def stream_of(data: bytes) -> KaitaiStream:
-    """A Kaitai stream over bytes (for callers of the generated class)."""
-    import io
-
-    return KaitaiStream(io.BytesIO(data))

@@ -43,6 +43,13 @@ class Finding:
         return f"{self.file}: {self.path or '<root>'} {where} {self.code} [{self.severity}] {self.message}"
 
 
+def raise_first_must(layout: str, findings: list[Finding]) -> None:
+    """Raise the first must-level finding as a LayoutError (for inspect, which needs valid bytes)."""
+    for f in findings:
+        if f.severity == "must":
+            raise LayoutError(layout, f.code, f.path, f.offset, f.message)
+
+
 def counts_as_failure(finding: Finding, level: Severity) -> bool:
     """Whether `finding` fails a run at the given level (`must` ignores should)."""
     if finding.severity == "warning":

@@ -89,6 +89,11 @@ def timestamp_long(t: DataType, v: tuple[int, int]) -> int:
     return millis if t.timestamp_precision <= 3 else millis * 1000 + nano // 1000
 
 
+def timestamp_from_long(t: DataType, v: int) -> tuple[int, int]:
+    """Inverse of timestamp_long: (epoch millis, nano of milli) from millis or micros."""
+    return (v, 0) if t.timestamp_precision <= 3 else (v // 1000, (v % 1000) * 1000)
+
+
 def integer_key(t: DataType, v: Any) -> int:
     """The 64-bit integer FastHash feeds to wang64 for non-byte types."""
     if t.root in ("TINYINT", "SMALLINT", "INT", "BIGINT", "DATE", "TIME"):

@@ -6,7 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import UsageError
 from ..findings import Finding
+from ..types import DataType, parse_type
 
 CASE_FORMAT = 1
 
@@ -30,6 +32,23 @@ class Layout:
     validate: Callable[..., list[Finding]]
     describe: Callable[..., str]
     case_types: Callable[[dict[str, Any]], Any] = lambda case: None  # column types a case states
+
+
+def never_detected(data: bytes) -> bool:
+    """For layouts without a signature (HASH files, lone index payloads): always False."""
+    return False
+
+
+def stated_type(case: dict[str, Any]) -> DataType | None:
+    """The column type a payload case states in `type`."""
+    return parse_type(case["type"]) if "type" in case else None
+
+
+def require_type(types: Any, kind: str) -> DataType:
+    """The one column type a lone typed payload needs; UsageError without it."""
+    if not isinstance(types, DataType):
+        raise UsageError(f"a {kind} payload is typed by its column: pass the column type (--type INT)")
+    return types
 
 
 def case_header(kind: str) -> dict[str, Any]:

@@ -11,24 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from .. import bitmap
-from ..errors import CaseError, LayoutError, UsageError
+from ..errors import CaseError, LayoutError
 from ..findings import Finding
+from ..hashing import timestamp_from_long
 from ..types import DataType, parse_type, to_internal, to_json
-from .base import Layout, case_header
+from .base import Layout, case_header, never_detected, require_type, stated_type
 
 NAME = "bitmap_index"
 KIND = "bitmap"
-
-
-def detect(data: bytes) -> bool:
-    """A bitmap payload has no signature; it is never auto-detected."""
-    return False
-
-
-def _type(types: Any) -> DataType:
-    if not isinstance(types, DataType):
-        raise UsageError("a bitmap payload's keys are typed by its column: pass the column type (--type INT)")
-    return types
 
 
 def row_values(index: bitmap.Index, t: DataType) -> list[Any]:
@@ -72,9 +62,7 @@ def _internal_of(t: DataType, key: Any) -> Any:
     if t.root == "BOOLEAN":
         return bool(key)
     if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
-        if t.timestamp_precision <= 3:
-            return key, 0
-        return key // 1000, (key % 1000) * 1000
+        return timestamp_from_long(t, key)
     return key
 
 
@@ -112,7 +100,7 @@ def build_payload(entry: dict[str, Any], t: DataType | None, column_values: list
 
 def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
     """The case describing a standalone bitmap payload."""
-    t = _type(types)
+    t = require_type(types, KIND)
     for f in bitmap.check(data, t):
         if f.severity == "must":
             raise LayoutError(NAME, f.code, f.path, f.offset, f.message)
@@ -135,12 +123,12 @@ def encode(case: dict[str, Any]) -> bytes:
 
 def validate(data: bytes, types: Any = None) -> list[Finding]:
     """Every finding for a bitmap payload (needs the column type)."""
-    return bitmap.check(data, _type(types))
+    return bitmap.check(data, require_type(types, KIND))
 
 
 def describe(data: bytes, types: Any = None) -> str:
     """Human-readable summary."""
-    t = _type(types)
+    t = require_type(types, KIND)
     index = bitmap.read(data, t)
     return (
         f"bitmap: version {index.version}, {index.num_rows} rows, {len(index.rows)} distinct values, "
@@ -148,9 +136,6 @@ def describe(data: bytes, types: Any = None) -> str:
     )
 
 
-def case_type(case: dict[str, Any]) -> DataType | None:
-    """The column type a bitmap case states."""
-    return parse_type(case["type"]) if "type" in case else None
-
-
-LAYOUT = Layout(NAME, KIND, "Bitmap file-index payload", detect, inspect, encode, validate, describe, case_type)
+LAYOUT = Layout(
+    NAME, KIND, "Bitmap file-index payload", never_detected, inspect, encode, validate, describe, stated_type
+)

@@ -8,15 +8,10 @@ from .. import bloom, structure
 from ..errors import CaseError, LayoutError
 from ..findings import Finding
 from ..types import DataType, parse_type, to_internal
-from .base import Layout, case_header
+from .base import Layout, case_header, never_detected, stated_type
 
 NAME = "bloom_filter"
 KIND = "bloom-filter"
-
-
-def detect(data: bytes) -> bool:
-    """A bloom payload has no signature; it is never auto-detected."""
-    return False
 
 
 def payload_case(obj) -> dict[str, Any]:
@@ -48,11 +43,6 @@ def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
     """The case describing a standalone bloom payload (with its column type when given)."""
     typed = {"type": str(types)} if isinstance(types, DataType) else {}
     return case_header(KIND) | typed | payload_case(structure.parse(NAME, data))
-
-
-def case_type(case: dict[str, Any]) -> DataType | None:
-    """The column type a bloom-filter case states."""
-    return parse_type(case["type"]) if "type" in case else None
 
 
 def encode(case: dict[str, Any]) -> bytes:
@@ -87,4 +77,6 @@ def describe(data: bytes, types: Any = None) -> str:
     )
 
 
-LAYOUT = Layout(NAME, KIND, "Bloom-filter file-index payload", detect, inspect, encode, validate, describe, case_type)
+LAYOUT = Layout(
+    NAME, KIND, "Bloom-filter file-index payload", never_detected, inspect, encode, validate, describe, stated_type
+)

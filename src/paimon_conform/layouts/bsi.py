@@ -5,24 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from .. import bsi
-from ..errors import CaseError, LayoutError, UsageError
+from ..errors import CaseError, LayoutError
 from ..findings import Finding
+from ..hashing import timestamp_from_long
 from ..types import DataType, parse_type, to_internal, to_json
-from .base import Layout, case_header
+from .base import Layout, case_header, never_detected, require_type, stated_type
 
 NAME = "bsi"
 KIND = "bsi"
-
-
-def detect(data: bytes) -> bool:
-    """A BSI payload has no signature; it is never auto-detected."""
-    return False
-
-
-def _type(types: Any) -> DataType:
-    if not isinstance(types, DataType):
-        raise UsageError("a bsi payload's values are typed by its column: pass the column type (--type INT)")
-    return types
 
 
 def from_long(t: DataType, v: int | None) -> Any:
@@ -32,8 +22,7 @@ def from_long(t: DataType, v: int | None) -> Any:
     if t.root == "DECIMAL":
         return to_json(t, (v, t.precision, t.scale))
     if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
-        internal = (v, 0) if t.timestamp_precision <= 3 else (v // 1000, (v % 1000) * 1000)
-        return to_json(t, internal)
+        return to_json(t, timestamp_from_long(t, v))
     return to_json(t, v)
 
 
@@ -48,7 +37,7 @@ def payload_case(data: bytes, t: DataType) -> dict[str, Any] | None:
 
 def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
     """The case describing a standalone BSI payload."""
-    t = _type(types)
+    t = require_type(types, KIND)
     for f in bsi.check(data):
         if f.severity == "must":
             raise LayoutError(NAME, f.code, f.path, f.offset, f.message)
@@ -81,9 +70,4 @@ def describe(data: bytes, types: Any = None) -> str:
     )
 
 
-def case_type(case: dict[str, Any]) -> DataType | None:
-    """The column type a bsi case states."""
-    return parse_type(case["type"]) if "type" in case else None
-
-
-LAYOUT = Layout(NAME, KIND, "BSI file-index payload", detect, inspect, encode, validate, describe, case_type)
+LAYOUT = Layout(NAME, KIND, "BSI file-index payload", never_detected, inspect, encode, validate, describe, stated_type)

@@ -24,7 +24,7 @@ from zlib_ng.zlib_ng import crc32
 
 from .. import roaring, structure
 from ..errors import CaseError, EncodeError, InvariantError, LayoutError, TruncatedError
-from ..findings import Finding
+from ..findings import Finding, raise_first_must
 from . import roaring32 as r32
 from . import roaring64 as r64
 from .base import Layout, case_header
@@ -355,9 +355,7 @@ def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
     obj = parse(data)
     vectors = []
     for i, vec in enumerate(obj.vectors):
-        for f in _vector_findings(i, vec):
-            if f.severity == "must":
-                raise LayoutError(NAME, f.code, f.path, f.offset, f.message)
+        raise_first_must(NAME, _vector_findings(i, vec))
         kind, bitmap = _vector_bitmap(vec)
         values = _vector_values(kind, bitmap)
         entry: dict[str, Any] = {

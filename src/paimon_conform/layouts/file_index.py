@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import bitmap, structure
 from ..errors import CaseError, EncodeError, LayoutError
-from ..findings import Finding
+from ..findings import Finding, raise_first_must
 from ..types import DataType, parse_type
 from . import bitmap_index, bloom_filter, bsi
 from .base import Layout, case_header
@@ -74,7 +74,7 @@ def _payload_entry(entry, column_type: DataType | None) -> dict[str, Any]:
 def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
     """The case describing a container (typed payloads decoded when types are given)."""
     obj = structure.parse(NAME, data)
-    _raise_musts(check(obj, len(data)))
+    raise_first_must(NAME, check(obj, len(data)))
     types = types if isinstance(types, dict) else {}
     columns = []
     for col in obj.columns:
@@ -209,12 +209,6 @@ def check(obj, size: int) -> list[Finding]:
             )
         )
     return findings
-
-
-def _raise_musts(findings: list[Finding]) -> None:
-    for f in findings:
-        if f.severity == "must":
-            raise LayoutError(NAME, f.code, f.path, f.offset, f.message)
 
 
 def validate(data: bytes, types: Any = None) -> list[Finding]:

@@ -10,15 +10,10 @@ import numpy as np
 from .. import structure
 from ..errors import CaseError, EncodeError, LayoutError
 from ..findings import Finding
-from .base import Layout, case_header
+from .base import Layout, case_header, never_detected
 
 NAME = "hash_index"
 KIND = "hash-index"
-
-
-def detect(data: bytes) -> bool:
-    """A HASH file has no signature; it is never auto-detected."""
-    return False
 
 
 def load(data: bytes) -> np.ndarray:
@@ -90,4 +85,4 @@ def describe(data: bytes, types: Any = None) -> str:
     return f"hash_index: {len(obj.hashes)} hash(es): [{shown}{more}]"
 
 
-LAYOUT = Layout(NAME, KIND, "Dynamic-bucket HASH index file", detect, inspect, encode, validate, describe)
+LAYOUT = Layout(NAME, KIND, "Dynamic-bucket HASH index file", never_detected, inspect, encode, validate, describe)

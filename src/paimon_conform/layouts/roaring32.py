@@ -6,7 +6,7 @@ from typing import Any
 
 from .. import roaring, structure
 from ..errors import CaseError, LayoutError
-from ..findings import Finding
+from ..findings import Finding, raise_first_must
 from .base import Layout, case_header
 
 NAME = "roaring32"
@@ -34,19 +34,13 @@ def must_findings(obj, path: str, base: int) -> list[Finding]:
     return [f for f in roaring.check_roaring32(obj, path, base) if f.severity == "must"]
 
 
-def _raise_first(findings: list[Finding]) -> None:
-    for f in findings:
-        if f.severity == "must":
-            raise LayoutError(NAME, f.code, f.path, f.offset, f.message)
-
-
 def parse(data: bytes):
     """Structural parse plus the must-level library checks; raises LayoutError."""
     obj = structure.parse(NAME, data)
     findings = must_findings(obj, "", 0)
     end = roaring.end_offset(obj, 0)
     findings += roaring.trailing_bytes(end, len(data))
-    _raise_first(findings)
+    raise_first_must(NAME, findings)
     return obj
 
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import roaring, structure
 from ..errors import CaseError, LayoutError
-from ..findings import Finding
+from ..findings import Finding, raise_first_must
 from .base import Layout, case_header
 from .roaring32 import bitmap_layout
 
@@ -89,19 +89,13 @@ def encode_values(vals: np.ndarray, layout: dict[str, Any] | None) -> bytes:
     return roaring.encode_roaring64(vals, layout.get("bucket_keys"), layout.get("containers"))
 
 
-def _must(findings: list[Finding]) -> None:
-    for f in findings:
-        if f.severity == "must":
-            raise LayoutError(NAME, f.code, f.path, f.offset, f.message)
-
-
 def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
     """The case describing these bytes."""
     obj = structure.parse(NAME, data)
     findings = check(obj, "", 0)
     end = end_offset(obj, 0)
     findings += roaring.trailing_bytes(end, len(data))
-    _must(findings)
+    raise_first_must(NAME, findings)
     vals = values(obj)
     case = case_header(KIND) | {"cardinality": int(vals.size), "ranges": roaring.to_ranges(vals)}
     layout = layout_of(obj)
