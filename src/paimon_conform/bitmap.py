@@ -6,7 +6,6 @@ keys its map with (timestamps as millis or micros, floats by their bits).
 
 from __future__ import annotations
 
-import re
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -446,16 +445,6 @@ def _v2_checks(obj, kind: str, listed) -> list[Finding]:
                 )
             )
     return out
-
-
-def parse_size(text: Any) -> int:
-    """A Paimon MemorySize option ("16kb", "1 mb", 4096) in bytes."""
-    if isinstance(text, int):
-        return text
-    m = re.fullmatch(r"\s*(\d+)\s*([kmg]?)(?:i?b(?:ytes?)?)?\s*", str(text).lower())
-    if not m:
-        raise EncodeError(f"cannot read the size {text!r}")
-    return int(m.group(1)) * {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}[m.group(2)]
 
 
 def inferred_block_size(obj) -> int | None:

@@ -173,3 +173,97 @@ def check(data: bytes) -> list[Finding]:
                     )
                 )
     return findings
+
+
+# ---------------------------------------------------------------------------------------------- queries
+
+
+@dataclass
+class Half:
+    """One BitSliceIndexRoaringBitmap: min, max, existence bitmap, slices of (value - min)."""
+
+    min: int
+    max: int
+    ebm: BitMap
+    slices: list[BitMap]
+
+
+EMPTY_HALF = Half(0, 0, BitMap(), [])
+
+
+def _load_half(half) -> Half:
+    bm = [BitMap(roaring.structure_values(s).astype(np.uint32)) for s in half.slices]
+    return Half(half.min, half.max, BitMap(roaring.structure_values(half.existence).astype(np.uint32)), bm)
+
+
+def load(data: bytes) -> tuple[int, Half, Half]:
+    """Row count and the two halves (an absent half reads as an empty one)."""
+    obj = structure.parse(NAME, data)
+    pos = _load_half(obj.positive) if obj.has_positive else EMPTY_HALF
+    neg = _load_half(obj.negative) if obj.has_negative else EMPTY_HALF
+    return obj.num_rows, pos, neg
+
+
+def compare(half: Half, op: str, predicate: int) -> BitMap:
+    """BitSliceIndexRoaringBitmap.compare: min/max shortcuts, then O'Neil on predicate - min."""
+    everything, nothing = BitMap(half.ebm), BitMap()
+    lo, hi = half.min, half.max
+    shortcut = {
+        "eq": everything if lo == hi == predicate else nothing if predicate < lo or predicate > hi else None,
+        "gte": everything if predicate <= lo else nothing if predicate > hi else None,
+        "gt": everything if predicate < lo else nothing if predicate >= hi else None,
+        "lte": everything if predicate >= hi else nothing if predicate < lo else None,
+        "lt": everything if predicate > hi else nothing if predicate <= lo else None,
+    }[op]
+    if shortcut is not None:
+        return shortcut
+    p = predicate - lo
+    greater, less, equal = BitMap(), BitMap(), BitMap(half.ebm)
+    for i in range(len(half.slices) - 1, -1, -1):
+        if (p >> i) & 1:
+            less |= equal - half.slices[i]
+            equal &= half.slices[i]
+        else:
+            greater |= equal & half.slices[i]
+            equal -= half.slices[i]
+    return {
+        "eq": equal,
+        "gt": greater & half.ebm,
+        "lt": less & half.ebm,
+        "lte": (less | equal) & half.ebm,
+        "gte": (greater | equal) & half.ebm,
+    }[op]
+
+
+def _eq_any(pos: Half, neg: Half, literals: Sequence[int]) -> BitMap:
+    out = BitMap()
+    for v in literals:
+        if v != LONG_MIN:
+            out |= compare(neg, "eq", -v) if v < 0 else compare(pos, "eq", v)
+    return out
+
+
+def evaluate(num_rows: int, pos: Half, neg: Half, op: str, literals: Sequence[int]) -> BitMap:
+    """Rows BitSliceIndexBitmapFileIndex.Reader selects; literals already mapped to longs."""
+    present = pos.ebm | neg.ebm
+    if op == "is_null":
+        return BitMap(range(num_rows)) - present if num_rows > 0 else BitMap()
+    if op == "is_not_null":
+        return present
+    if op in ("eq", "in"):
+        return _eq_any(pos, neg, literals[:1] if op == "eq" else literals)
+    if op in ("not_eq", "not_in"):
+        return present - _eq_any(pos, neg, literals[:1] if op == "not_eq" else literals)
+    if op == "between":
+        return evaluate(num_rows, pos, neg, "gte", literals[:1]) & evaluate(num_rows, pos, neg, "lte", literals[1:2])
+    if op not in ("lt", "lte", "gt", "gte"):
+        raise EncodeError(f"the bsi index does not answer {op!r}")
+    v = literals[0]
+    if v == LONG_MIN:
+        return BitMap() if op in ("lt", "lte") else present
+    if v < 0:
+        mirrored = {"lt": "gt", "lte": "gte", "gt": "lt", "gte": "lte"}[op]
+        rows = compare(neg, mirrored, -v)
+        return rows if op in ("lt", "lte") else pos.ebm | rows
+    rows = compare(pos, op, v)
+    return rows | neg.ebm if op in ("lt", "lte") else rows

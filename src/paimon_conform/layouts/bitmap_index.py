@@ -14,6 +14,7 @@ from .. import bitmap
 from ..errors import CaseError, LayoutError
 from ..findings import Finding
 from ..hashing import timestamp_from_long
+from ..options import parse_memory_size
 from ..types import DataType, parse_type, to_internal, to_json
 from .base import Layout, case_header, never_detected, require_type, stated_type
 
@@ -94,7 +95,7 @@ def build_payload(entry: dict[str, Any], t: DataType | None, column_values: list
     if values is None:
         raise CaseError("a bitmap entry needs values")
     version = int(entry.get("version", options.get("version", 2)))
-    block = entry.get("index_block_size", bitmap.parse_size(options.get("index-block-size", "16kb")))
+    block = entry.get("index_block_size", parse_memory_size(options.get("index-block-size", "16kb")))
     return bitmap.build(t, [to_internal(t, v) for v in values], version, block)
 
 
