@@ -30,6 +30,7 @@ SCHEMA_FILES = (
     "file_index",
     "bloom_filter",
     "bitmap_index",
+    "range_bitmap",
     "bsi",
     "must_reject",
 )

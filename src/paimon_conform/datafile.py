@@ -168,6 +168,8 @@ def check_payload(
                         )
                     ]
             return []
+        if index_type in ("range-bitmap", "bsi"):
+            return _rows_against_data(index_type, payload, t, values, path, base)
     except LayoutError as err:
         return [Finding.from_error(err)]
     return [
@@ -179,3 +181,32 @@ def check_payload(
             f"the kit does not check {index_type!r} payloads against data yet",
         )
     ]
+
+
+def _rows_against_data(index_type: str, payload: bytes, t: DataType, values: list[Any], path: str, base: int):
+    """Range-bitmap / BSI: every row's stored key equals the data file's value at that row."""
+    from . import bsi, range_bitmap
+    from .types import to_json
+
+    code = "RANGE_BITMAP_WRONG_ROWS" if index_type == "range-bitmap" else "BSI_WRONG_ROWS"
+    if index_type == "range-bitmap":
+        index = range_bitmap.read(payload, t)
+        num_rows, to_key = index.num_rows, range_bitmap.to_key
+    else:
+        index = bsi.read(payload)
+        num_rows, to_key = index.num_rows, bsi.to_long
+    if num_rows != len(values):
+        return [
+            Finding(
+                code, "must", f"{path}.num_rows", base, f"the index has {num_rows} rows, the data file {len(values)}"
+            )
+        ]
+    if index_type == "range-bitmap":
+        stored = [None if c < 0 else index.keys[c] for c in index.row_codes().tolist()]
+    else:
+        stored = index.values
+    for row, (v, got) in enumerate(zip(values, stored, strict=True)):
+        if to_key(t, v) != got:
+            msg = f"row {row} holds {to_json(t, v)!r} in the data file, something else in the index"
+            return [Finding(code, "must", path, base, msg)]
+    return []

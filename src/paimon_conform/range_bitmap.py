@@ -21,7 +21,7 @@ from . import roaring, structure
 from .bitmap import KIND_CODES, key_bytes, sort_key
 from .errors import EncodeError, LayoutError
 from .findings import Finding
-from .hashing import double_bits, float_bits, timestamp_long
+from .hashing import double_bits, float_bits, timestamp_from_long, timestamp_long
 from .options import parse_memory_size
 from .types import DataType
 
@@ -47,6 +47,7 @@ KEY_SIZES = {"i1": 1, "i2": 2, "i4": 4, "i8": 8, "f4": 4, "f8": 8, "boolean": 1}
 NUMPY_KEYS = {"i1": ">i1", "i2": ">i2", "i4": ">i4", "i8": ">i8", "f4": ">i4", "f8": ">i8", "boolean": ">u1"}
 UNCHUNKED = ("i1", "i2", "boolean")  # KeyFactory.defaultChunkSize() "0b": one key per chunk
 DEFAULT_CHUNK_SIZE = "16kb"
+MAX_LISTED_ROWS = 1_000_000
 
 
 def key_kind(t: DataType) -> str:
@@ -272,6 +273,7 @@ class Index:
     max_key: Any
     ebm: BitMap
     slices: list[BitMap]
+    size: int = 0
     obj: Any = None
 
     def __post_init__(self) -> None:
@@ -296,16 +298,33 @@ class Index:
             return None
         return sum(1 << i for i, s in enumerate(self.slices) if row in s)
 
-    def row_codes(self) -> np.ndarray:
-        """Every row's code, -1 for null rows; rows must be below num_rows (checked first).
+    def present_codes(self) -> tuple[np.ndarray, np.ndarray]:
+        """The non-null rows and their codes, without trusting the row count.
 
-        Codes are ints in Java, so a bit at slice 31 or above marks the row with
-        a code no dictionary can hold (2**31).
+        LayoutError when a slice holds a row the existence bitmap lacks, or the
+        rows are too many to list for the payload's size. Codes are ints in
+        Java, so a bit at slice 31 or above gives a code no dictionary holds.
         """
-        out = np.full(self.num_rows, -1, dtype=np.int64)
-        out[_values(self.ebm)] = 0
+        if len(self.ebm) > MAX_LISTED_ROWS + 64 * self.size:
+            msg = f"{len(self.ebm)} rows for a {self.size}-byte payload are too many to list row by row"
+            raise LayoutError(NAME, "RANGE_BITMAP_TOO_MANY_ROWS_TO_LIST", "codes.existence", None, msg)
+        rows = _values(self.ebm)
+        codes = np.zeros(rows.size, dtype=np.int64)
         for i, s in enumerate(self.slices):
-            out[_values(s)] += 1 << min(i, 31)
+            if not s <= self.ebm:
+                msg = "a slice holds rows the existence bitmap does not"
+                raise LayoutError(NAME, "RANGE_BITMAP_SLICE_OUTSIDE_EXISTENCE", f"codes.slices.slices[{i}]", None, msg)
+            codes[np.searchsorted(rows, _values(s))] += 1 << min(i, 31)
+        return rows, codes
+
+    def row_codes(self) -> np.ndarray:
+        """Every row's code, -1 for null rows (LayoutError if the row count cannot be listed)."""
+        rows, codes = self.present_codes()
+        if self.num_rows > MAX_LISTED_ROWS + 64 * self.size or (rows.size and rows[-1] >= self.num_rows):
+            msg = f"{self.num_rows} rows (highest non-null row {rows[-1] if rows.size else None}) cannot be listed"
+            raise LayoutError(NAME, "RANGE_BITMAP_TOO_MANY_ROWS_TO_LIST", "header.num_rows", 5, msg)
+        out = np.full(self.num_rows, -1, dtype=np.int64)
+        out[rows] = codes
         return out
 
 
@@ -326,7 +345,7 @@ def read(data: bytes, t: DataType) -> Index:
     header = obj.header
     lo = _key(kind, header.min_key) if header.num_keys else None
     hi = _key(kind, header.max_key) if header.num_keys else None
-    return Index(kind, header.num_rows, keys, lo, hi, ebm, slices, obj)
+    return Index(kind, header.num_rows, keys, lo, hi, ebm, slices, len(data), obj)
 
 
 def _must(code: str, path: str, offset: int | None, message: str) -> Finding:
@@ -362,7 +381,7 @@ def _key_findings(index: Index) -> list[Finding]:
     return out
 
 
-def _row_findings(index: Index, at: Offsets, size: int) -> list[Finding]:
+def _row_findings(index: Index, at: Offsets) -> list[Finding]:
     """Rows within the row count, slices within the existence bitmap, enough slices."""
     out = []
     ebm = index.ebm
@@ -379,12 +398,15 @@ def _row_findings(index: Index, at: Offsets, size: int) -> list[Finding]:
         out.append(_must("RANGE_BITMAP_SLICE_COUNT", "codes.header.num_slices", at.codes + 5, msg))
     if out:
         return out
-    codes = index.row_codes()
+    try:
+        _, codes = index.present_codes()
+    except LayoutError as err:
+        return [Finding.from_error(err)]
     top = int(codes.max(initial=-1))
     if top >= len(index.keys):
         msg = f"a row has code {top}, the dictionary holds {len(index.keys)} keys"
         out.append(_must("RANGE_BITMAP_CODE_OUT_OF_RANGE", "codes", at.codes, msg))
-    elif len(np.unique(codes[codes >= 0])) != len(index.keys):
+    elif len(np.unique(codes)) != len(index.keys):
         msg = "a dictionary key is held by no row; Java keeps only the column's values"
         out.append(Finding("RANGE_BITMAP_UNUSED_KEY", "should", "dictionary", None, msg))
     elif len(index.slices) != needed:
@@ -403,4 +425,34 @@ def check(data: bytes, t: DataType) -> list[Finding]:
     findings = _bitmap_findings(index.obj, at) + _key_findings(index)
     if any(f.severity == "must" for f in findings):
         return findings
-    return _row_findings(index, at, len(data))
+    return _row_findings(index, at)
+
+
+def from_key(t: DataType, key: Any) -> Any:
+    """Back from a dictionary key to an internal value (timestamps in the stored unit)."""
+    kind = key_kind(t)
+    if t.root == "DECIMAL":
+        return (key, t.precision, t.scale)
+    if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        return timestamp_from_long(t, key)
+    if kind == "f4":
+        return struct.unpack(">f", struct.pack(">i", key))[0]
+    if kind == "f8":
+        return struct.unpack(">d", struct.pack(">q", key))[0]
+    if kind == "string":
+        return key.decode("utf-8", errors="replace")
+    return key
+
+
+def row_values(index: Index, t: DataType) -> list[Any]:
+    """The column, row by row, as internal values rebuilt from a checked index."""
+    values = [from_key(t, k) for k in index.keys]
+    return [None if c < 0 else values[c] for c in index.row_codes().tolist()]
+
+
+def inferred_chunk_size(index: Index) -> int:
+    """The smallest chunk size for which Java's greedy chunking gives these chunks."""
+    chunks = index.obj.dictionary.chunks.chunks
+    if index.kind != "string":
+        return max((c.num_extra_keys for c in chunks), default=0) * KEY_SIZES[index.kind]
+    return max((max(c.len_keys, c.len_key_offsets) for c in chunks), default=0)

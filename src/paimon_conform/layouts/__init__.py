@@ -3,12 +3,32 @@
 from __future__ import annotations
 
 from ..errors import UsageError
-from . import bitmap_index, bloom_filter, bsi, deletion_vectors, file_index, hash_index, roaring32, roaring64
+from . import (
+    bitmap_index,
+    bloom_filter,
+    bsi,
+    deletion_vectors,
+    file_index,
+    hash_index,
+    range_bitmap,
+    roaring32,
+    roaring64,
+)
 from .base import Layout
 
 LAYOUTS: dict[str, Layout] = {
     m.LAYOUT.kind: m.LAYOUT
-    for m in (roaring32, roaring64, deletion_vectors, hash_index, file_index, bloom_filter, bitmap_index, bsi)
+    for m in (
+        roaring32,
+        roaring64,
+        deletion_vectors,
+        hash_index,
+        file_index,
+        bloom_filter,
+        bitmap_index,
+        range_bitmap,
+        bsi,
+    )
 }
 BY_NAME: dict[str, Layout] = {layout.name: layout for layout in LAYOUTS.values()}
 DETECT_ORDER = ("file-index", "deletion-vectors", "roaring32", "roaring64")

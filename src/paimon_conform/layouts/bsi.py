@@ -47,12 +47,19 @@ def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
     return case_header(KIND) | {"type": str(t)} | payload
 
 
+def build_payload(entry: dict[str, Any], t: DataType | None, column_values: list | None) -> bytes:
+    """Payload from {"row_values"} or from the column's values."""
+    if t is None:
+        raise CaseError("a bsi payload needs its column type")
+    values = entry.get("row_values", column_values)
+    if values is None:
+        raise CaseError("a bsi entry needs values (row_values)")
+    return bsi.build(t, [to_internal(t, v) for v in values])
+
+
 def encode(case: dict[str, Any]) -> bytes:
     """Bytes from a case: type and row_values."""
-    if "row_values" not in case:
-        raise CaseError("a bsi case lists row_values")
-    t = parse_type(case["type"])
-    return bsi.build(t, [to_internal(t, v) for v in case["row_values"]])
+    return build_payload(case, parse_type(case["type"]), None)
 
 
 def validate(data: bytes, types: Any = None) -> list[Finding]:

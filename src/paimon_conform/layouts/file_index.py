@@ -12,11 +12,11 @@ import struct
 from itertools import pairwise
 from typing import Any
 
-from .. import bitmap, structure
+from .. import structure
 from ..errors import CaseError, EncodeError, LayoutError
 from ..findings import Finding, raise_first_must
 from ..types import DataType, parse_type
-from . import bitmap_index, bloom_filter, bsi
+from . import bitmap_index, bloom_filter, bsi, range_bitmap
 from .base import Layout, case_header
 
 NAME = "file_index"
@@ -25,6 +25,7 @@ MAGIC = 1493475289347502
 MAGIC_BYTES = MAGIC.to_bytes(8, "big")
 EMPTY_START = -1
 KNOWN_INDEXES = ("bloom-filter", "bitmap", "bsi", "range-bitmap")
+TYPED_PAYLOADS = {"bitmap": bitmap_index, "range-bitmap": range_bitmap, "bsi": bsi}  # keys typed by the column
 
 
 def detect(data: bytes) -> bool:
@@ -60,12 +61,8 @@ def _payload_entry(entry, column_type: DataType | None) -> dict[str, Any]:
     name = entry.index_type.value
     if name == "bloom-filter":
         return {"payload": bloom_filter.payload_case(entry.payload)}
-    if name == "bitmap" and column_type is not None:
-        payload = bitmap_index.payload_case(bytes(entry.payload), column_type)
-        if payload is not None:
-            return {"payload": payload}
-    if name == "bsi" and column_type is not None:
-        payload = bsi.payload_case(bytes(entry.payload), column_type)
+    if name in TYPED_PAYLOADS and column_type is not None:
+        payload = TYPED_PAYLOADS[name].payload_case(bytes(entry.payload), column_type)
         if payload is not None:
             return {"payload": payload}
     return {"payload_hex": bytes(entry.payload).hex()}
@@ -101,18 +98,13 @@ def _payload_bytes(index: dict[str, Any], column: dict[str, Any]) -> bytes | Non
         return bloom_filter.build_payload(
             index.get("payload", {}) | {"options": index.get("options", {})}, t, column.get("values")
         )
-    if index["index_type"] == "bsi":
-        values = index.get("payload", {}).get("row_values", column.get("values"))
-        return bsi.encode({"type": column.get("type"), "row_values": values}) if t else _no_type(column)
-    if index["index_type"] == "bitmap":
-        return bitmap_index.build_payload(
+    if index["index_type"] in TYPED_PAYLOADS:
+        if t is None:
+            raise CaseError(f"column {column['name']}: a {index['index_type']} payload needs the column's type")
+        return TYPED_PAYLOADS[index["index_type"]].build_payload(
             index.get("payload", {}) | {"options": index.get("options", {})}, t, column.get("values")
         )
     raise CaseError(f"column {column['name']}: no payload for index {index['index_type']!r}")
-
-
-def _no_type(column: dict[str, Any]) -> bytes:
-    raise CaseError(f"column {column['name']}: a typed payload needs the column's type")
 
 
 def write(columns: list[tuple[str, list[tuple[str, bytes | None]]]]) -> bytes:
@@ -224,9 +216,10 @@ def validate(data: bytes, types: Any = None) -> list[Finding]:
     for ci, col in enumerate(obj.columns):
         t = types.get(col.name.value)
         for ii, e in enumerate(col.indexes):
-            if t is None or e.is_empty or e.index_type.value != "bitmap":
+            if t is None or e.is_empty or e.index_type.value not in TYPED_PAYLOADS:
                 continue
-            for f in bitmap.check(data[e.ofs_payload : e.ofs_payload + e.len_payload], t):
+            payload = data[e.ofs_payload : e.ofs_payload + e.len_payload]
+            for f in TYPED_PAYLOADS[e.index_type.value].validate(payload, t):
                 f.path = f"columns[{ci}].indexes[{ii}].payload.{f.path}".rstrip(".")
                 f.offset = None if f.offset is None else e.ofs_payload + f.offset
                 findings.append(f)
@@ -277,13 +270,13 @@ def describe(data: bytes, types: Any = None) -> str:
             note = ""
             if not e.is_empty and e.index_type.value == "bloom-filter":
                 note = f": k={e.payload.num_hash_functions}, {e.payload.num_bits} bits"
-            elif not e.is_empty and e.index_type.value == "bitmap":
+            elif not e.is_empty and e.index_type.value in TYPED_PAYLOADS:
                 t = types.get(col.name.value)
                 if t is None:
                     note = ": keys not decoded (their type is the column's: pass --types or --data)"
                 else:
                     payload = data[e.ofs_payload : e.ofs_payload + e.len_payload]
-                    note = ": " + bitmap_index.describe(payload, t).removeprefix("bitmap: ")
+                    note = ": " + TYPED_PAYLOADS[e.index_type.value].describe(payload, t).split(": ", 1)[1]
             elif not e.is_empty and e.index_type.value not in KNOWN_INDEXES:
                 note = ": unknown index, raw bytes"
             lines.append(f"  {col.name.value}: {e.index_type.value} {where}{note}")
