@@ -1,4 +1,4 @@
-"""`paimon-conform`: inspect, validate and encode Paimon binary files.
+"""`paimon-conform`: inspect, validate, encode and query Paimon binary files.
 
 Exit codes: 0 valid, 1 findings, 2 unusable input or usage error.
 """
@@ -111,8 +111,10 @@ def against_data(layout: Layout, data: bytes, data_file: str, column: str | None
 
     if layout.kind == "file-index":
         return file_index.check_against_data(data, data_file, types)
-    if layout.kind not in ("bloom-filter", "bitmap"):
-        raise UsageError(f"--data applies to file-index, bloom-filter and bitmap files, not {layout.kind}")
+    if layout.kind not in ("bloom-filter", "bitmap", "range-bitmap", "bsi"):
+        raise UsageError(
+            f"--data applies to file-index, bloom-filter, bitmap, range-bitmap and bsi files, not {layout.kind}"
+        )
     if not column:
         raise UsageError("--data with a lone payload needs --column NAME")
     _, columns = datafile.columns(data_file)
@@ -160,6 +162,75 @@ def cmd_encode(args: argparse.Namespace) -> int:
     return 0
 
 
+def _query_columns(args: argparse.Namespace, data: bytes) -> dict:
+    """The index readers a query runs on: a container's typed columns, or one lone payload."""
+    from . import query
+    from .layouts import file_index
+
+    types = parse_types(args.types, args.type)
+    if types is None and args.data:
+        from . import datafile
+
+        types = {name: t for name, (t, _) in datafile.columns(args.data)[1].items()}
+    kind = args.kind or ("file-index" if file_index.detect(data) else None)
+    if kind == "file-index":
+        if isinstance(types, DataType):
+            raise UsageError("a container's columns are typed with --types col=TYPE (or --data)")
+        return query.open_container(data, types or {})
+    if kind not in ("bloom-filter", "bitmap", "range-bitmap", "bsi"):
+        raise UsageError(
+            "query reads a file-index container, or a lone payload with --kind range-bitmap|bitmap|bsi|bloom-filter"
+        )
+    if not args.column:
+        raise UsageError("a lone payload needs --column NAME (the name the predicate uses)")
+    t = types if isinstance(types, DataType) else (types or {}).get(args.column)
+    if t is None:
+        raise UsageError(f"a {kind} payload is typed by its column: pass --type")
+    column = query.Column(t, [])
+    column.readers.append(query.open_payload(kind, data, t, column))
+    return {args.column: column}
+
+
+def cmd_query(args: argparse.Namespace) -> int:
+    """Evaluate a predicate (and top-k) against an index; print the matching rows."""
+    from . import query
+
+    if args.predicate:
+        if not args.column:
+            raise UsageError("--predicate needs --column")
+        where = f"`{args.column}` {args.predicate}"
+    else:
+        where = args.where
+    tree = query.parse_predicate(where) if where else None
+    data = _read(args.file)
+    try:
+        columns = _query_columns(args, data)
+        result = query.evaluate(tree, columns) if tree else query.REMAIN
+        if args.limit is not None:
+            order = args.order_by or args.column
+            if not order:
+                raise UsageError("--limit needs --order-by COLUMN")
+            nulls = args.nulls or ("last" if args.desc else "first")
+            result = query.top_k(
+                result, columns, order, args.limit, args.desc, f"nulls_{nulls}", strict=not args.keep_ties
+            )
+    except LayoutError as err:
+        print(f"{args.file}: {err}", file=sys.stderr)
+        return 2
+    answer = query.describe(result)
+    if args.json:
+        print(json.dumps(answer))
+    elif answer["result"] == "rows" and answer["count"]:
+        print(f"{answer['count']} row(s): {' '.join(map(str, answer['rows']))}")
+    elif answer["result"] == "rows":
+        print("0 rows: readers skip this file")
+    elif answer["result"] == "remain":
+        print("remain: the index cannot rule any row out")
+    else:
+        print("skip: no row matches; readers skip this file")
+    return 0
+
+
 def cmd_corpus(args: argparse.Namespace) -> int:
     """Check the golden corpus and print a summary."""
     root = Path(args.golden) if args.golden else default_root()
@@ -200,7 +271,7 @@ def cmd_main(args: argparse.Namespace) -> int:
 def add_type_options(p: argparse.ArgumentParser) -> None:
     """--types / --type: column types for layouts whose keys are typed."""
     p.add_argument("--types", help="column types of a file-index container, e.g. 'c_int=INT,name=STRING'")
-    p.add_argument("--type", help="column type of a lone payload (bloom-filter, bitmap), e.g. INT")
+    p.add_argument("--type", help="column type of a lone payload (bloom-filter, bitmap, range-bitmap, bsi), e.g. INT")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -240,6 +311,30 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--kind", help="layout of the case (default: the case's own kind)")
     e.add_argument("-o", "--output", required=True)
     e.set_defaults(func=cmd_encode)
+
+    q = sub.add_parser("query", help="evaluate a predicate against an index and print the matching rows")
+    q.add_argument("file", help="a file-index container (.index file, or hex: bytes), or a lone payload with --kind")
+    q.add_argument("--where", help="predicate, e.g. \"a > 60 AND (b IN ('x', 'y') OR c IS NULL)\"")
+    q.add_argument("--column", help="the column of --predicate, and the name of a lone payload's column")
+    q.add_argument("--predicate", help="predicate on --column without its name, e.g. '> 60' or 'BETWEEN 1 AND 5'")
+    q.add_argument("--kind", help="layout of a lone payload (range-bitmap, bitmap, bsi, bloom-filter)")
+    add_type_options(q)
+    q.add_argument("--data", help="take column types from this data file (Parquet or ORC)")
+    q.add_argument("--order-by", help="top-k: sort column (answered by its range-bitmap index)")
+    q.add_argument("--desc", action="store_true", help="top-k: largest first (default: smallest first)")
+    q.add_argument("--limit", type=int, help="top-k: number of rows")
+    q.add_argument(
+        "--nulls", choices=["first", "last"], help="top-k: null placement (default: first ascending, last descending)"
+    )
+    q.add_argument(
+        "--keep-ties",
+        action="store_true",
+        help="top-k: keep every row tied with the k-th (Java does with more than one sort key)",
+    )
+    q.add_argument(
+        "--json", action="store_true", help='print {"result": "rows", "count", "rows"} or {"result": "remain" | "skip"}'
+    )
+    q.set_defaults(func=cmd_query)
 
     c = sub.add_parser("corpus", help="check every golden file against its sidecar")
     c.add_argument("--report", choices=sorted(RENDERERS), default="text")
