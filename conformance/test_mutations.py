@@ -26,7 +26,9 @@ LAYOUT_DIRS = {
     "file-index": "file_index",
     "bitmap": "bitmap_index",
     "bsi": "bsi",
+    "range-bitmap": "range_bitmap",
 }
+TYPED = ("bitmap", "bsi", "range-bitmap")
 
 
 def _seed(path: Path, kind: str):
@@ -90,10 +92,33 @@ def run_all(kind: str, data: bytes, types=None) -> None:
             call(data, types)
         except PaimonConformError as err:
             errors.append(err)
+    if kind in ("range-bitmap", "bsi", "file-index") and not any(f.severity == "must" for f in findings):
+        errors += _queries(kind, data, types)
     for err in errors:
         if hasattr(err, "code"):
             assert err.code
             assert err.offset is None or 0 <= err.offset <= len(data)
+
+
+def _queries(kind: str, data: bytes, types) -> list[PaimonConformError]:
+    """Query a file that passed validation: answers or kit errors, nothing else."""
+    from paimon_conform import query
+
+    try:
+        if kind == "file-index":
+            columns = query.open_container(data, types or {})
+        else:
+            column = query.Column(types, [])
+            column.readers.append(query.open_payload(kind, data, types, column))
+            columns = {"c": column}
+        for name, col in columns.items():
+            where = f"`{name}` IS NULL OR `{name}` IS NOT NULL"
+            query.evaluate(query.parse_predicate(where), columns)
+            query.top_k(query.REMAIN, columns, name, 3, True, "nulls_last")
+            del col
+    except PaimonConformError as err:
+        return [err]
+    return []
 
 
 @given(mutated())
@@ -116,6 +141,6 @@ def test_mutations_raise_only_kit_errors_within_bounds(case):
     [b"", b"\x01", b"\x00" * 3, b"\xff" * 64, struct.pack(">BI", 1, 2**32 - 1), struct.pack("<Q", 2**64 - 1)],
 )
 def test_garbage_inputs(kind, data):
-    types = parse_type("INT") if kind in ("bitmap", "bsi") else None
+    types = parse_type("INT") if kind in TYPED else None
     with watchdog(HANG_SECONDS):
         run_all(kind, data, types)
