@@ -2,7 +2,7 @@
 
 It is laid out like parts of a table: the `index/` folder with one
 deletion-vector file per bitmap kind and a HASH index file, and a data file's
-`.index` container (bloom filters and a V2 bitmap). (Later work widens this
+`.index` container (bloom filters, a V2 bitmap, a range-bitmap and a BSI). (Later work widens this
 into a whole sample table.)
 """
 
@@ -43,7 +43,11 @@ def write_sample(root: Path) -> list[tuple[Path, str]]:
                     "name": "id",
                     "type": "BIGINT",
                     "values": ids,
-                    "indexes": [{"index_type": "bloom-filter", "options": {"items": 2000, "fpp": 0.01}}],
+                    "indexes": [
+                        {"index_type": "bloom-filter", "options": {"items": 2000, "fpp": 0.01}},
+                        {"index_type": "range-bitmap"},
+                        {"index_type": "bsi"},
+                    ],
                 },
                 {
                     "name": "name",
