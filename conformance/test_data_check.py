@@ -128,3 +128,26 @@ def test_inspect_takes_types_from_the_data_file(tmp_path, capsys):
     assert cli.main(["inspect", "--json", "--data", str(path), index]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["columns"][0]["indexes"][0]["payload"]["row_values"] == case["columns"][0]["values"]
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "orc"])
+@pytest.mark.parametrize("index_type", ["range-bitmap", "bsi"])
+def test_range_bitmap_and_bsi_rows_against_the_data_file(tmp_path, fmt, index_type):
+    case = {
+        "case_format": 1,
+        "kind": "file-index",
+        "columns": [
+            {"name": "n", "type": "BIGINT", "values": [5, None, -3, 5, 9, 0], "indexes": [{"index_type": index_type}]},
+            {"name": "d", "type": "DATE", "values": ["2024-01-01", None, "1969-12-31"] * 2, "indexes": []},
+        ],
+    }
+    index = tmp_path / "f.index"
+    index.write_bytes(fi.encode(case))
+    good = data_file(tmp_path, case, fmt)
+    assert cli.main(["validate", str(index), "--data", str(good), "--types", "n=BIGINT,d=DATE"]) == 0
+    moved = data_file(tmp_path, case, fmt, lambda c: [5, None, -3, 9, 5, 0] if c["name"] == "n" else c["values"])
+    report = tmp_path / "r.json"
+    args = ["validate", str(index), "--data", str(moved), "--types", "n=BIGINT,d=DATE", "--report", "json"]
+    assert cli.main([*args, "-o", str(report)]) == 1
+    codes = {f["code"] for r in json.loads(report.read_text())["files"] for f in r["findings"]}
+    assert codes == {"RANGE_BITMAP_WRONG_ROWS" if index_type == "range-bitmap" else "BSI_WRONG_ROWS"}
