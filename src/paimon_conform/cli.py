@@ -1,4 +1,4 @@
-"""`paimon-conform`: inspect, validate, encode and query Paimon binary files.
+"""`paimon-conform`: inspect, validate, encode, query and hash Paimon binary layouts.
 
 Exit codes: 0 valid, 1 findings, 2 unusable input or usage error.
 """
@@ -231,6 +231,41 @@ def cmd_query(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_hash(args: argparse.Namespace) -> int:
+    """Print a key's BinaryRow bytes, hashCode and bucket for each bucket count."""
+    from . import binary_row
+    from .types import to_internal
+
+    types = [parse_type(x) for x in re.split(r",(?![^()]*\))", args.types)] if args.types.strip() else []
+    try:
+        values = json.loads(args.values)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"--values must be a JSON array: {exc}") from None
+    if not isinstance(values, list) or len(values) != len(types):
+        raise UsageError(f"--values must be a JSON array of {len(types)} value(s), one per type")
+    internal = [to_internal(t, v) for t, v in zip(types, values, strict=True)]
+    row = binary_row.write(types, internal)
+    h = binary_row.hash_code(row)
+    buckets = {}
+    for n in args.buckets or []:
+        if args.bucket_function == "mod":
+            if len(types) != 1 or types[0].root not in ("INT", "BIGINT") or internal[0] is None:
+                raise UsageError("the mod bucket function takes exactly one non-null INT or BIGINT key")
+            buckets[str(n)] = binary_row.mod_bucket(internal[0], n)
+        elif args.bucket_function == "hive":
+            raise UsageError("the hive bucket function is not implemented yet (issue 5)")
+        else:
+            buckets[str(n)] = binary_row.default_bucket(h, n)
+    if args.json:
+        print(json.dumps({"row_hex": row.hex(), "hash": h, "buckets": buckets}))
+    else:
+        print(f"row   {row.hex()}")
+        print(f"hash  {h}")
+        for n, b in buckets.items():
+            print(f"bucket ({args.bucket_function}, {n} buckets)  {b}")
+    return 0
+
+
 def cmd_corpus(args: argparse.Namespace) -> int:
     """Check the golden corpus and print a summary."""
     root = Path(args.golden) if args.golden else default_root()
@@ -335,6 +370,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--json", action="store_true", help='print {"result": "rows", "count", "rows"} or {"result": "remain" | "skip"}'
     )
     q.set_defaults(func=cmd_query)
+
+    h = sub.add_parser("hash", help="a key's BinaryRow bytes, hashCode and buckets")
+    h.add_argument("--types", required=True, help="the key's field types in order, e.g. 'INT,STRING'")
+    h.add_argument("--values", required=True, help="the key as a JSON array in the logical form, e.g. '[5, \"abc\"]'")
+    h.add_argument("--buckets", type=int, action="append", help="a bucket count (repeatable)")
+    h.add_argument("--bucket-function", choices=["default", "mod", "hive"], default="default")
+    h.add_argument("--json", action="store_true", help='print {"row_hex", "hash", "buckets": {count: bucket}}')
+    h.set_defaults(func=cmd_hash)
 
     c = sub.add_parser("corpus", help="check every golden file against its sidecar")
     c.add_argument("--report", choices=sorted(RENDERERS), default="text")
