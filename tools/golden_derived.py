@@ -229,6 +229,13 @@ def runs(*pairs: tuple[int, int]) -> bytes:
     return struct.pack("<H", len(pairs)) + b"".join(struct.pack("<HH", s, n - 1) for s, n in pairs)
 
 
+def patch_be(data: bytes, at: int, value: int, width: int = 4) -> bytes:
+    """`data` with the big-endian signed field at `at` set to `value`."""
+    out = bytearray(data)
+    out[at : at + width] = value.to_bytes(width, "big", signed=True)
+    return bytes(out)
+
+
 def reject(
     folder: Path,
     stem: str,
@@ -587,9 +594,7 @@ def file_index_rejects(out: Path) -> None:
         reject(f, stem, k, data, code, path, offset, breaks, motivation)
 
     def patch(at: int, value: int, width: int = 4) -> bytes:
-        b = bytearray(good)
-        b[at : at + width] = value.to_bytes(width, "big", signed=True)
-        return bytes(b)
+        return patch_be(good, at, value, width)
 
     bad("bad-magic", patch(0, 0x00054E4ED01A35AF, 8), "FILE_INDEX_BAD_MAGIC", "magic", 0, "the magic is off by one")
     bad(
@@ -780,30 +785,25 @@ def bsi_goldens(out: Path) -> None:
             },
         )
     f = out / "bsi" / "must-reject"
-    bad = bytearray(BSI_INT)
-    bad[0] = 2
-    reject(f, "bad-version", "bsi", bytes(bad), "BSI_BAD_VERSION", "version", 0, "version 2", type="INT")
-    bad = bytearray(BSI_INT)
-    bad[7 + 8 : 7 + 16] = (-1).to_bytes(8, "big", signed=True)
+    bad = patch_be(BSI_INT, 0, 2, 1)
+    reject(f, "bad-version", "bsi", bad, "BSI_BAD_VERSION", "version", 0, "version 2", type="INT")
     reject(
         f,
         "min-above-max",
         "bsi",
-        bytes(bad),
+        patch_be(BSI_INT, 7 + 8, -1, 8),
         "BSI_MIN_ABOVE_MAX",
         "positive.max",
         15,
         "the positive half's max is below its min",
         type="INT",
     )
-    bad = bytearray(BSI_INT)
     at = 6 + 17 + 22  # positive half at 6: version, min, max, then a 22-byte existence bitmap
-    bad[at : at + 4] = (65).to_bytes(4, "big")
     reject(
         f,
         "too-many-slices",
         "bsi",
-        bytes(bad),
+        patch_be(BSI_INT, at, 65),
         "BSI_TOO_MANY_SLICES",
         "positive.num_slices",
         at,
@@ -891,17 +891,12 @@ def range_bitmap_rejects(out: Path, example: bytes) -> None:
     def bad(stem: str, data: bytes, code: str, path: str, offset: int | None, breaks: str) -> None:
         reject(f, stem, "range-bitmap", data, code, path, offset, breaks, type="INT")
 
-    def patch(data: bytes, at: int, value: int, width: int = 4) -> bytes:
-        out_ = bytearray(data)
-        out_[at : at + width] = value.to_bytes(width, "big", signed=True)
-        return bytes(out_)
-
     d = 4 + 21  # dictionary of the example
     c = d + 54  # its code BSI
-    bad("bad-version", patch(example, 4, 2, 1), "RANGE_BITMAP_BAD_VERSION", "header.version", 4, "version 2")
+    bad("bad-version", patch_be(example, 4, 2, 1), "RANGE_BITMAP_BAD_VERSION", "header.version", 4, "version 2")
     bad(
         "header-length-lies",
-        patch(example, 0, 22),
+        patch_be(example, 0, 22),
         "RANGE_BITMAP_BAD_LENGTH",
         "header.end_check",
         25,
@@ -909,7 +904,7 @@ def range_bitmap_rejects(out: Path, example: bytes) -> None:
     )
     bad(
         "too-many-slices",
-        patch(example, c + 5, 65, 1),
+        patch_be(example, c + 5, 65, 1),
         "RANGE_BITMAP_SLICE_COUNT",
         "codes.header.num_slices",
         c + 5,
@@ -917,15 +912,15 @@ def range_bitmap_rejects(out: Path, example: bytes) -> None:
     )
     bad(
         "existence-beyond-row-count",
-        patch(example, 5, 5),
+        patch_be(example, 5, 5),
         "RANGE_BITMAP_ROW_OUT_OF_RANGE",
         "codes.existence",
         c + 4 + 26,
         "row count 5 while the existence bitmap holds row 5",
     )
-    swapped = patch(patch(example, 13, 9), 17, 3)
+    swapped = patch_be(patch_be(example, 13, 9), 17, 3)
     bad("min-above-max", swapped, "RANGE_BITMAP_MIN_ABOVE_MAX", "header", 4, "header min 9, max 3")
-    unsorted = patch(patch(example, d + 17 + 4 + 25, 9), d + 17 + 4 + 29, 5)
+    unsorted = patch_be(patch_be(example, d + 17 + 4 + 25, 9), d + 17 + 4 + 29, 5)
     bad(
         "keys-unsorted",
         unsorted,
@@ -948,7 +943,7 @@ def range_bitmap_rejects(out: Path, example: bytes) -> None:
     d = 4 + 21
     chunk = 1 + 4 + 5 * 4  # version, first key, code, keys offset, size, keys length, key size
     offsets = d + 17
-    swapped = patch(patch(multi, offsets + 4, 2 * chunk), offsets + 8, chunk)
+    swapped = patch_be(patch_be(multi, offsets + 4, 2 * chunk), offsets + 8, chunk)
     bad(
         "chunk-offsets-out-of-order",
         swapped,
@@ -959,7 +954,7 @@ def range_bitmap_rejects(out: Path, example: bytes) -> None:
     )
     bad(
         "chunk-key-count-lies",
-        patch(multi, offsets + 12 + 2 * chunk + 13, 3),
+        patch_be(multi, offsets + 12 + 2 * chunk + 13, 3),
         "RANGE_BITMAP_BAD_LENGTH",
         "dictionary.chunks.chunks[2].len_fixed_check",
         offsets + 12 + 3 * chunk,
@@ -967,7 +962,7 @@ def range_bitmap_rejects(out: Path, example: bytes) -> None:
     )
     bad(
         "key-count-lies",
-        patch(multi, 9, 10),
+        patch_be(multi, 9, 10),
         "RANGE_BITMAP_CHUNK_COUNT",
         "dictionary.keys_check_count",
         offsets + 12 + 3 * chunk,
@@ -987,15 +982,10 @@ def bitmap_rejects(out: Path) -> None:
     def bad(stem, data, code, path, offset, breaks):
         reject(f, stem, "bitmap", data, code, path, offset, breaks, type="INT")
 
-    def patch(data: bytes, at: int, value: int, width: int = 4) -> bytes:
-        b = bytearray(data)
-        b[at : at + width] = value.to_bytes(width, "big", signed=True)
-        return bytes(b)
-
-    bad("bad-version", patch(v1, 0, 3, 1), "BITMAP_BAD_VERSION", "version", 0, "version 3")
+    bad("bad-version", patch_be(v1, 0, 3, 1), "BITMAP_BAD_VERSION", "version", 0, "version 3")
     bad(
         "offset-out-of-range",
-        patch(v1, 14 + 4, 500),
+        patch_be(v1, 14 + 4, 500),
         "BITMAP_OFFSET_OUT_OF_RANGE",
         "entries[0]",
         None,
@@ -1003,7 +993,7 @@ def bitmap_rejects(out: Path) -> None:
     )
     bad(
         "row-out-of-range",
-        patch(v1, 1, 5),
+        patch_be(v1, 1, 5),
         "BITMAP_ROW_OUT_OF_RANGE",
         "entries[0]",
         None,
@@ -1011,7 +1001,7 @@ def bitmap_rejects(out: Path) -> None:
     )
     bad(
         "single-row-twice",
-        patch(v1, 14 + 16 + 4, -1 - 0),
+        patch_be(v1, 14 + 16 + 4, -1 - 0),
         "BITMAP_ROW_TWICE",
         "entries[2]",
         None,
@@ -1019,7 +1009,7 @@ def bitmap_rejects(out: Path) -> None:
     )
     bad(
         "v1-body-out-of-header-order",
-        patch(patch(v1, 14 + 4, 42), 14 + 12, 20),
+        patch_be(patch_be(v1, 14 + 4, 42), 14 + 12, 20),
         "BITMAP_V1_BODY_ORDER",
         "ofs_null_bitmap",
         None,
@@ -1028,7 +1018,7 @@ def bitmap_rejects(out: Path) -> None:
     v2 = BITMAP_V2_INT  # 1 block; directory at 22, index blocks at 34
     bad(
         "v2-block-count-lies",
-        patch(v2, 18, 2),
+        patch_be(v2, 18, 2),
         "TRUNCATED",
         "index_blocks.blocks[0].num_entries",
         42,
@@ -1036,7 +1026,7 @@ def bitmap_rejects(out: Path) -> None:
     )
     bad(
         "v2-block-offset-wrong",
-        patch(v2, 26, 4),
+        patch_be(v2, 26, 4),
         "BITMAP_BLOCKS_MISMATCH",
         "index_blocks.blocks[0].offset_check",
         34,
@@ -1044,7 +1034,7 @@ def bitmap_rejects(out: Path) -> None:
     )
     bad(
         "v2-length-mismatch",
-        patch(v2, 34 + 4 + 8, 21),
+        patch_be(v2, 34 + 4 + 8, 21),
         "BITMAP_LENGTH_MISMATCH",
         "entries[0]",
         None,
@@ -1052,7 +1042,7 @@ def bitmap_rejects(out: Path) -> None:
     )
     bad(
         "v2-keys-not-sorted",
-        patch(patch(v2, 34 + 4, 2), 34 + 16, 1),
+        patch_be(patch_be(v2, 34 + 4, 2), 34 + 16, 1),
         "BITMAP_V2_KEYS_NOT_SORTED",
         "index_blocks",
         None,
