@@ -18,7 +18,7 @@ from pyroaring import BitMap
 from . import roaring, structure
 from .errors import EncodeError, LayoutError
 from .findings import Finding
-from .hashing import double_bits, float_bits, timestamp_long
+from .hashing import double_bits, float_bits, timestamp_from_long, timestamp_long
 from .javahash import JavaHashMap, binary_string_hash, int32, long_hash
 from .types import DataType
 
@@ -63,6 +63,24 @@ def map_key(t: DataType, v: Any) -> Any:
     if kind == "string":
         return v.encode("utf-8")
     return v
+
+
+def key_to_internal(t: DataType, key: Any) -> Any:
+    """Inverse of map_key (also for range-bitmap keys): floats from their bits, strings decoded,
+    timestamps from the stored millis or micros, DECIMAL from its unscaled long."""
+    if t.root == "FLOAT":
+        return struct.unpack(">f", struct.pack(">i", key))[0]
+    if t.root == "DOUBLE":
+        return struct.unpack(">d", struct.pack(">q", key))[0]
+    if t.is_string:
+        return key.decode("utf-8", errors="replace")
+    if t.root == "BOOLEAN":
+        return bool(key)
+    if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        return timestamp_from_long(t, key)
+    if t.root == "DECIMAL":
+        return (key, t.precision, t.scale)
+    return key
 
 
 def java_hash(kind: str, key: Any) -> int:

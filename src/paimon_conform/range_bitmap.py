@@ -18,10 +18,9 @@ import numpy as np
 from pyroaring import BitMap
 
 from . import roaring, structure
-from .bitmap import KIND_CODES, key_bytes, sort_key
+from .bitmap import KIND_CODES, key_bytes, key_to_internal, map_key, sort_key
 from .errors import EncodeError, LayoutError
 from .findings import Finding
-from .hashing import double_bits, float_bits, timestamp_from_long, timestamp_long
 from .options import parse_memory_size
 from .types import DataType
 
@@ -76,33 +75,11 @@ def chunk_size_bytes(t: DataType, option: Any = None) -> int:
 
 
 def to_key(t: DataType, v: Any) -> Any:
-    """The dictionary key for an internal value (floats as their canonical bits)."""
-    kind = key_kind(t)
+    """The dictionary key for an internal value: the bitmap index's key, DECIMAL as its unscaled long."""
+    key_kind(t)
     if v is None:
         return None
-    if t.root == "DECIMAL":
-        return v[0]
-    if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
-        return timestamp_long(t, v)
-    if kind == "f4":
-        return float_bits(v)
-    if kind == "f8":
-        return double_bits(v)
-    if kind == "string":
-        return v.encode("utf-8")
-    if kind == "boolean":
-        return bool(v)
-    return int(v)
-
-
-def order_of(kind: str, key: Any) -> Any:
-    """Sort key with the order of Java's comparator (Float/Double.compare on bits)."""
-    return sort_key(kind, key)
-
-
-def encoded_key(kind: str, key: Any) -> bytes:
-    """A key as KeyFactory's serializer writes it."""
-    return key_bytes(kind, key)
+    return v[0] if t.root == "DECIMAL" else map_key(t, v)
 
 
 def codes_of(t: DataType, values: Sequence[Any]) -> tuple[list[Any], np.ndarray, np.ndarray]:
@@ -116,10 +93,10 @@ def codes_of(t: DataType, values: Sequence[Any]) -> tuple[list[Any], np.ndarray,
         index = {k: i for i, k in enumerate(distinct)}
         codes = np.fromiter((index[k] for k in present), dtype=np.int64, count=len(present))
         return distinct, rows, codes
-    order = np.array([order_of(kind, k) for k in present], dtype=np.int64)
+    order = np.array([sort_key(kind, k) for k in present], dtype=np.int64)
     uniq, codes = np.unique(order, return_inverse=True)
     if kind in ("f4", "f8"):
-        back = {order_of(kind, k): k for k in present}
+        back = {sort_key(kind, k): k for k in present}
         distinct = [back[o] for o in uniq.tolist()]
     elif kind == "boolean":
         distinct = [bool(o) for o in uniq.tolist()]
@@ -161,7 +138,7 @@ def dictionary(kind: str, keys: list[Any], chunk_size: int) -> bytes:
     for first, extra in spans:
         extras = keys[first + 1 : first + 1 + extra]
         if kind == "string":
-            encoded = [encoded_key(kind, k) for k in extras]
+            encoded = [key_bytes(kind, k) for k in extras]
             starts = np.cumsum([0] + [len(e) for e in encoded[:-1]], dtype=np.int64) if encoded else []
             key_offsets = struct.pack(f">{len(encoded)}i", *(int(s) for s in starts))
             key_data = b"".join(encoded)
@@ -172,7 +149,7 @@ def dictionary(kind: str, keys: list[Any], chunk_size: int) -> bytes:
             block = key_data
             tail = struct.pack(">iii", extra, len(key_data), KEY_SIZES[kind])
         offsets += struct.pack(">i", len(chunks))
-        chunks += b"\x01" + encoded_key(kind, keys[first]) + struct.pack(">ii", first, len(blocks)) + tail
+        chunks += b"\x01" + key_bytes(kind, keys[first]) + struct.pack(">ii", first, len(blocks)) + tail
         blocks += block
     head = struct.pack(">iBiii", 13, VERSION, len(spans), len(offsets), len(chunks))
     return head + bytes(offsets) + bytes(chunks) + bytes(blocks)
@@ -208,7 +185,7 @@ def build(t: DataType, values: Sequence[Any], chunk_size: Any = None) -> bytes:
         raise EncodeError("more rows than Java's int row counter holds")
     header = struct.pack(">Bii", VERSION, len(values), len(keys))
     if keys:
-        header += encoded_key(kind, keys[0]) + encoded_key(kind, keys[-1])
+        header += key_bytes(kind, keys[0]) + key_bytes(kind, keys[-1])
     dict_bytes = dictionary(kind, keys, size)
     header += struct.pack(">i", len(dict_bytes))
     return struct.pack(">i", len(header)) + header + dict_bytes + code_bsi(rows, codes, len(keys))
@@ -277,16 +254,16 @@ class Index:
     obj: Any = None
 
     def __post_init__(self) -> None:
-        self.order = [order_of(self.kind, k) for k in self.keys]
+        self.order = [sort_key(self.kind, k) for k in self.keys]
 
     def compare(self, a: Any, b: Any) -> int:
         """Java's comparator on two keys: -1, 0 or 1."""
-        x, y = order_of(self.kind, a), order_of(self.kind, b)
+        x, y = sort_key(self.kind, a), sort_key(self.kind, b)
         return (x > y) - (x < y)
 
     def find(self, key: Any) -> int:
         """ChunkedDictionary.find: the key's code, or -(insertion code) - 1."""
-        o = order_of(self.kind, key)
+        o = sort_key(self.kind, key)
         i = bisect.bisect_left(self.order, o)
         if i < len(self.order) and self.order[i] == o:
             return i
@@ -430,18 +407,8 @@ def check(data: bytes, t: DataType) -> list[Finding]:
 
 def from_key(t: DataType, key: Any) -> Any:
     """Back from a dictionary key to an internal value (timestamps in the stored unit)."""
-    kind = key_kind(t)
-    if t.root == "DECIMAL":
-        return (key, t.precision, t.scale)
-    if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
-        return timestamp_from_long(t, key)
-    if kind == "f4":
-        return struct.unpack(">f", struct.pack(">i", key))[0]
-    if kind == "f8":
-        return struct.unpack(">d", struct.pack(">q", key))[0]
-    if kind == "string":
-        return key.decode("utf-8", errors="replace")
-    return key
+    key_kind(t)
+    return key_to_internal(t, key)
 
 
 def row_values(index: Index, t: DataType) -> list[Any]:

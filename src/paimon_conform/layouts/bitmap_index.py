@@ -13,7 +13,6 @@ from typing import Any
 from .. import bitmap
 from ..errors import CaseError, LayoutError
 from ..findings import Finding
-from ..hashing import timestamp_from_long
 from ..options import parse_memory_size
 from ..types import DataType, parse_type, to_internal, to_json
 from .base import Layout, case_header, never_detected, require_type, stated_type
@@ -36,7 +35,7 @@ def row_values(index: bitmap.Index, t: DataType) -> list[Any]:
     out: list[Any] = [None] * index.num_rows
     seen = [False] * index.num_rows
     for key, rows in index.rows.items():
-        value = to_json(t, _internal_of(t, key))
+        value = to_json(t, bitmap.key_to_internal(t, key))
         for r in rows:
             if r >= index.num_rows or seen[r]:
                 raise LayoutError(
@@ -48,23 +47,6 @@ def row_values(index: bitmap.Index, t: DataType) -> list[Any]:
                 )
             out[r], seen[r] = value, True
     return out
-
-
-def _internal_of(t: DataType, key: Any) -> Any:
-    """Back from a map key to an internal value (timestamps keep the stored unit)."""
-    import struct
-
-    if t.root == "FLOAT":
-        return struct.unpack(">f", struct.pack(">i", key))[0]
-    if t.root == "DOUBLE":
-        return struct.unpack(">d", struct.pack(">q", key))[0]
-    if t.is_string:
-        return key.decode("utf-8", errors="replace")
-    if t.root == "BOOLEAN":
-        return bool(key)
-    if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
-        return timestamp_from_long(t, key)
-    return key
 
 
 def payload_case(data: bytes, t: DataType) -> dict[str, Any] | None:
