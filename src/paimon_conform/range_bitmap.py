@@ -398,6 +398,11 @@ def check(data: bytes, t: DataType) -> list[Finding]:
         index = read(data, t)
     except LayoutError as err:
         return [Finding.from_error(err)]
+    return check_index(index)
+
+
+def check_index(index: Index) -> list[Finding]:
+    """The findings of a payload `read` already parsed: bitmaps, key order, rows and codes."""
     at = offsets(index.obj)
     findings = _bitmap_findings(index.obj, at) + _key_findings(index)
     if any(f.severity == "must" for f in findings):
