@@ -50,6 +50,11 @@ def _layout_for(data: bytes, kind: str | None, path: str) -> Layout:
     return layout
 
 
+def split_types(text: str) -> list[str]:
+    """Comma-separated items, keeping the commas inside DECIMAL(10,2)."""
+    return re.split(r",(?![^()]*\))", text)
+
+
 def parse_types(types: str | None, single: str | None) -> DataType | dict[str, DataType] | None:
     """`--types a=INT,b=DECIMAL(10,2)` as a dict, or `--type INT` as one DataType."""
     if single:
@@ -57,7 +62,7 @@ def parse_types(types: str | None, single: str | None) -> DataType | dict[str, D
     if not types:
         return None
     out = {}
-    for item in re.split(r",(?![^()]*\))", types):
+    for item in split_types(types):
         name, sep, text = item.partition("=")
         if not sep or not name.strip():
             raise UsageError(f"--types takes column=TYPE pairs separated by commas, not {item!r}")
@@ -65,15 +70,21 @@ def parse_types(types: str | None, single: str | None) -> DataType | dict[str, D
     return out
 
 
-def cmd_inspect(args: argparse.Namespace) -> int:
-    """Print a file's case (--json) or its structure."""
-    data = _read(args.file)
-    layout = _layout_for(data, args.kind, args.file)
+def types_of(args: argparse.Namespace) -> DataType | dict[str, DataType] | None:
+    """Column types from --types / --type, else from the --data file's columns."""
     types = parse_types(args.types, args.type)
     if types is None and args.data:
         from . import datafile
 
         types = {name: t for name, (t, _) in datafile.columns(args.data)[1].items()}
+    return types
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    """Print a file's case (--json) or its structure."""
+    data = _read(args.file)
+    layout = _layout_for(data, args.kind, args.file)
+    types = types_of(args)
     try:
         if args.json:
             sys.stdout.write(cases.dumps(layout.inspect(data, types)))
@@ -111,7 +122,7 @@ def against_data(layout: Layout, data: bytes, data_file: str, column: str | None
 
     if layout.kind == "file-index":
         return file_index.check_against_data(data, data_file, types)
-    if layout.kind not in ("bloom-filter", "bitmap", "range-bitmap", "bsi"):
+    if layout.kind not in file_index.KNOWN_INDEXES:
         raise UsageError(
             f"--data applies to file-index, bloom-filter, bitmap, range-bitmap and bsi files, not {layout.kind}"
         )
@@ -167,17 +178,13 @@ def _query_columns(args: argparse.Namespace, data: bytes) -> dict:
     from . import query
     from .layouts import file_index
 
-    types = parse_types(args.types, args.type)
-    if types is None and args.data:
-        from . import datafile
-
-        types = {name: t for name, (t, _) in datafile.columns(args.data)[1].items()}
+    types = types_of(args)
     kind = args.kind or ("file-index" if file_index.detect(data) else None)
     if kind == "file-index":
         if isinstance(types, DataType):
             raise UsageError("a container's columns are typed with --types col=TYPE (or --data)")
         return query.open_container(data, types or {})
-    if kind not in ("bloom-filter", "bitmap", "range-bitmap", "bsi"):
+    if kind not in file_index.KNOWN_INDEXES:
         raise UsageError(
             "query reads a file-index container, or a lone payload with --kind range-bitmap|bitmap|bsi|bloom-filter"
         )
@@ -236,7 +243,7 @@ def cmd_hash(args: argparse.Namespace) -> int:
     from . import binary_row
     from .types import to_internal
 
-    types = [parse_type(x) for x in re.split(r",(?![^()]*\))", args.types)] if args.types.strip() else []
+    types = [parse_type(x) for x in split_types(args.types)] if args.types.strip() else []
     try:
         values = json.loads(args.values)
     except json.JSONDecodeError as exc:
