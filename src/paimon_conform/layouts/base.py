@@ -6,9 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import UsageError
+from ..errors import CaseError, UsageError
 from ..findings import Finding
-from ..types import DataType, parse_type
+from ..types import DataType, parse_type, to_internal
 
 CASE_FORMAT = 1
 
@@ -49,6 +49,16 @@ def require_type(types: Any, kind: str) -> DataType:
     if not isinstance(types, DataType):
         raise UsageError(f"a {kind} payload is typed by its column: pass the column type (--type INT)")
     return types
+
+
+def payload_rows(entry: dict[str, Any], t: DataType | None, column_values: list | None, kind: str) -> list[Any]:
+    """Internal row values of a typed payload entry: its own `row_values`, else the column's values."""
+    if t is None:
+        raise CaseError(f"a {kind} payload needs its column type")
+    values = entry.get("row_values", column_values)
+    if values is None:
+        raise CaseError(f"a {kind} entry needs values (row_values)")
+    return [to_internal(t, v) for v in values]
 
 
 def case_header(kind: str) -> dict[str, Any]:

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from .. import bitmap
-from ..errors import CaseError, LayoutError
+from ..errors import LayoutError
 from ..findings import Finding
 from ..options import parse_memory_size
 from ..types import DataType, parse_type, to_internal, to_json
-from .base import Layout, case_header, never_detected, require_type, stated_type
+from .base import Layout, case_header, never_detected, payload_rows, require_type, stated_type
 
 NAME = "bitmap_index"
 KIND = "bitmap"
@@ -70,15 +70,11 @@ def payload_case(data: bytes, t: DataType) -> dict[str, Any] | None:
 
 def build_payload(entry: dict[str, Any], t: DataType | None, column_values: list | None) -> bytes:
     """Payload from {"version", "row_values"} or from the column's values and options."""
-    if t is None:
-        raise CaseError("a bitmap payload needs its column type")
+    rows = payload_rows(entry, t, column_values, KIND)
     options = entry.get("options", {})
-    values = entry.get("row_values", column_values)
-    if values is None:
-        raise CaseError("a bitmap entry needs values")
     version = int(entry.get("version", options.get("version", 2)))
     block = entry.get("index_block_size", parse_memory_size(options.get("index-block-size", "16kb")))
-    return bitmap.build(t, [to_internal(t, v) for v in values], version, block)
+    return bitmap.build(t, rows, version, block)
 
 
 def inspect(data: bytes, types: Any = None) -> dict[str, Any]:

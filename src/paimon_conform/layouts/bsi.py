@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from .. import bsi
-from ..errors import CaseError, LayoutError
+from ..errors import LayoutError
 from ..findings import Finding
 from ..hashing import timestamp_from_long
 from ..types import DataType, parse_type, to_internal, to_json
-from .base import Layout, case_header, never_detected, require_type, stated_type
+from .base import Layout, case_header, never_detected, payload_rows, require_type, stated_type
 
 NAME = "bsi"
 KIND = "bsi"
@@ -49,12 +49,7 @@ def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
 
 def build_payload(entry: dict[str, Any], t: DataType | None, column_values: list | None) -> bytes:
     """Payload from {"row_values"} or from the column's values."""
-    if t is None:
-        raise CaseError("a bsi payload needs its column type")
-    values = entry.get("row_values", column_values)
-    if values is None:
-        raise CaseError("a bsi entry needs values (row_values)")
-    return bsi.build(t, [to_internal(t, v) for v in values])
+    return bsi.build(t, payload_rows(entry, t, column_values, KIND))
 
 
 def encode(case: dict[str, Any]) -> bytes:

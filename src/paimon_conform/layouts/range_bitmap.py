@@ -10,18 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 from .. import range_bitmap
-from ..errors import CaseError, LayoutError
+from ..errors import LayoutError
 from ..findings import Finding, raise_first_must
 from ..types import DataType, parse_type, to_internal, to_json
-from .base import Layout, case_header, never_detected, require_type, stated_type
+from .base import Layout, case_header, never_detected, payload_rows, require_type, stated_type
 
 NAME = "range_bitmap"
 KIND = "range-bitmap"
 
 
-def payload_case(data: bytes, t: DataType) -> dict[str, Any] | None:
+def payload_case(data: bytes, t: DataType, index: range_bitmap.Index | None = None) -> dict[str, Any] | None:
     """{"row_values"[, "chunk_size"]} when Java's writer reproduces `data` from them, else None."""
-    index = range_bitmap.read(data, t)
+    index = index or range_bitmap.read(data, t)
     internal = range_bitmap.row_values(index, t)
     values = [to_json(t, v) for v in internal]
     again = [to_internal(t, v) for v in values]
@@ -35,20 +35,17 @@ def payload_case(data: bytes, t: DataType) -> dict[str, Any] | None:
 
 def build_payload(entry: dict[str, Any], t: DataType | None, column_values: list | None) -> bytes:
     """Payload from {"row_values", "chunk_size"} or from the column's values and options."""
-    if t is None:
-        raise CaseError("a range-bitmap payload needs its column type")
-    values = entry.get("row_values", column_values)
-    if values is None:
-        raise CaseError("a range-bitmap entry needs values")
+    rows = payload_rows(entry, t, column_values, KIND)
     size = entry.get("chunk_size", entry.get("options", {}).get("chunk-size"))
-    return range_bitmap.build(t, [to_internal(t, v) for v in values], size)
+    return range_bitmap.build(t, rows, size)
 
 
 def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
     """The case describing a standalone range-bitmap payload."""
     t = require_type(types, KIND)
-    raise_first_must(NAME, range_bitmap.check(data, t))
-    payload = payload_case(data, t)
+    index = range_bitmap.read(data, t)
+    raise_first_must(NAME, range_bitmap.check_index(index))
+    payload = payload_case(data, t, index)
     if payload is None:
         raise LayoutError(
             NAME, "RANGE_BITMAP_NOT_JAVA_LAYOUT", "", None, "valid, but not the bytes Java writes for its values"
