@@ -111,11 +111,10 @@ def _queries(kind: str, data: bytes, types) -> list[PaimonConformError]:
             column = query.Column(types, [])
             column.readers.append(query.open_payload(kind, data, types, column))
             columns = {"c": column}
-        for name, col in columns.items():
+        for name in columns:
             where = f"`{name}` IS NULL OR `{name}` IS NOT NULL"
             query.evaluate(query.parse_predicate(where), columns)
             query.top_k(query.REMAIN, columns, name, 3, True, "nulls_last")
-            del col
     except PaimonConformError as err:
         return [err]
     return []

@@ -329,7 +329,7 @@ def open_container(data: bytes, types: dict[str, DataType]) -> dict[str, Column]
 
 def open_payload(kind: str, payload: bytes, t: DataType, column: Column | None = None) -> tuple[str, Reader]:
     """A reader for one payload of the given index kind."""
-    if kind in ("bloom-filter",):
+    if kind == "bloom-filter":
         return kind, _bloom_reader(payload, t)
     if kind == "bitmap":
         return kind, _bitmap_reader(payload, t)
