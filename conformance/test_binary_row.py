@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from paimon_conform import binary_row as br
+from paimon_conform import bucketing as bk
 from paimon_conform.cli import main
 from paimon_conform.types import parse_type, to_internal
 
@@ -69,16 +70,16 @@ def test_java_verified_rows(types, values, row_hex, hash_, buckets):
     if row_hex is not None:
         assert row.hex() == row_hex
     assert len(row) % 8 == 0
-    assert br.hash_code(row) == hash_
-    assert int(br.hash_rows(np.frombuffer(row, dtype=np.uint8).reshape(1, -1))[0]) == hash_
+    assert bk.hash_code(row) == hash_
+    assert int(bk.hash_rows(np.frombuffer(row, dtype=np.uint8).reshape(1, -1))[0]) == hash_
     if buckets is not None:
-        assert [br.default_bucket(hash_, n) for n in (2, 3, 4, 8, 10, 16, 100)] == buckets
+        assert [bk.default_bucket(hash_, n) for n in (2, 3, 4, 8, 10, 16, 100)] == buckets
 
 
 def test_paimon_fixed_bucket_test_values():
     """FixedBucketRowKeyExtractorTest: row (5, 6, 7), 100 buckets, keys a / a,b / a,b,c -> 96 / 27 / 40."""
     t = parse_type("INT")
-    got = [br.default_bucket(br.hash_code(br.write([t] * n, [5, 6, 7][:n])), 100) for n in (1, 2, 3)]
+    got = [bk.default_bucket(bk.hash_code(br.write([t] * n, [5, 6, 7][:n])), 100) for n in (1, 2, 3)]
     assert got == [96, 27, 40]
 
 
@@ -110,16 +111,16 @@ def test_vectorized_hash_equals_scalar_and_java_bucket_formula(case, n):
     raw = [br.write(ts, list(r)) for r in rows]
     assert len({len(r) for r in raw}) == 1  # fixed-width types: one row size
     matrix = np.frombuffer(b"".join(raw), dtype=np.uint8).reshape(len(raw), -1)
-    scalar = [br.hash_code(r) for r in raw]
-    assert br.hash_rows(matrix).tolist() == scalar
+    scalar = [bk.hash_code(r) for r in raw]
+    assert bk.hash_rows(matrix).tolist() == scalar
     java = [abs(int(math.fmod(h, n))) for h in scalar]  # Math.abs(h % n), % truncating
-    assert br.default_bucket(np.array(scalar, dtype=np.int32), n).tolist() == java
-    assert [br.default_bucket(h, n) for h in scalar] == java
+    assert bk.default_bucket(np.array(scalar, dtype=np.int32), n).tolist() == java
+    assert [bk.default_bucket(h, n) for h in scalar] == java
 
 
 @given(st.integers(-(2**63), 2**63 - 1), st.integers(1, 2**31 - 1))
 def test_mod_bucket_is_floor_mod(value, n):
-    got = br.mod_bucket(value, n)
+    got = bk.mod_bucket(value, n)
     assert 0 <= got < n
     assert (value - got) % n == 0
 
@@ -137,3 +138,6 @@ def test_cli_hash(capsys):
     assert json.loads(capsys.readouterr().out)["buckets"] == {"5": 2}
     assert main(["hash", "--types", "INT", "--values", "[1, 2]"]) == 2
     assert main(["hash", "--types", "STRING", "--values", "[5]", "--bucket-function", "mod", "--buckets", "3"]) == 2
+    args = ["hash", "--types", "INT,STRING", "--values", '[5, "abc"]', "--buckets", "7", "--bucket-function", "hive"]
+    assert main([*args, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["buckets"] == {"7": ((31 * 5 + (31 * (31 * 97 + 98) + 99)) % 7)}

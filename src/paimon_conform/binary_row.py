@@ -1,26 +1,47 @@
-"""Paimon's BinaryRow: Java-exact writer, hashCode (Murmur3 x86_32, seed 42) and bucket functions.
+"""Paimon's BinaryRow: the Java-exact writer and the reader over specs/binary_row.ksy.
 
 Values are internal values (`types.to_internal`). The row is little-endian:
 a null bit set whose first byte is the row kind, one 8-byte slot per field,
-then a variable part padded to 8 bytes per item.
+then a variable part padded to 8 bytes per item. Hashing and buckets are in
+`bucketing`.
 """
 
 from __future__ import annotations
 
+import math
 import struct
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
+from kaitaistruct import KaitaiStream
 
-from .errors import EncodeError
+from . import structure
+from .errors import EncodeError, LayoutError
+from .findings import Finding
 from .types import DataType
 
+NAME = "binary_row"
+SERIALIZED = "binary_row_serialized"
 ROW_KINDS = {"+I": 0, "-U": 1, "+U": 2, "-D": 3}
-SEED = 42
-C1, C2 = 0xCC9E2D51, 0x1B873593
-M32 = 0xFFFFFFFF
+ROW_KIND_NAMES = {v: k for k, v in ROW_KINDS.items()}
 FIXED = {"TINYINT": "<b", "SMALLINT": "<h", "INT": "<i", "DATE": "<i", "TIME": "<i", "BIGINT": "<q"}
+# binary_row.ksy enum slot_kind
+SLOT_KINDS = {
+    "BOOLEAN": 1,
+    "TINYINT": 2,
+    "SMALLINT": 3,
+    "INT": 4,
+    "DATE": 4,
+    "TIME": 4,
+    "BIGINT": 5,
+    "FLOAT": 6,
+    "DOUBLE": 7,
+    "CHAR": 8,
+    "VARCHAR": 8,
+    "BINARY": 9,
+    "VARBINARY": 9,
+}
+SLOT_INT64, SLOT_DECIMAL, SLOT_TIMESTAMP = 5, 10, 11
 
 
 def bit_set_width(arity: int) -> int:
@@ -33,11 +54,8 @@ def fixed_size(arity: int) -> int:
     return bit_set_width(arity) + 8 * arity
 
 
-def _pad8(data: bytes) -> bytes:
-    return data + b"\0" * (-len(data) % 8)
-
-
-def _is_compact(t: DataType) -> bool:
+def is_compact(t: DataType) -> bool:
+    """Whether a value of this type lives in its 8-byte slot (DECIMAL p <= 18, TIMESTAMP p <= 3, ...)."""
     if t.root == "DECIMAL":
         return t.precision <= 18
     if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
@@ -45,7 +63,22 @@ def _is_compact(t: DataType) -> bool:
     return True
 
 
-def _decimal_bytes(unscaled: int) -> bytes:
+def slot_kind(t: DataType) -> int:
+    """The binary_row.ksy slot kind of a type."""
+    if t.root == "DECIMAL":
+        return SLOT_INT64 if is_compact(t) else SLOT_DECIMAL
+    if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        return SLOT_INT64 if is_compact(t) else SLOT_TIMESTAMP
+    if t.root not in SLOT_KINDS:
+        raise EncodeError(f"BinaryRow of {t} is not supported by the kit")
+    return SLOT_KINDS[t.root]
+
+
+def _pad8(data: bytes) -> bytes:
+    return data + b"\0" * (-len(data) % 8)
+
+
+def decimal_bytes(unscaled: int) -> bytes:
     """BigInteger.toByteArray(): minimal big-endian two's complement."""
     bits = unscaled.bit_length() if unscaled >= 0 else (-unscaled - 1).bit_length()
     return unscaled.to_bytes(bits // 8 + 1, "big", signed=True)
@@ -62,59 +95,51 @@ def _slot(t: DataType, v: Any) -> bytes | None:
         return struct.pack("<f", v).ljust(8, b"\0")
     if root == "DOUBLE":
         return struct.pack("<d", v)
-    if root == "DECIMAL" and _is_compact(t):
-        return struct.pack("<q", v[0])
-    if root in ("TIMESTAMP", "TIMESTAMP_LTZ") and _is_compact(t):
+    if root in ("DECIMAL", "TIMESTAMP", "TIMESTAMP_LTZ") and is_compact(t):
         return struct.pack("<q", v[0])
     return None
+
+
+def _variable(t: DataType, v: Any, offset: int) -> tuple[bytes, bytes]:
+    """(slot, variable-part bytes) of a value that is not fixed-length; v None = null."""
+    if t.root == "DECIMAL":
+        data = b"" if v is None else decimal_bytes(v[0])
+        if len(data) > 16:
+            raise EncodeError(f"{t}: unscaled value {v[0]} needs more than 16 bytes")
+        return struct.pack("<Q", (offset << 32) | len(data)), data.ljust(16, b"\0")
+    if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        millis, nanos = (0, 0) if v is None else v
+        return struct.pack("<Q", (offset << 32) | nanos), struct.pack("<q", millis)
+    data = v.encode("utf-8") if t.is_string else bytes(v)
+    if len(data) <= 7:
+        return data.ljust(7, b"\0") + bytes([0x80 | len(data)]), b""
+    return struct.pack("<Q", (offset << 32) | len(data)), _pad8(data)
 
 
 def write(types: Sequence[DataType], values: Sequence[Any], kind: int = 0) -> bytes:
     """The BinaryRow Java's BinaryRowWriter produces for these internal values (None = null)."""
     if len(types) != len(values):
         raise EncodeError(f"{len(types)} types for {len(values)} values")
+    if kind not in ROW_KIND_NAMES:
+        raise EncodeError(f"row kind byte {kind} is not one of {sorted(ROW_KIND_NAMES)}")
     arity = len(types)
-    width = bit_set_width(arity)
-    head = bytearray(width)
+    head = bytearray(bit_set_width(arity))
     head[0] = kind
     slots = bytearray(8 * arity)
     var = bytearray()
     base = fixed_size(arity)
     for i, (t, v) in enumerate(zip(types, values, strict=True)):
-        at = 8 * i
-        offset = base + len(var)
+        slot_kind(t)
         if v is None:
             head[(i + 8) >> 3] |= 1 << ((i + 8) & 7)
-            if t.root == "DECIMAL" and not _is_compact(t):
-                slots[at : at + 8] = struct.pack("<Q", offset << 32)
-                var += bytes(16)  # Java reserves the space of a null non-compact decimal
-            elif t.root in ("TIMESTAMP", "TIMESTAMP_LTZ") and not _is_compact(t):
-                slots[at : at + 8] = struct.pack("<Q", offset << 32)
-                var += bytes(8)
-            continue
-        slot = _slot(t, v)
-        if slot is not None:
-            slots[at : at + 8] = slot
-            continue
-        if t.root == "DECIMAL":
-            data = _decimal_bytes(v[0])
-            if len(data) > 16:
-                raise EncodeError(f"{t}: unscaled value {v[0]} needs more than 16 bytes")
-            slots[at : at + 8] = struct.pack("<Q", (offset << 32) | len(data))
-            var += data.ljust(16, b"\0")
-        elif t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
-            millis, nanos = v
-            slots[at : at + 8] = struct.pack("<Q", (offset << 32) | nanos)
-            var += struct.pack("<q", millis)
-        elif t.is_string or t.is_binary:
-            data = v.encode("utf-8") if t.is_string else bytes(v)
-            if len(data) <= 7:
-                slots[at : at + 8] = data.ljust(7, b"\0") + bytes([0x80 | len(data)])
-            else:
-                slots[at : at + 8] = struct.pack("<Q", (offset << 32) | len(data))
-                var += _pad8(data)
-        else:
-            raise EncodeError(f"BinaryRow of {t} is not supported by the kit yet")
+            if is_compact(t):
+                continue  # setNullAt: bit set, slot zero
+            # the generated writer calls writeDecimal / writeTimestamp with null: the space stays reserved
+        slot = None if v is None else _slot(t, v)
+        if slot is None:
+            slot, data = _variable(t, v, base + len(var))
+            var += data
+        slots[8 * i : 8 * i + 8] = slot
     return bytes(head + slots + var)
 
 
@@ -123,68 +148,109 @@ def serialize_for_manifest(row: bytes, arity: int) -> bytes:
     return struct.pack(">i", arity) + row
 
 
-def _rotl(x: int, r: int) -> int:
-    return ((x << r) | (x >> (32 - r))) & M32
+def parse(types: Sequence[DataType], data: bytes, serialized: bool = False) -> Any:
+    """The binary_row (or binary_row_serialized) parse tree; LayoutError on bad bytes."""
+    kinds = bytes(slot_kind(t) for t in types)
+    layout = SERIALIZED if serialized else NAME
+    cls, debug = structure.parser_class(layout), structure.parser_class(layout, debug=True)
+
+    def make(stream: KaitaiStream) -> Any:
+        return cls(kinds, stream)
+
+    def make_debug(stream: KaitaiStream) -> Any:
+        return debug(kinds, stream)
+
+    obj = structure.parse(layout, data, make, make_debug)
+    return obj.row if serialized else obj
 
 
-def _fmix(h: int) -> int:
-    h ^= h >> 16
-    h = (h * 0x85EBCA6B) & M32
-    h ^= h >> 13
-    h = (h * 0xC2B2AE35) & M32
-    return h ^ (h >> 16)
+def _field_value(t: DataType, field: Any, path: str, at: int) -> Any:
+    """Internal value of one parsed non-null field."""
+    slot = field.slot
+    root = t.root
+    if root == "BOOLEAN":
+        return slot.value == 1
+    if root == "FLOAT" or root == "DOUBLE":
+        return float(slot.value)
+    if root == "DECIMAL":
+        if is_compact(t):
+            return slot.value, t.precision, t.scale
+        return int.from_bytes(slot.unscaled_be, "big", signed=True), t.precision, t.scale
+    if root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        if is_compact(t):
+            return slot.value, 0
+        return slot.epoch_millis, slot.nano_of_millisecond
+    if t.is_string or t.is_binary:
+        raw = slot.inline_data if slot.is_inline else slot.data
+        if t.is_binary:
+            return bytes(raw)
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise LayoutError(NAME, "BINARY_ROW_BAD_UTF8", path, at, f"string is not UTF-8: {exc.reason}") from None
+    return slot.value
 
 
-def _signed(h: int) -> int:
-    return h - (1 << 32) if h >> 31 else h
+def read(types: Sequence[DataType], data: bytes, serialized: bool = False) -> tuple[int, list[Any]]:
+    """(row kind byte, internal values) of a row written with these field types."""
+    row = parse(types, data, serialized)
+    base = 4 if serialized else 0
+    values = []
+    for i, (t, field) in enumerate(zip(types, row.fields, strict=True)):
+        at = base + bit_set_width(len(types)) + 8 * i
+        values.append(None if field.is_null else _field_value(t, field, f"fields[{i}]", at))
+    return int(row.row_kind), values
 
 
-def hash_code(row: bytes) -> int:
-    """BinaryRow.hashCode(): MurmurHashUtils.hashBytesByWords, seed 42, as a signed int."""
-    if len(row) % 4:
-        raise EncodeError(f"hashByWords needs a multiple of 4 bytes, not {len(row)}")
-    h = SEED
-    for (k,) in struct.iter_unpack("<I", row):
-        k = (k * C1) & M32
-        k = (_rotl(k, 15) * C2) & M32
-        h ^= k
-        h = (_rotl(h, 13) * 5 + 0xE6546B64) & M32
-    return _signed(_fmix(h ^ len(row)))
+def _nan_slots(types: Sequence[DataType], values: Sequence[Any]) -> list[int]:
+    return [i for i, (t, v) in enumerate(zip(types, values, strict=True)) if isinstance(v, float) and math.isnan(v)]
 
 
-def hash_rows(rows: np.ndarray) -> np.ndarray:
-    """hashCode of many rows of one size: `rows` is (n, size) uint8, size a multiple of 4; int32 out."""
-    n, size = rows.shape
-    if size % 4:
-        raise EncodeError(f"hashByWords needs a multiple of 4 bytes, not {size}")
-    words = np.ascontiguousarray(rows).view("<u4").astype(np.uint32)
-    h = np.full(n, SEED, dtype=np.uint32)
-    with np.errstate(over="ignore"):
-        for j in range(words.shape[1]):
-            k = words[:, j] * np.uint32(C1)
-            k = ((k << np.uint32(15)) | (k >> np.uint32(17))) * np.uint32(C2)
-            h ^= k
-            h = ((h << np.uint32(13)) | (h >> np.uint32(19))) * np.uint32(5) + np.uint32(0xE6546B64)
-        h ^= np.uint32(size)
-        h ^= h >> np.uint32(16)
-        h *= np.uint32(0x85EBCA6B)
-        h ^= h >> np.uint32(13)
-        h *= np.uint32(0xC2B2AE35)
-        h ^= h >> np.uint32(16)
-    return h.view(np.int32)
+def check(types: Sequence[DataType], data: bytes, serialized: bool = False) -> list[Finding]:
+    """Findings: structure (must), then whether Java's writer produces exactly these bytes.
+
+    A row that parses but differs from Java's bytes for the same values (a
+    variable part out of field order, non-minimal decimal bytes, garbage in
+    padding, bytes after the last item) hashes differently, so the key lands
+    in another bucket than Java puts it: a must finding at the first byte
+    that differs. NaN slots are taken as written (Java stores raw NaN bits).
+    """
+    try:
+        kind, values = read(types, data, serialized)
+    except LayoutError as err:
+        return [Finding.from_error(err)]
+    base = 4 if serialized else 0
+    try:
+        expected = bytearray(write(types, values, kind))
+    except EncodeError as exc:
+        return [Finding("BINARY_ROW_BAD_VALUE", "must", "", None, str(exc))]
+    row = data[base:]
+    for i in _nan_slots(types, values):
+        at = fixed_size(len(types)) - 8 * (len(types) - i)
+        expected[at : at + 8] = row[at : at + 8]
+    if bytes(expected) == row:
+        return []
+    first = next(
+        (j for j, (a, b) in enumerate(zip(expected, row, strict=False)) if a != b), min(len(expected), len(row))
+    )
+    return [
+        Finding(
+            "BINARY_ROW_NOT_JAVA_LAYOUT",
+            "must",
+            _path_of(len(types), first),
+            base + first,
+            f"readable, but Java writes {len(expected)} different bytes for these values "
+            f"(first difference at row byte {first}); the hash, and so the bucket, would differ",
+        )
+    ]
 
 
-def default_bucket(hash_code_: int | np.ndarray, num_buckets: int) -> int | np.ndarray:
-    """DefaultBucketFunction: Math.abs(hash % numBuckets) (Java's % truncates)."""
-    if num_buckets <= 0:
-        raise EncodeError(f"the bucket count must be positive, not {num_buckets}")
-    if isinstance(hash_code_, np.ndarray):
-        return np.abs(np.fmod(hash_code_.astype(np.int64), num_buckets)).astype(np.int32)
-    return abs(int(hash_code_)) % num_buckets
-
-
-def mod_bucket(value: int, num_buckets: int) -> int:
-    """ModBucketFunction: Math.floorMod(value, numBuckets) over one INT or BIGINT key."""
-    if num_buckets <= 0:
-        raise EncodeError(f"the bucket count must be positive, not {num_buckets}")
-    return int(value) % num_buckets
+def _path_of(arity: int, at: int) -> str:
+    """Field path of a row byte offset: header, null bits, a slot, or the variable part."""
+    if at == 0:
+        return "row_kind"
+    if at < bit_set_width(arity):
+        return "null_bits"
+    if at < fixed_size(arity):
+        return f"fields[{(at - bit_set_width(arity)) // 8}].slot"
+    return "variable_part"

@@ -32,6 +32,8 @@ SCHEMA_FILES = (
     "bitmap_index",
     "range_bitmap",
     "bsi",
+    "binary_row",
+    "binary_row_serialized",
     "must_reject",
 )
 ANNOTATIONS = frozenset({"provenance", "notes", "java_reader", "data_file", "values", "options"})

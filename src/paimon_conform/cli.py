@@ -59,8 +59,10 @@ def parse_types(types: str | None, single: str | None) -> DataType | dict[str, D
     """`--types a=INT,b=DECIMAL(10,2)` as a dict, or `--type INT` as one DataType."""
     if single:
         return parse_type(single)
-    if not types:
+    if types is None:
         return None
+    if not types.strip():
+        return {}  # no columns at all: a BinaryRow of arity 0
     out = {}
     for item in split_types(types):
         name, sep, text = item.partition("=")
@@ -240,7 +242,7 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 def cmd_hash(args: argparse.Namespace) -> int:
     """Print a key's BinaryRow bytes, hashCode and bucket for each bucket count."""
-    from . import binary_row
+    from . import binary_row, bucketing
     from .types import to_internal
 
     types = [parse_type(x) for x in split_types(args.types)] if args.types.strip() else []
@@ -252,17 +254,8 @@ def cmd_hash(args: argparse.Namespace) -> int:
         raise UsageError(f"--values must be a JSON array of {len(types)} value(s), one per type")
     internal = [to_internal(t, v) for t, v in zip(types, values, strict=True)]
     row = binary_row.write(types, internal)
-    h = binary_row.hash_code(row)
-    buckets = {}
-    for n in args.buckets or []:
-        if args.bucket_function == "mod":
-            if len(types) != 1 or types[0].root not in ("INT", "BIGINT") or internal[0] is None:
-                raise UsageError("the mod bucket function takes exactly one non-null INT or BIGINT key")
-            buckets[str(n)] = binary_row.mod_bucket(internal[0], n)
-        elif args.bucket_function == "hive":
-            raise UsageError("the hive bucket function is not implemented yet (issue 5)")
-        else:
-            buckets[str(n)] = binary_row.default_bucket(h, n)
+    h = bucketing.hash_code(row)
+    buckets = {str(n): bucketing.bucket(args.bucket_function, types, internal, n, row) for n in args.buckets or []}
     if args.json:
         print(json.dumps({"row_hex": row.hex(), "hash": h, "buckets": buckets}))
     else:

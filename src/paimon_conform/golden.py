@@ -3,7 +3,8 @@
 A valid golden must inspect to its sidecar's content, re-encode byte for byte
 from the sidecar and validate with no must or should finding. A must-reject
 golden must produce, as its first must finding, the code, path and offset its
-sidecar names.
+sidecar names. A dynamic_bucket golden (Java's bucket assignment sequence)
+must replay exactly with the kit's assigners.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from . import cases
+from . import cases, dynamic_bucket
 from .errors import PaimonConformError
 from .findings import Finding
 from .layouts import get
@@ -92,10 +93,25 @@ def check_one(sidecar: Path, root: Path) -> FileResult:
     return result
 
 
+def check_sequence(path: Path, root: Path) -> FileResult:
+    """Replay one dynamic_bucket golden (Java's assignment sequence) with the kit's assigners."""
+    rel = str(path.relative_to(root))
+    result = FileResult(rel, "dynamic-bucket")
+    try:
+        problems = dynamic_bucket.replay(json.loads(path.read_text()))
+    except (PaimonConformError, json.JSONDecodeError, OSError) as exc:
+        return FileResult(rel, "dynamic-bucket", unusable=str(exc))
+    result.findings.extend(Finding("GOLDEN_ASSIGNMENT_MISMATCH", "must", "", None, p, rel) for p in problems)
+    return result
+
+
 def check_corpus(root: Path) -> tuple[list[FileResult], Counter]:
     """Check every golden; also count files by layout and producer."""
     results, tally = [], Counter()
     for side in sidecars(root):
         results.append(check_one(side, root))
         tally[(side.parent.parent.name, side.parent.name)] += 1
+    for path in sorted((root / "dynamic_bucket").rglob("*.json")):
+        results.append(check_sequence(path, root))
+        tally[(path.parent.parent.name, path.parent.name)] += 1
     return results, tally

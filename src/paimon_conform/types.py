@@ -26,7 +26,7 @@ import math
 import re
 import struct
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Context, Decimal, InvalidOperation, localcontext
 from typing import Any
 
 from .errors import EncodeError, UsageError
@@ -188,7 +188,8 @@ def _decimal(t: DataType, v: Any) -> tuple[int, int, int]:
         d = Decimal(v) if isinstance(v, str) else Decimal(str(v))
     except (InvalidOperation, TypeError):
         raise EncodeError(f"{t}: expected a decimal string, got {v!r}") from None
-    unscaled = d.scaleb(t.scale)
+    with localcontext(Context(prec=100)):  # the default 28 digits would round DECIMAL(38, s)
+        unscaled = d.scaleb(t.scale)
     if unscaled != unscaled.to_integral_value():
         raise EncodeError(f"{t}: {v} has more than {t.scale} fraction digits")
     n = int(unscaled)
@@ -260,4 +261,5 @@ def _to_json(t: DataType, v: Any) -> Any:
     if t.is_binary:
         return v.hex()
     unscaled, _, scale = v
-    return str(Decimal(unscaled).scaleb(-scale))
+    with localcontext(Context(prec=100)):
+        return str(Decimal(unscaled).scaleb(-scale))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..errors import UsageError
 from . import (
+    binary_row,
     bitmap_index,
     bloom_filter,
     bsi,
@@ -28,8 +29,10 @@ LAYOUTS: dict[str, Layout] = {
         bitmap_index,
         range_bitmap,
         bsi,
+        binary_row,
     )
 }
+LAYOUTS[binary_row.SERIALIZED_LAYOUT.kind] = binary_row.SERIALIZED_LAYOUT
 BY_NAME: dict[str, Layout] = {layout.name: layout for layout in LAYOUTS.values()}
 DETECT_ORDER = ("file-index", "deletion-vectors", "roaring32", "roaring64")
 
