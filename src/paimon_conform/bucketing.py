@@ -23,12 +23,12 @@ import mmh3
 import numpy as np
 import pyarrow as pa
 
-from . import binary_row
+from . import binary_row, javahash
 from .errors import EncodeError, UsageError
 from .types import DataType
 
 SEED = 42
-C1, C2 = 0xCC9E2D51, 0x1B873593
+C1, C2 = javahash.C1, javahash.C2
 BUCKET_FUNCTIONS = ("default", "mod", "hive")
 HIVE_MAX_DIGITS = 38
 
@@ -38,13 +38,6 @@ def hash_code(row: bytes) -> int:
     if len(row) % 4:
         raise EncodeError(f"hashByWords needs a multiple of 4 bytes, not {len(row)}")
     return mmh3.hash(row, SEED, signed=True)
-
-
-def _mix_scalar(h: int, k: int) -> int:
-    k = (k * C1) & 0xFFFFFFFF
-    k = ((((k << 15) | (k >> 17)) & 0xFFFFFFFF) * C2) & 0xFFFFFFFF
-    h ^= k
-    return ((((h << 13) | (h >> 19)) & 0xFFFFFFFF) * 5 + 0xE6546B64) & 0xFFFFFFFF
 
 
 def murmur_words(words: Sequence[int | np.ndarray], n: int) -> np.ndarray:
@@ -59,13 +52,12 @@ def murmur_words(words: Sequence[int | np.ndarray], n: int) -> np.ndarray:
     with np.errstate(over="ignore"):
         for w in words:
             if isinstance(h, int) and isinstance(w, int):
-                h = _mix_scalar(h, w)
+                h = javahash.mix_h1(h, javahash.mix_k1(w))
                 continue
             if isinstance(h, int):
                 h = np.full(n, h, dtype=np.uint32)
             if isinstance(w, int):
-                kk = (w * C1) & 0xFFFFFFFF
-                h ^= np.uint32(((((kk << 15) | (kk >> 17)) & 0xFFFFFFFF) * C2) & 0xFFFFFFFF)
+                h ^= np.uint32(javahash.mix_k1(w))
             else:
                 np.multiply(w, np.uint32(C1), out=k)
                 np.left_shift(k, np.uint32(15), out=t)
@@ -121,22 +113,12 @@ def mod_bucket(value: int | np.ndarray, num_buckets: int) -> int | np.ndarray:
     return int(value) % num_buckets
 
 
-def _int32(x: int) -> int:
-    x &= 0xFFFFFFFF
-    return x - (1 << 32) if x >> 31 else x
-
-
-def _long_hash(v: int) -> int:
-    u = v & 0xFFFFFFFFFFFFFFFF
-    return _int32(u ^ (u >> 32))
-
-
 def _bytes_hash(data: bytes) -> int:
     """HiveHasher.hashBytes: h = 31 * h + (signed byte)."""
     h = 0
     for b in data:
         h = (31 * h + (b - 256 if b > 127 else b)) & 0xFFFFFFFF
-    return _int32(h)
+    return javahash.int32(h)
 
 
 def _big_integer_hash(n: int) -> int:
@@ -145,7 +127,7 @@ def _big_integer_hash(n: int) -> int:
     h = 0
     for (word,) in struct.iter_unpack(">I", mag.to_bytes(-(-mag.bit_length() // 32) * 4, "big")):
         h = (31 * h + word) & 0xFFFFFFFF
-    return _int32(h * (1 if n > 0 else -1 if n < 0 else 0))
+    return javahash.int32(h * (1 if n > 0 else -1 if n < 0 else 0))
 
 
 def normalize_decimal(value: Decimal) -> Decimal | None:
@@ -174,7 +156,7 @@ def big_decimal_hash(d: Decimal | None) -> int:
         return 0
     sign, digits, exponent = d.as_tuple()
     unscaled = int("".join(map(str, digits)) or "0") * (-1 if sign else 1)
-    return _int32(31 * _big_integer_hash(unscaled) - exponent)
+    return javahash.int32(31 * _big_integer_hash(unscaled) - exponent)
 
 
 def hive_field_hash(t: DataType, v: Any) -> int:
@@ -187,12 +169,12 @@ def hive_field_hash(t: DataType, v: Any) -> int:
     if root in ("TINYINT", "SMALLINT", "INT", "DATE", "TIME"):
         return int(v)
     if root == "BIGINT":
-        return _long_hash(v)
+        return javahash.long_hash(v)
     if root == "FLOAT":
-        return 0 if v == 0.0 else _int32(struct.unpack("<i", struct.pack("<f", math.nan if v != v else v))[0])
+        return 0 if v == 0.0 else javahash.int32(struct.unpack("<i", struct.pack("<f", math.nan if v != v else v))[0])
     if root == "DOUBLE":
         bits = 0 if v == 0.0 else struct.unpack("<q", struct.pack("<d", math.nan if v != v else v))[0]
-        return _long_hash(bits)
+        return javahash.long_hash(bits)
     if t.is_string:
         return _bytes_hash(v.encode("utf-8"))
     if t.is_binary:
@@ -209,7 +191,7 @@ def hive_hash(types: Sequence[DataType], values: Sequence[Any]) -> int:
     h = 0
     for t, v in zip(types, values, strict=True):
         h = (31 * h + hive_field_hash(t, v)) & 0xFFFFFFFF
-    return _int32(h)
+    return javahash.int32(h)
 
 
 def hive_bucket(types: Sequence[DataType], values: Sequence[Any], num_buckets: int) -> int:

@@ -30,11 +30,13 @@ def _rotl(x: int, r: int) -> int:
     return ((x << r) | (x >> (32 - r))) & M32
 
 
-def _mix_k1(k: int) -> int:
+def mix_k1(k: int) -> int:
+    """Murmur3 x86_32 mixing of one 32-bit word."""
     return (_rotl((k * C1) & M32, 15) * C2) & M32
 
 
-def _mix_h1(h: int, k: int) -> int:
+def mix_h1(h: int, k: int) -> int:
+    """Murmur3 x86_32 state update with a mixed word."""
     return (_rotl(h ^ k, 13) * 5 + 0xE6546B64) & M32
 
 
@@ -52,9 +54,9 @@ def binary_string_hash(data: bytes) -> int:
     h = 42
     aligned = len(data) - len(data) % 4
     for (word,) in struct.iter_unpack("<I", data[:aligned]):
-        h = _mix_h1(h, _mix_k1(word))
+        h = mix_h1(h, mix_k1(word))
     for b in data[aligned:]:
-        h = _mix_h1(h, _mix_k1((b - 256 if b > 127 else b) & M32))
+        h = mix_h1(h, mix_k1((b - 256 if b > 127 else b) & M32))
     return int32(_fmix(h, len(data)))
 
 
