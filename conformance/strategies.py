@@ -1,4 +1,4 @@
-"""Hypothesis strategies for position sets with the edges that break ports."""
+"""Hypothesis strategies: position sets with the edges that break ports, and internal column values."""
 
 from __future__ import annotations
 
@@ -63,3 +63,25 @@ def positions64(draw, max_high: int = 6) -> list[int]:
     for h in sorted(highs):
         out.extend((h << 32) | v for v in draw(positions32(max_containers=2)))
     return out
+
+
+# internal values per column type (what types.to_internal produces)
+INTERNAL_VALUES = {
+    "BOOLEAN": st.booleans(),
+    "TINYINT": st.integers(-128, 127),
+    "SMALLINT": st.integers(-(2**15), 2**15 - 1),
+    "INT": st.integers(-(2**31), 2**31 - 1),
+    "BIGINT": st.integers(-(2**63), 2**63 - 1),
+    "FLOAT": st.floats(width=32, allow_nan=False),
+    "DOUBLE": st.floats(allow_nan=False),
+    "DATE": st.integers(-(2**31), 2**31 - 1),
+    "TIME": st.integers(0, 86_399_999),
+    "STRING": st.text(max_size=20),
+    "CHAR(10)": st.text(max_size=10),
+    "VARBINARY(30)": st.binary(max_size=30),
+    "DECIMAL(18, 4)": st.integers(-(10**18) + 1, 10**18 - 1).map(lambda u: (u, 18, 4)),
+    "DECIMAL(38, 10)": st.integers(-(10**38) + 1, 10**38 - 1).map(lambda u: (u, 38, 10)),
+    "TIMESTAMP(3)": st.integers(-(2**50), 2**50).map(lambda ms: (ms, 0)),
+    "TIMESTAMP(9)": st.tuples(st.integers(-(2**50), 2**50), st.integers(0, 999_999)),
+    "TIMESTAMP_LTZ(6)": st.tuples(st.integers(-(2**50), 2**50), st.integers(0, 999).map(lambda u: u * 1000)),
+}

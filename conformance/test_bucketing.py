@@ -12,6 +12,7 @@ import pyarrow as pa
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import INTERNAL_VALUES
 
 from paimon_conform import binary_row as br
 from paimon_conform import bucketing as bk
@@ -19,28 +20,8 @@ from paimon_conform.cli import main
 from paimon_conform.errors import EncodeError, UsageError
 from paimon_conform.types import parse_type
 
-# internal values per type (what types.to_internal produces)
-INTERNAL = {
-    "BOOLEAN": st.booleans(),
-    "TINYINT": st.integers(-128, 127),
-    "SMALLINT": st.integers(-(2**15), 2**15 - 1),
-    "INT": st.integers(-(2**31), 2**31 - 1),
-    "BIGINT": st.integers(-(2**63), 2**63 - 1),
-    "FLOAT": st.floats(width=32, allow_nan=False),
-    "DOUBLE": st.floats(allow_nan=False),
-    "DATE": st.integers(-(2**31), 2**31 - 1),
-    "TIME": st.integers(0, 86_399_999),
-    "STRING": st.text(max_size=20),
-    "CHAR(10)": st.text(max_size=10),
-    "VARBINARY(30)": st.binary(max_size=30),
-    "DECIMAL(18, 4)": st.integers(-(10**18) + 1, 10**18 - 1).map(lambda u: (u, 18, 4)),
-    "DECIMAL(38, 10)": st.integers(-(10**38) + 1, 10**38 - 1).map(lambda u: (u, 38, 10)),
-    "TIMESTAMP(3)": st.integers(-(2**50), 2**50).map(lambda ms: (ms, 0)),
-    "TIMESTAMP(9)": st.tuples(st.integers(-(2**50), 2**50), st.integers(0, 999_999)),
-    "TIMESTAMP_LTZ(6)": st.tuples(st.integers(-(2**50), 2**50), st.integers(0, 999).map(lambda u: u * 1000)),
-}
-rows = st.lists(st.sampled_from(sorted(INTERNAL)), max_size=70).flatmap(
-    lambda tys: st.tuples(st.just(tys), st.tuples(*[st.none() | INTERNAL[t] for t in tys]))
+rows = st.lists(st.sampled_from(sorted(INTERNAL_VALUES)), max_size=70).flatmap(
+    lambda tys: st.tuples(st.just(tys), st.tuples(*[st.none() | INTERNAL_VALUES[t] for t in tys]))
 )
 
 
@@ -77,7 +58,7 @@ def test_one_changed_byte_is_caught_or_changes_the_values(row, data):
 
 
 COLUMN_TYPES = ["BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DATE", "STRING", "VARBINARY(30)"]
-COLUMN_VALUES = {t: INTERNAL[t] for t in COLUMN_TYPES if t in INTERNAL} | {"FLOAT": st.floats(width=32)}
+COLUMN_VALUES = {t: INTERNAL_VALUES[t] for t in COLUMN_TYPES if t in INTERNAL_VALUES} | {"FLOAT": st.floats(width=32)}
 
 
 @given(
