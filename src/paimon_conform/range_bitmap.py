@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from pyroaring import BitMap
 
-from . import roaring, structure
+from . import bitmap, roaring, structure
 from .bitmap import KIND_CODES, key_bytes, key_to_internal, map_key, sort_key
 from .errors import EncodeError, LayoutError
 from .findings import Finding
@@ -26,22 +26,7 @@ from .types import DataType
 
 NAME = "range_bitmap"
 VERSION = 1
-KEY_KINDS = {
-    "TINYINT": "i1",
-    "SMALLINT": "i2",
-    "INT": "i4",
-    "DATE": "i4",
-    "TIME": "i4",
-    "BIGINT": "i8",
-    "DECIMAL": "i8",
-    "TIMESTAMP": "i8",
-    "TIMESTAMP_LTZ": "i8",
-    "FLOAT": "f4",
-    "DOUBLE": "f8",
-    "BOOLEAN": "boolean",
-    "CHAR": "string",
-    "VARCHAR": "string",
-}
+KEY_KINDS = bitmap.KEY_KINDS | {"DECIMAL": "i8"}  # the bitmap index's key kinds, plus compact DECIMAL
 KEY_SIZES = {"i1": 1, "i2": 2, "i4": 4, "i8": 8, "f4": 4, "f8": 8, "boolean": 1}
 NUMPY_KEYS = {"i1": ">i1", "i2": ">i2", "i4": ">i4", "i8": ">i8", "f4": ">i4", "f8": ">i8", "boolean": ">u1"}
 UNCHUNKED = ("i1", "i2", "boolean")  # KeyFactory.defaultChunkSize() "0b": one key per chunk
