@@ -200,6 +200,12 @@ def hive_bucket(types: Sequence[DataType], values: Sequence[Any], num_buckets: i
     return (hive_hash(types, values) & 0x7FFFFFFF) % num_buckets
 
 
+def _check_mod(types: Sequence[DataType]) -> None:
+    """ModBucketFunction's precondition: exactly one INT or BIGINT bucket-key field."""
+    if len(types) != 1 or types[0].root not in ("INT", "BIGINT"):
+        raise UsageError("the mod bucket function takes exactly one INT or BIGINT bucket key")
+
+
 def bucket(
     function: str, types: Sequence[DataType], values: Sequence[Any], num_buckets: int, row: bytes | None = None
 ) -> int:
@@ -207,8 +213,7 @@ def bucket(
     if function == "default":
         return default_bucket(hash_code(row if row is not None else binary_row.write(types, values)), num_buckets)
     if function == "mod":
-        if len(types) != 1 or types[0].root not in ("INT", "BIGINT"):
-            raise UsageError("the mod bucket function takes exactly one INT or BIGINT bucket key")
+        _check_mod(types)
         # a null key's slot is zero, and Java's row.getInt / getLong reads that 0
         return mod_bucket(0 if values[0] is None else values[0], num_buckets)
     if function == "hive":
@@ -302,33 +307,30 @@ def _arrow_internal(column: Any, t: DataType) -> pa.Array:
     return arr.cast(pa.from_numpy_dtype(np.dtype(NUMPY_TYPES[t.root])))
 
 
+def _arrays(types: Sequence[DataType], columns: Sequence[Any]) -> tuple[list[pa.Array], int]:
+    """The columns as Arrow arrays of internal values, and their common length."""
+    arrays = [_arrow(c, t) for c, t in zip(columns, types, strict=True)]
+    n = len(arrays[0]) if arrays else 0
+    if any(len(a) != n for a in arrays):
+        raise EncodeError("columns differ in length")
+    return arrays, n
+
+
 def _nulls(arr: pa.Array) -> np.ndarray:
     return np.asarray(arr.is_null(), dtype=bool) if arr.null_count else np.zeros(len(arr), dtype=bool)
 
 
-def _fixed_slots(arr: pa.Array, t: DataType, nulls: np.ndarray) -> np.ndarray:
-    """(n, 8) slot bytes of a fixed-width column; zero where null."""
-    dtype = np.dtype(NUMPY_TYPES[t.root])
-    values = np.asarray(arr.fill_null(0) if arr.null_count else arr, dtype=dtype)
-    if t.root == "BOOLEAN":
-        values = (values != 0).astype(np.uint8)
-    slots = np.zeros((len(arr), 8), dtype=np.uint8)
-    slots[:, : dtype.itemsize] = values.astype(dtype.newbyteorder("<")).view(np.uint8).reshape(-1, dtype.itemsize)
-    slots[nulls] = 0
-    return slots
-
-
-def _string_parts(arr: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _string_parts(arr: pa.Array, nulls: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(starts, lengths, data) of a large_binary array, lengths 0 where null."""
     offsets = np.frombuffer(arr.buffers()[1], dtype="<i8", count=len(arr) + arr.offset + 1)[arr.offset :]
     data = np.frombuffer(arr.buffers()[2], dtype=np.uint8) if arr.buffers()[2] is not None else np.zeros(0, np.uint8)
     starts = offsets[:-1]
     lengths = np.diff(offsets)
-    lengths[_nulls(arr)] = 0
+    lengths[nulls] = 0
     return starts, lengths, data
 
 
-def _gather(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, dest: np.ndarray) -> tuple:
+def _gather(starts: np.ndarray, lengths: np.ndarray, dest: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Flat (source, destination) byte indices copying each [start, start + length) to dest onward."""
     total = int(lengths.sum())
     row_of = np.repeat(np.arange(len(lengths)), lengths)
@@ -349,10 +351,7 @@ def rows_of_columns(types: Sequence[DataType], columns: Sequence[Any]) -> list[t
         raise EncodeError(f"{len(types)} types for {len(columns)} columns")
     if not all(_vectorizable(t) for t in types):
         return _scalar_rows(types, columns)
-    arrays = [_arrow(c, t) for c, t in zip(columns, types, strict=True)]
-    n = len(arrays[0]) if arrays else 0
-    if any(len(a) != n for a in arrays):
-        raise EncodeError("columns differ in length")
+    arrays, n = _arrays(types, columns)
     arity = len(types)
     width, fixed = binary_row.bit_set_width(arity), binary_row.fixed_size(arity)
     head = np.zeros((n, fixed), dtype=np.uint8)
@@ -363,11 +362,12 @@ def rows_of_columns(types: Sequence[DataType], columns: Sequence[Any]) -> list[t
         head[nulls, (i + 8) >> 3] |= np.uint8(1 << ((i + 8) & 7))
         at = width + 8 * i
         if not (t.is_string or t.is_binary):
-            head[:, at : at + 8] = _fixed_slots(arr, t, nulls)
+            slot = head[:, at : at + 8].view("<u4")
+            slot[:, 0], slot[:, 1] = _slot_words(arr, t)
             continue
-        starts, lengths, data = _string_parts(arr)
+        starts, lengths, data = _string_parts(arr, nulls)
         inline = (lengths <= 7) & ~nulls
-        src, dst = _gather(data, starts[inline], lengths[inline], np.flatnonzero(inline) * fixed + at)
+        src, dst = _gather(starts[inline], lengths[inline], np.flatnonzero(inline) * fixed + at)
         head.reshape(-1)[dst] = data[src]
         head[inline, at + 7] = (0x80 | lengths[inline]).astype(np.uint8)
         outside = lengths > 7
@@ -388,16 +388,20 @@ def rows_of_columns(types: Sequence[DataType], columns: Sequence[Any]) -> list[t
             slot = (cursor[has].astype(np.uint64) << np.uint64(32)) | ln[has].astype(np.uint64)
             rows[np.flatnonzero(has)[:, None], at + np.arange(8)] = slot.astype("<u8").view(np.uint8).reshape(-1, 8)
             base = np.arange(len(idx)) * size + cursor
-            src, dst = _gather(data, starts[idx][has], ln[has], base[has])
+            src, dst = _gather(starts[idx][has], ln[has], base[has])
             rows.reshape(-1)[dst] = data[src]
             cursor += (ln + 7) // 8 * 8
         out.append((idx, rows))
     return out
 
 
+def _pylists(columns: Sequence[Any]) -> list[list[Any]]:
+    """Each column as a Python list of its values."""
+    return [c.to_pylist() if isinstance(c, pa.Array | pa.ChunkedArray) else list(c) for c in columns]
+
+
 def _scalar_rows(types: Sequence[DataType], columns: Sequence[Any]) -> list[tuple[np.ndarray, np.ndarray]]:
-    lists = [c.to_pylist() if isinstance(c, pa.Array | pa.ChunkedArray) else list(c) for c in columns]
-    rows = [binary_row.write(types, list(r)) for r in zip(*lists, strict=True)]
+    rows = [binary_row.write(types, list(r)) for r in zip(*_pylists(columns), strict=True)]
     sizes = np.array([len(r) for r in rows], dtype=np.int64)
     out = []
     for size in np.unique(sizes):
@@ -438,10 +442,7 @@ def hash_columns(types: Sequence[DataType], columns: Sequence[Any]) -> np.ndarra
     buffers; string and binary keys build the row bytes, grouped by row size.
     """
     if all(_vectorizable(t) and not (t.is_string or t.is_binary) for t in types):
-        arrays = [_arrow(c, t) for c, t in zip(columns, types, strict=True)]
-        n = len(arrays[0]) if arrays else 0
-        if any(len(a) != n for a in arrays):
-            raise EncodeError("columns differ in length")
+        arrays, n = _arrays(types, columns)
         words = _null_words(arrays, n)
         for t, arr in zip(types, arrays, strict=True):
             words.extend(_slot_words(arr, t))
@@ -461,11 +462,10 @@ def bucket_columns(
     if function == "default":
         return default_bucket(hash_columns(types, columns), num_buckets)
     if function == "mod":
-        if len(types) != 1 or types[0].root not in ("INT", "BIGINT"):
-            raise UsageError("the mod bucket function takes exactly one INT or BIGINT bucket key")
+        _check_mod(types)
         arr = _arrow(columns[0], types[0])
         return mod_bucket(np.asarray(arr.fill_null(0), dtype=np.int64), num_buckets)  # null reads as 0
     if function == "hive":
-        lists = [c.to_pylist() if isinstance(c, pa.Array | pa.ChunkedArray) else list(c) for c in columns]
-        return np.array([hive_bucket(types, list(r), num_buckets) for r in zip(*lists, strict=True)], dtype=np.int32)
+        rows = zip(*_pylists(columns), strict=True)
+        return np.array([hive_bucket(types, list(r), num_buckets) for r in rows], dtype=np.int32)
     raise UsageError(f"unknown bucket function {function!r}; known: {', '.join(BUCKET_FUNCTIONS)}")
