@@ -16,11 +16,12 @@ reached, Java picks a random existing bucket: pass `rng` to choose it.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
 from .errors import EncodeError, UsageError
+from .javahash import JavaHashMap
 
 SHORT_MAX = 32767
 DEFAULT_TARGET_ROW_NUM = 2_000_000
@@ -48,100 +49,13 @@ def is_my_bucket(bucket: int, num_assigners_: int, assign_id: int) -> bool:
     return bucket % num_assigners_ == assign_id % num_assigners_
 
 
-class JavaIntMap:
-    """A java.util.HashMap<Integer, Long> keeping Java's iteration order.
-
-    Bins are ascending by (h ^ h >>> 16) & (capacity - 1); `put` of a new key
-    appends to its bin and resizes after the insert, `compute` resizes
-    before and prepends a new key (Java 8+ HashMap), and resizing splits each
-    bin keeping order. A bin of 9 grows a table below 64 bins; in a larger
-    table it would become a tree, which is reported, not emulated.
-    """
-
-    def __init__(self) -> None:
-        self.bins: list[list[list[int]]] = []
-        self.threshold = 0
-        self.size = 0
-
-    @staticmethod
-    def _spread(key: int) -> int:
-        h = key & 0xFFFFFFFF
-        return h ^ (h >> 16)
-
-    def _resize(self) -> None:
-        old = self.bins
-        cap = 16 if not old else 2 * len(old)
-        self.bins = [[] for _ in range(cap)]
-        for b in old:
-            for entry in b:
-                self.bins[self._spread(entry[0]) & (cap - 1)].append(entry)
-        self.threshold = cap * 3 // 4
-
-    def _find(self, key: int) -> list[int] | None:
-        if not self.bins:
-            return None
-        for entry in self.bins[self._spread(key) & (len(self.bins) - 1)]:
-            if entry[0] == key:
-                return entry
-        return None
-
-    def get(self, key: int) -> int | None:
-        """The value of a key, or None."""
-        entry = self._find(key)
-        return None if entry is None else entry[1]
-
-    def __contains__(self, key: int) -> bool:
-        return self._find(key) is not None
-
-    def _insert(self, key: int, value: int, head: bool) -> None:
-        b = self.bins[self._spread(key) & (len(self.bins) - 1)]
-        b.insert(0, [key, value]) if head else b.append([key, value])
-        self.size += 1
-        if len(b) > 8:  # treeifyBin: a table below 64 bins grows instead
-            if len(self.bins) >= 64:
-                raise EncodeError("a Java HashMap bin would turn into a tree here; its order is not emulated")
-            self._resize()
-
-    def put(self, key: int, value: int) -> None:
-        """HashMap.put: a new key goes to its bin's tail; resize after the insert when over the threshold."""
-        entry = self._find(key)
-        if entry is not None:
-            entry[1] = value
-            return
-        if not self.bins:
-            self._resize()
-        self._insert(key, value, head=False)
-        if self.size > self.threshold:
-            self._resize()
-
-    def compute_count(self, key: int) -> None:
-        """HashMap.compute(key, (k, n) -> n == null ? 1 : n + 1): resize first, a new key at the bin's head."""
-        if not self.bins or self.size > self.threshold:
-            self._resize()
-        entry = self._find(key)
-        if entry is not None:
-            entry[1] += 1
-        else:
-            self._insert(key, 1, head=True)
-
-    def remove(self, key: int) -> None:
-        """Remove a key (no resize, as in Java)."""
-        b = self.bins[self._spread(key) & (len(self.bins) - 1)]
-        b[:] = [e for e in b if e[0] != key]
-        self.size -= 1
-
-    def items(self) -> Iterator[tuple[int, int]]:
-        """(key, value) in Java's iteration order (a snapshot)."""
-        return iter([(e[0], e[1]) for b in self.bins for e in b])
-
-
 @dataclass
 class PartitionIndex:
     """One partition's index inside a HashBucketAssigner (Java's PartitionIndex)."""
 
     target_row_num: int
     hash_to_bucket: dict[int, int] = field(default_factory=dict)
-    non_full: JavaIntMap = field(default_factory=JavaIntMap)
+    non_full: JavaHashMap = field(default_factory=JavaHashMap)  # HashMap<Integer, Long>: bucket -> keys
     buckets: set[int] = field(default_factory=set)
     bucket_list: list[int] = field(default_factory=list)
     upper_bound_reached: bool = False
@@ -161,7 +75,7 @@ class PartitionIndex:
                 if load_filter(h):
                     index.hash_to_bucket[int(h)] = bucket
                 if bucket_filter(bucket):
-                    index.non_full.compute_count(bucket)
+                    index.non_full.compute(bucket, bucket, lambda n: 1 if n is None else n + 1)
         for bucket, _ in index.non_full.items():
             index.buckets.add(bucket)
             index.bucket_list.append(bucket)
@@ -177,17 +91,17 @@ class PartitionIndex:
         """PartitionIndex.assign: the bucket of a key hash, updating the counts."""
         if key_hash in self.hash_to_bucket:
             return self.hash_to_bucket[key_hash]
-        for bucket, count in self.non_full.items():
+        for bucket, count in list(self.non_full.items()):  # Java's entry-set iterator
             if count < self.target_row_num:
-                self.non_full.put(bucket, count + 1)
+                self.non_full.put(bucket, bucket, count + 1)  # entry.setValue
                 self.hash_to_bucket[key_hash] = bucket
                 return bucket
-            self.non_full.remove(bucket)
+            self.non_full.remove(bucket, bucket)
         top = (SHORT_MAX if max_buckets == -1 else max_buckets) - 1
         if not self.upper_bound_reached:
             for i in range(top + 1):
                 if bucket_filter(i) and i not in self.buckets:
-                    self.non_full.put(i, 1)
+                    self.non_full.put(i, i, 1)
                     self.buckets.add(i)
                     self.bucket_list.append(i)
                     self.hash_to_bucket[key_hash] = i

@@ -11,7 +11,7 @@ bins iterated in ascending index. A bin that Java would turn into a tree
 from __future__ import annotations
 
 import struct
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 from .errors import EncodeError
@@ -67,7 +67,13 @@ def long_hash(v: int) -> int:
 
 
 class JavaHashMap:
-    """Keys in the order java.util.HashMap iterates them after computeIfAbsent calls."""
+    """A java.util.HashMap that iterates in Java's order: computeIfAbsent, compute, put, remove.
+
+    Lazy resize at the start of compute / computeIfAbsent and after a put;
+    compute and computeIfAbsent link a new key at its bin's head, put at the
+    tail; a resize splits each bin keeping order. A bin that Java would turn
+    into a tree (tables of 64 bins or more) is reported, not reproduced.
+    """
 
     TREEIFY_THRESHOLD = 8
     MIN_TREEIFY_CAPACITY = 64
@@ -93,27 +99,71 @@ class JavaHashMap:
                 table[j + old_cap if node[0] & old_cap else j].append(node)
         self.table = table
 
-    def compute_if_absent(self, key: Hashable, hash_code: int, make) -> Any:
-        """HashMap.computeIfAbsent(key, k -> make()) with `hash_code` = key.hashCode()."""
-        if self.table is None or self.size > self.threshold:
-            self._resize()
-        if key in self.index:
-            return self.index[key]
+    def _bin(self, hash_code: int) -> tuple[int, list[tuple[int, Hashable, Any]]]:
         h = hash_code & M32
         h ^= h >> 16
-        table = self.table
-        i = (len(table) - 1) & h
-        bin_count = len(table[i])
-        value = make()
-        table[i].insert(0, (h, key, value))
+        return h, self.table[(len(self.table) - 1) & h]
+
+    def _add(self, key: Hashable, hash_code: int, value: Any, head: bool) -> None:
+        """A new node: at the bin's head (compute, computeIfAbsent) or tail (put), then Java's treeify check."""
+        h, bin_ = self._bin(hash_code)
+        existing = len(bin_)
+        bin_.insert(0, (h, key, value)) if head else bin_.append((h, key, value))
         self.index[key] = value
         self.size += 1
-        if bin_count >= self.TREEIFY_THRESHOLD - 1:
-            if len(table) < self.MIN_TREEIFY_CAPACITY:
+        # compute / computeIfAbsent count every node already in the bin, putVal all but the first
+        if existing >= (self.TREEIFY_THRESHOLD - 1 if head else self.TREEIFY_THRESHOLD):
+            if len(self.table) < self.MIN_TREEIFY_CAPACITY:
                 self._resize()
             else:
                 raise EncodeError("Java's HashMap would turn a bin into a tree here; its order is not reproduced")
+
+    def _replace(self, key: Hashable, hash_code: int, value: Any) -> None:
+        _, bin_ = self._bin(hash_code)
+        at = next(i for i, node in enumerate(bin_) if node[1] == key)
+        bin_[at] = (bin_[at][0], key, value)
+        self.index[key] = value
+
+    def compute_if_absent(self, key: Hashable, hash_code: int, make) -> Any:
+        """HashMap.computeIfAbsent(key, k -> make()) with `hash_code` = key.hashCode()."""
+        self.touch()
+        if key in self.index:
+            return self.index[key]
+        value = make()
+        self._add(key, hash_code, value, head=True)
         return value
+
+    def compute(self, key: Hashable, hash_code: int, remap: Callable[[Any], Any]) -> Any:
+        """HashMap.compute(key, (k, old) -> remap(old)) for a non-null result: lazy resize, new keys at the head."""
+        self.touch()
+        value = remap(self.index.get(key))
+        if key in self.index:
+            self._replace(key, hash_code, value)
+        else:
+            self._add(key, hash_code, value, head=True)
+        return value
+
+    def put(self, key: Hashable, hash_code: int, value: Any) -> None:
+        """HashMap.put: a new key at its bin's tail, then a resize when over the threshold."""
+        if self.table is None:
+            self._resize()
+        if key in self.index:
+            self._replace(key, hash_code, value)
+            return
+        self._add(key, hash_code, value, head=False)
+        if self.size > self.threshold:
+            self._resize()
+
+    def remove(self, key: Hashable, hash_code: int) -> None:
+        """HashMap.remove (an iterator's remove too): unlink the node; the table never shrinks."""
+        _, bin_ = self._bin(hash_code)
+        bin_[:] = [node for node in bin_ if node[1] != key]
+        del self.index[key]
+        self.size -= 1
+
+    def get(self, key: Hashable) -> Any:
+        """The value of a key, or None."""
+        return self.index.get(key)
 
     def touch(self) -> None:
         """A computeIfAbsent call for a key already present: only the lazy resize can happen."""
