@@ -207,7 +207,14 @@ def _nan_slots(types: Sequence[DataType], values: Sequence[Any]) -> list[int]:
 
 
 def check(types: Sequence[DataType], data: bytes, serialized: bool = False) -> list[Finding]:
-    """Findings: structure (must), then whether Java's writer produces exactly these bytes.
+    """Findings: structure (must), then whether Java's writer produces exactly these bytes."""
+    return read_checked(types, data, serialized)[0]
+
+
+def read_checked(
+    types: Sequence[DataType], data: bytes, serialized: bool = False
+) -> tuple[list[Finding], tuple[int, list[Any]] | None]:
+    """(findings, (row kind, values) or None when unreadable): `check` and `read` in one parse.
 
     A row that parses but differs from Java's bytes for the same values (a
     variable part out of field order, non-minimal decimal bytes, garbage in
@@ -218,31 +225,30 @@ def check(types: Sequence[DataType], data: bytes, serialized: bool = False) -> l
     try:
         kind, values = read(types, data, serialized)
     except LayoutError as err:
-        return [Finding.from_error(err)]
+        return [Finding.from_error(err)], None
     base = 4 if serialized else 0
     try:
         expected = bytearray(write(types, values, kind))
     except EncodeError as exc:
-        return [Finding("BINARY_ROW_BAD_VALUE", "must", "", None, str(exc))]
+        return [Finding("BINARY_ROW_BAD_VALUE", "must", "", None, str(exc))], (kind, values)
     row = data[base:]
     for i in _nan_slots(types, values):
-        at = fixed_size(len(types)) - 8 * (len(types) - i)
+        at = bit_set_width(len(types)) + 8 * i
         expected[at : at + 8] = row[at : at + 8]
     if bytes(expected) == row:
-        return []
+        return [], (kind, values)
     first = next(
         (j for j, (a, b) in enumerate(zip(expected, row, strict=False)) if a != b), min(len(expected), len(row))
     )
-    return [
-        Finding(
-            "BINARY_ROW_NOT_JAVA_LAYOUT",
-            "must",
-            _path_of(len(types), first),
-            base + first,
-            f"readable, but Java writes {len(expected)} different bytes for these values "
-            f"(first difference at row byte {first}); the hash, and so the bucket, would differ",
-        )
-    ]
+    finding = Finding(
+        "BINARY_ROW_NOT_JAVA_LAYOUT",
+        "must",
+        _path_of(len(types), first),
+        base + first,
+        f"readable, but Java writes these values as {len(expected)} bytes that differ from row byte {first} on; "
+        "the hash, and so the bucket, would differ",
+    )
+    return [finding], (kind, values)
 
 
 def _path_of(arity: int, at: int) -> str:

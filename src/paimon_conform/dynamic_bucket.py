@@ -164,6 +164,12 @@ class _SimplePartition:
     hash_to_bucket: dict[int, int] = field(default_factory=dict)
     upper_bound_reached: bool = False
 
+    def register_current(self) -> None:
+        """Start counting the current bucket if it is new (Java's computeIfAbsent / compute on bucketInformation)."""
+        if self.current not in self.counts:
+            self.counts[self.current] = 0
+            self.bucket_list.append(self.current)
+
 
 class SimpleHashBucketAssigner:
     """Java's SimpleHashBucketAssigner (INSERT OVERWRITE): no index is loaded; buckets fill one by one."""
@@ -195,9 +201,7 @@ class SimpleHashBucketAssigner:
             p = self.partitions[partition] = _SimplePartition(0 if first is None else first)
         if key_hash in p.hash_to_bucket:
             return p.hash_to_bucket[key_hash]
-        if p.current not in p.counts:
-            p.counts[p.current] = 0
-            p.bucket_list.append(p.current)
+        p.register_current()
         if p.counts[p.current] >= self.target_row_num:
             nxt = None if p.upper_bound_reached else self._next_bucket(p)
             if nxt is None:
@@ -205,9 +209,7 @@ class SimpleHashBucketAssigner:
                 p.current = (self.rng or random).choice(p.bucket_list)
             else:
                 p.current = nxt
-        if p.current not in p.counts:
-            p.counts[p.current] = 0
-            p.bucket_list.append(p.current)
+        p.register_current()
         p.counts[p.current] += 1
         p.hash_to_bucket[key_hash] = p.current
         return p.current

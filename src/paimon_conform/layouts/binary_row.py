@@ -62,9 +62,9 @@ def _make(name: str, kind: str, title: str, serialized: bool) -> Layout:
     def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
         """The case describing these bytes (LayoutError when Java would not write them)."""
         ts = field_types(types)
-        raise_first_must(name, binary_row.check(ts, data, serialized))
-        row_kind, values = binary_row.read(ts, data, serialized)
-        return _row_case(kind, ts, row_kind, values, data[prefix:])
+        findings, content = binary_row.read_checked(ts, data, serialized)
+        raise_first_must(name, findings)
+        return _row_case(kind, ts, *content, data[prefix:])
 
     def encode(case: dict[str, Any]) -> bytes:
         """The bytes a case describes."""
