@@ -7,13 +7,17 @@
 Runs the pinned kaitai-struct-compiler through tools/kaitai/ksc.js twice: the
 normal build (the library) and the debug build (used only to locate the field
 and byte offset of a parse failure), plus a map from KSY source paths to field
-ids. Installs the npm toolchain with `npm ci` when it is missing.
+ids. Installs the npm toolchain with `npm ci` when it is missing. The one
+non-binary spec, specs/table_layout.yaml, is checked against
+specs/table_layout.schema.json and stored as table_layout.json, the form the
+library reads (so the installed package needs no YAML parser).
 """
 
 from __future__ import annotations
 
 import argparse
 import filecmp
+import json
 import shutil
 import subprocess
 import sys
@@ -53,6 +57,16 @@ def spec_files() -> list[Path]:
     return sorted(SPECS.glob("*.ksy")) + sorted((SPECS / "common").glob("*.ksy"))
 
 
+def compile_table_layout(out: Path) -> None:
+    """specs/table_layout.yaml, validated, as JSON."""
+    import jsonschema
+    import yaml
+
+    spec = yaml.safe_load((SPECS / "table_layout.yaml").read_text())
+    jsonschema.validate(spec, json.loads((SPECS / "table_layout.schema.json").read_text()))
+    (out / "table_layout.json").write_text(json.dumps(spec, indent=1, sort_keys=True) + "\n")
+
+
 def compile_into(out: Path) -> None:
     """Compile all specs into `out` (normal build, debug build, field map)."""
     specs = [str(p) for p in spec_files()]
@@ -61,6 +75,7 @@ def compile_into(out: Path) -> None:
     subprocess.run([*base, "--debug", "-d", str(out / "debug"), *specs], check=True)
     (out / "__init__.py").write_text(INIT_TEXT)
     (out / "debug" / "__init__.py").write_text(DEBUG_INIT_TEXT)
+    compile_table_layout(out)
 
 
 def differences(a: Path, b: Path) -> list[str]:
@@ -106,7 +121,7 @@ def main() -> int:
         if TARGET.exists():
             shutil.rmtree(TARGET)
         shutil.copytree(out, TARGET)
-    print(f"gen_parsers: wrote {TARGET.relative_to(ROOT)} from {len(spec_files())} specs")
+    print(f"gen_parsers: wrote {TARGET.relative_to(ROOT)} from {len(spec_files())} specs and table_layout.yaml")
     return 0
 
 
