@@ -150,7 +150,14 @@ def _emit(results: list[FileResult], fmt: str, level: str, out: str | None) -> N
 def cmd_validate(args: argparse.Namespace) -> int:
     """Validate files and report findings."""
     types = parse_types(args.types, args.type)
-    results = [validate_file(p, args.kind, types, args.data, args.column) for p in args.files]
+    results = []
+    for p in args.files:
+        if Path(p).is_dir():
+            from .table.validate import stderr_progress, validate_table
+
+            results += validate_table(p, progress=stderr_progress if args.progress else None)
+        else:
+            results.append(validate_file(p, args.kind, types, args.data, args.column))
     _emit(results, args.report, args.level, args.output)
     return exit_code(results, args.level)
 
@@ -325,8 +332,9 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--data", help="take column types from this data file (Parquet or ORC)")
     i.set_defaults(func=cmd_inspect)
 
-    v = sub.add_parser("validate", help="check files and report findings")
-    v.add_argument("files", nargs="+")
+    v = sub.add_parser("validate", help="check files, or whole table directories, and report findings")
+    v.add_argument("files", nargs="+", help="files, or table directories (checked as whole tables)")
+    v.add_argument("--progress", action="store_true", help="print progress of table checks on stderr")
     v.add_argument("--kind", help=f"layout ({KINDS_HELP}); detected from the bytes when they allow it")
     v.add_argument("--report", choices=sorted(RENDERERS), default="text")
     v.add_argument("-o", "--output", help="write the report here (a text summary still goes to stdout)")

@@ -28,11 +28,11 @@ def read_table(path: str | Path) -> pa.Table:
         if head == b"PAR1":
             import pyarrow.parquet as pq
 
-            return pq.read_table(p)
+            return pq.ParquetFile(p).read()  # not read_table: a dt=... parent would add a column
         if head[:3] == b"ORC":
             import pyarrow.orc as po
 
-            return po.read_table(p)
+            return po.ORCFile(p).read()
     except (OSError, pa.ArrowException) as exc:
         raise UsageError(f"{path}: cannot read the data file: {exc}") from None
     raise UsageError(f"{path}: not a Parquet or ORC file")

@@ -1,0 +1,296 @@
+"""Check one data file: its columns (names, order, types, field ids), value kinds,
+partition values and buckets, against the table schema and the layout spec."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from .. import bucketing
+from .. import table_layout as tl
+from ..datafile import internal_values, paimon_type
+from ..errors import UsageError
+from ..findings import Finding
+from ..types import EPOCH, DataType
+from .layout import BucketFile
+from .schema import TableSchema
+
+# Storage families: a data file column matches the schema type when both fall in one family.
+FAMILY = {
+    "BOOLEAN": "bool",
+    "TINYINT": "int8",
+    "SMALLINT": "int16",
+    "INT": "int32",
+    "BIGINT": "int64",
+    "FLOAT": "float32",
+    "DOUBLE": "float64",
+    "CHAR": "string",
+    "VARCHAR": "string",
+    "BINARY": "binary",
+    "VARBINARY": "binary",
+    "DATE": "date",
+    "TIME": "time",
+    "TIMESTAMP": "timestamp",
+    "TIMESTAMP_LTZ": "timestamp",
+    "DECIMAL": "decimal",
+}
+# Avro has no 8/16-bit ints nor a time-of-day type of its own
+AVRO_ALIASES = {"int8": "int32", "int16": "int32", "time": "int32"}
+
+
+@dataclass
+class Column:
+    """A column as the data file declares it."""
+
+    name: str
+    family: str | None
+    field_id: int | None
+
+
+@dataclass
+class DataFile:
+    """A data file's declared columns and its rows as Arrow."""
+
+    format: str
+    columns: list[Column]
+    table: pa.Table
+
+
+def _arrow_family(t: pa.DataType) -> str | None:
+    pt = paimon_type(t)
+    return None if pt is None else FAMILY.get(pt.root)
+
+
+def _parquet(path: Path) -> DataFile:
+    import pyarrow.parquet as pq
+
+    table = pq.ParquetFile(path).read()  # one file: no hive-partition discovery from a dt=... parent
+    cols = []
+    for f in table.schema:
+        fid = (f.metadata or {}).get(b"PARQUET:field_id")
+        cols.append(Column(f.name, _arrow_family(f.type), int(fid) if fid is not None else None))
+    return DataFile("parquet", cols, table)
+
+
+def _orc(path: Path) -> DataFile:
+    import pyarrow.orc as po
+
+    table = po.ORCFile(path).read()
+    return DataFile("orc", [Column(f.name, _arrow_family(f.type), None) for f in table.schema], table)
+
+
+AVRO_FAMILY = {
+    "boolean": "bool",
+    "int": "int32",
+    "long": "int64",
+    "float": "float32",
+    "double": "float64",
+    "string": "string",
+    "bytes": "binary",
+    "fixed": "binary",
+}
+AVRO_LOGICAL = {
+    "date": "date",
+    "time-millis": "time",
+    "timestamp-millis": "timestamp",
+    "timestamp-micros": "timestamp",
+    "local-timestamp-millis": "timestamp",
+    "local-timestamp-micros": "timestamp",
+    "decimal": "decimal",
+}
+
+
+def _avro_family(t: Any) -> str | None:
+    if isinstance(t, list):
+        inner = [x for x in t if x != "null"]
+        return _avro_family(inner[0]) if len(inner) == 1 else None
+    if isinstance(t, dict):
+        if t.get("logicalType") in AVRO_LOGICAL:
+            return AVRO_LOGICAL[t["logicalType"]]
+        return _avro_family(t.get("type"))
+    return AVRO_FAMILY.get(t) if isinstance(t, str) else None
+
+
+def _avro_value(v: Any) -> Any:
+    """fastavro's decoded logical values back to plain forms Arrow can hold."""
+    if isinstance(v, dt.datetime):
+        base = dt.datetime(1970, 1, 1, tzinfo=v.tzinfo)
+        return (v - base) // dt.timedelta(microseconds=1)
+    if isinstance(v, dt.date):
+        return (v - EPOCH).days
+    if isinstance(v, dt.time):
+        return ((v.hour * 60 + v.minute) * 60 + v.second) * 1000 + v.microsecond // 1000
+    return v
+
+
+def _avro(path: Path) -> DataFile:
+    import fastavro
+
+    with path.open("rb") as f:
+        reader = fastavro.reader(f)
+        schema = reader.writer_schema
+        names = [fld["name"] for fld in schema["fields"]]
+        rows = [[_avro_value(r.get(n)) for n in names] for r in reader]
+    cols = [Column(fld["name"], _avro_family(fld["type"]), None) for fld in schema["fields"]]
+    arrays = {}
+    for i, n in enumerate(names):
+        values = [r[i] for r in rows]
+        if any(isinstance(v, Decimal) for v in values):
+            arrays[n] = pa.array(values)
+        else:
+            try:
+                arrays[n] = pa.array(values)
+            except (pa.ArrowException, OverflowError):
+                arrays[n] = pa.array([None] * len(values), pa.null())
+    return DataFile("avro", cols, pa.table(arrays) if names else pa.table({}))
+
+
+def read_data_file(path: Path) -> DataFile:
+    """Columns and rows of a Parquet, ORC or Avro data file (chosen by magic bytes)."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(4)
+        if head == b"PAR1":
+            return _parquet(path)
+        if head[:3] == b"ORC":
+            return _orc(path)
+        if head == b"Obj\x01":
+            return _avro(path)
+    except (OSError, ValueError, EOFError, pa.ArrowException) as exc:
+        raise UsageError(f"cannot read the data file: {exc.__class__.__name__}: {exc}") from None
+    raise UsageError("not a Parquet, ORC or Avro file")
+
+
+def _f(code: str, file: str, path: str, message: str) -> Finding:
+    return Finding(code, "must", path, None, message, file)
+
+
+def check_columns(df: DataFile, expected: list[tl.Field], file: str) -> list[Finding]:
+    """Names and order, then storage types and (Parquet) field ids, against the expected fields."""
+    names = [c.name for c in df.columns]
+    want = [f.name for f in expected]
+    if names != want:
+        return [_f("DATA_FILE_COLUMNS", file, "columns", f"columns are {names}, Java writes {want}")]
+    out = []
+    for col, f in zip(df.columns, expected, strict=True):
+        fam = FAMILY.get(f.type.root)
+        if df.format == "avro" and fam is not None:
+            fam = AVRO_ALIASES.get(fam, fam)
+        if fam is not None and col.family is not None and col.family != fam:
+            out.append(
+                _f(
+                    "DATA_FILE_COLUMN_TYPE",
+                    file,
+                    f"columns.{col.name}",
+                    f"stored as {col.family}, the type is {f.type}",
+                )
+            )
+        if col.field_id is not None and col.field_id != f.id:
+            out.append(
+                _f("DATA_FILE_FIELD_ID", file, f"columns.{col.name}", f"field id {col.field_id}, expected {f.id}")
+            )
+    return out
+
+
+def check_value_kinds(df: DataFile, file: str) -> list[Finding]:
+    """Every _VALUE_KIND is a row-kind byte."""
+    name = tl.spec()["system_fields"]["value_kind"]["name"]
+    if name not in df.table.column_names:
+        return []
+    kinds = np.asarray(df.table.column(name).to_numpy(zero_copy_only=False))
+    bad = ~np.isin(kinds, list(tl.row_kind_bytes()))
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        return [
+            _f(
+                "DATA_FILE_BAD_VALUE_KIND",
+                file,
+                f"rows[{row}].{name}",
+                f"{int(bad.sum())} row(s) hold a value kind that is no row kind, e.g. {kinds[row]!r}",
+            )
+        ]
+    return []
+
+
+def _internal(df: DataFile, name: str, t: DataType) -> list[Any]:
+    col = df.table.column(name)
+    if df.format == "avro" and t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        return [None if v is None else (v // 1000, (v % 1000) * 1000) for v in col.to_pylist()]
+    if df.format == "avro" and t.root == "DECIMAL":
+        return [None if v is None else (int(Decimal(v).scaleb(t.scale)), t.precision, t.scale) for v in col.to_pylist()]
+    if df.format == "avro" and t.root in ("FLOAT",):
+        return [None if v is None else float(np.float32(v)) for v in col.to_pylist()]
+    return internal_values(col, t)
+
+
+def check_partition(df: DataFile, ref: BucketFile, schema: TableSchema, file: str) -> list[Finding]:
+    """Every row's partition values render to its directory's values."""
+    options = tl.LayoutOptions.of(schema.options)
+    for key, text in zip(schema.partition_keys, ref.partition, strict=True):
+        t = schema.field(key).type
+        if key not in df.table.column_names or t.root == "UNSUPPORTED":
+            continue
+        values = _internal(df, key, t)
+        for row, v in enumerate(dict.fromkeys(values)):
+            if not tl.same_partition_value(t, text, v, options):
+                shown = tl.partition_values([(key, t)], [v], options)[0]
+                return [
+                    _f(
+                        "DATA_FILE_WRONG_PARTITION",
+                        file,
+                        f"rows.{key}",
+                        f"a row holds {key}={shown!r}, the directory says {text!r}",
+                    )
+                ]
+            del row
+    return []
+
+
+def bucket_rule(schema: TableSchema) -> tuple[list[str], int, str] | None:
+    """(bucket key, bucket count, function) when rows are placed by hash; None otherwise."""
+    n = schema.bucket
+    if n <= 0:
+        return None
+    keys = bucketing.bucket_key_fields(
+        schema.primary_keys, schema.partition_keys, schema.options, [f.name for f in schema.fields]
+    )
+    if not keys:
+        return None
+    function = str(schema.options.get("bucket-function.type", "default")).strip().lower()
+    return keys, n, function
+
+
+def check_buckets(df: DataFile, ref: BucketFile, schema: TableSchema, file: str) -> tuple[list[Finding], int]:
+    """Every row's bucket key hashes to the file's bucket; returns findings and rows checked."""
+    rule = bucket_rule(schema)
+    if rule is None:
+        if schema.bucket == -1 and not schema.primary_keys and ref.bucket != 0:
+            msg = f"a bucket-unaware append table writes to bucket-0, not bucket-{ref.bucket}"
+            return [_f("DATA_FILE_WRONG_BUCKET", file, "bucket", msg)], 0
+        return [], 0
+    keys, n, function = rule
+    if ref.bucket >= n:
+        msg = f"bucket {ref.bucket} does not exist with bucket = {n}"
+        return [_f("DATA_FILE_WRONG_BUCKET", file, "bucket", msg)], 0
+    types = [schema.field(k).type for k in keys]
+    if any(t.root == "UNSUPPORTED" for t in types) or any(k not in df.table.column_names for k in keys):
+        return [], 0
+    columns = [
+        df.table.column(k) if df.format != "avro" else _internal(df, k, t) for k, t in zip(keys, types, strict=True)
+    ]
+    buckets = np.asarray(bucketing.bucket_columns(types, columns, n, function))
+    wrong = np.flatnonzero(buckets != ref.bucket)
+    if wrong.size:
+        row = int(wrong[0])
+        msg = (
+            f"{wrong.size} of {len(buckets)} row(s) hash to another bucket; row {row} belongs in "
+            f"bucket-{int(buckets[row])} ({function} bucket function over {keys}, bucket = {n})"
+        )
+        return [_f("DATA_FILE_WRONG_BUCKET", file, f"rows[{row}]", msg)], len(buckets)
+    return [], len(buckets)
