@@ -18,19 +18,17 @@ from paimon_conform.types import parse_type
 ARROW_SCHEMA = pa.schema([("dt", pa.string()), ("id", pa.int64()), ("v", pa.float64()), ("s", pa.string())])
 
 
-@pytest.fixture(scope="module")
-def pypaimon_table(tmp_path_factory) -> Path:
-    """A partitioned primary-key table, bucket = 4, Parquet, written by pypaimon."""
+def write_pypaimon_table(warehouse: Path, file_format: str) -> Path:
+    """A partitioned primary-key table, bucket = 4, written by pypaimon in one commit."""
     try:
         from pypaimon import CatalogFactory, Schema
     except ImportError:
         if IN_CI:
             pytest.fail("pypaimon (the peers extra) is not installed")
         pytest.skip("pypaimon (the peers extra) is not installed")
-    warehouse = tmp_path_factory.mktemp("wh")
     catalog = CatalogFactory.create({"warehouse": str(warehouse)})
     catalog.create_database("db", True)
-    options = {"bucket": "4", "file.format": "parquet"}
+    options = {"bucket": "4", "file.format": file_format}
     schema = Schema.from_pyarrow_schema(ARROW_SCHEMA, partition_keys=["dt"], primary_keys=["dt", "id"], options=options)
     catalog.create_table("db.t", schema, False)
     table = catalog.get_table("db.t")
@@ -51,6 +49,12 @@ def pypaimon_table(tmp_path_factory) -> Path:
     write.close()
     commit.close()
     return warehouse / "db.db" / "t"
+
+
+@pytest.fixture(scope="module")
+def pypaimon_table(tmp_path_factory) -> Path:
+    """The Parquet table the fault injections start from."""
+    return write_pypaimon_table(tmp_path_factory.mktemp("wh"), "parquet")
 
 
 def musts(root: Path) -> list[tuple[str, str]]:
@@ -78,6 +82,16 @@ def test_pypaimon_table_is_clean_and_fully_bucket_checked(pypaimon_table):
     assert stats.rows == stats.bucket_rows == 200
     # the partition with '/' and ':' is escaped in its directory name
     assert (pypaimon_table / "dt=x%2Fy%3Az").is_dir()
+
+
+@pytest.mark.parametrize("file_format", ["avro", "orc"])
+def test_pypaimon_avro_and_orc_tables_are_clean(tmp_path, file_format):
+    root = write_pypaimon_table(tmp_path, file_format)
+    stats = TableStats()
+    results = validate_table(root, stats=stats)
+    assert [f for r in results for f in r.findings if f.severity == "must"] == []
+    assert stats.data_files >= 4
+    assert stats.rows == stats.bucket_rows == 200
 
 
 def test_row_in_the_wrong_bucket(pypaimon_table, tmp_path):

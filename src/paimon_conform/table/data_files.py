@@ -141,13 +141,10 @@ def _avro(path: Path) -> DataFile:
     arrays = {}
     for i, n in enumerate(names):
         values = [r[i] for r in rows]
-        if any(isinstance(v, Decimal) for v in values):
+        try:
             arrays[n] = pa.array(values)
-        else:
-            try:
-                arrays[n] = pa.array(values)
-            except (pa.ArrowException, OverflowError):
-                arrays[n] = pa.array([None] * len(values), pa.null())
+        except (pa.ArrowException, OverflowError):  # a column the kit does not model (nested types)
+            arrays[n] = pa.array([None] * len(values), pa.null())
     return DataFile("avro", cols, pa.table(arrays) if names else pa.table({}))
 
 
@@ -236,19 +233,11 @@ def check_partition(df: DataFile, ref: BucketFile, schema: TableSchema, file: st
         t = schema.field(key).type
         if key not in df.table.column_names or t.root == "UNSUPPORTED":
             continue
-        values = _internal(df, key, t)
-        for row, v in enumerate(dict.fromkeys(values)):
+        for v in dict.fromkeys(_internal(df, key, t)):  # each distinct value once
             if not tl.same_partition_value(t, text, v, options):
                 shown = tl.partition_values([(key, t)], [v], options)[0]
-                return [
-                    _f(
-                        "DATA_FILE_WRONG_PARTITION",
-                        file,
-                        f"rows.{key}",
-                        f"a row holds {key}={shown!r}, the directory says {text!r}",
-                    )
-                ]
-            del row
+                msg = f"a row holds {key}={shown!r}, the directory says {text!r}"
+                return [_f("DATA_FILE_WRONG_PARTITION", file, f"rows.{key}", msg)]
     return []
 
 
