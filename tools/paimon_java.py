@@ -1,9 +1,25 @@
-"""Get the real Paimon 0.9.0 jar and run our Java programs against it.
+"""Get the real Paimon jars and run our Java programs against them.
 
-The jar is the one the PyPI sdist pypaimon==0.2.0 ships in deps/jars/
+Paimon 0.9.0: the jar the PyPI sdist pypaimon==0.2.0 ships in deps/jars/
 (paimon-python-java-bridge-0.9.0.jar, a bundle of paimon-core 0.9.0 with
-RoaringBitmap 1.0.5 shaded). Both the sdist and the jar are checked against
-pinned SHA-256 sums. Used by tools/golden_java.py and by the Java tests.
+RoaringBitmap 1.0.5 shaded, no Hadoop). tools/java/*.java compile against it
+into build/java/ (ensure_classes, run_java). Used by tools/golden_java.py,
+tools/golden_java_buckets.py and the Java tests.
+
+Paimon 1.0-SNAPSHOT: the jar the PyPI wheel paimon-python-ali==0.1.1 ships as
+paimon_python_java/java_dependencies/paimon-python-java-bridge.jar (paimon-core
+1.0-SNAPSHOT built 2024-09-04, with Hadoop, Parquet and ORC), stored as
+deps/jars/paimon-python-java-bridge-1.0-SNAPSHOT.jar. tools/java/tables/*.java
+compile against it into build/java-1.0/ (ensure_classes_10, run_java_10). Used
+by tools/golden_java_tables.py.
+
+Tables with Paimon 0.9.0: tools/java/tables/*.java also compile against the 0.9.0
+jar (build/java-0.9.0-tables/) and run with the 0.9.0 jar first on the class path
+and the 1.0-SNAPSHOT jar after it, so that every org.apache.paimon class comes from
+0.9.0 and only Hadoop (which the 0.9.0 bundle lacks and Parquet/ORC need) from the
+other jar (run_java_tables).
+
+Every download and every extracted jar is checked against a pinned SHA-256.
 """
 
 from __future__ import annotations
@@ -13,6 +29,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,6 +44,18 @@ PAIMON_VERSION = "0.9.0"
 ARTIFACT = f"{SDIST} (PyPI sdist) deps/jars/{JAR_NAME}"
 JAVA_SRC = ROOT / "tools" / "java"
 CLASSES = ROOT / "build" / "java"
+
+PAIMON_10_VERSION = "1.0-SNAPSHOT"
+WHEEL_10 = "paimon-python-ali==0.1.1"
+WHEEL_10_FILE = "paimon_python_ali-0.1.1-py3-none-any.whl"
+WHEEL_10_SHA256 = "2a60eab3b2df8af59f393dc7e6d61af2956572b8eadfc9e664a0ec6d2a4688f3"
+WHEEL_10_MEMBER = "paimon_python_java/java_dependencies/paimon-python-java-bridge.jar"
+JAR_10_NAME = f"paimon-python-java-bridge-{PAIMON_10_VERSION}.jar"
+JAR_10 = DEPS / "jars" / JAR_10_NAME
+JAR_10_SHA256 = "489495e700f9bd7ba0f7aa412413b168e68f1190589b1f68dfe0ce8a71c1c451"
+ARTIFACT_10 = f"{WHEEL_10} (PyPI wheel {WHEEL_10_FILE}) {WHEEL_10_MEMBER}"
+JAVA_SRC_10 = JAVA_SRC / "tables"
+CLASSES_10 = ROOT / "build" / "java-1.0"
 
 
 def sha256(path: Path) -> str:
@@ -74,29 +103,98 @@ def ensure_jar() -> Path:
     return JAR
 
 
-def ensure_classes() -> Path:
-    """Compile tools/java/*.java against the jar (when sources are newer)."""
-    jar = ensure_jar()
-    sources = sorted(JAVA_SRC.glob("*.java"))
-    stamp = CLASSES / ".stamp"
+def ensure_jar_10() -> Path:
+    """Path of the verified Paimon 1.0-SNAPSHOT jar, downloading the wheel if needed."""
+    if JAR_10.is_file() and sha256(JAR_10) == JAR_10_SHA256:
+        return JAR_10
+    cache = DEPS / "cache"
+    cache.mkdir(parents=True, exist_ok=True)
+    wheel = cache / WHEEL_10_FILE
+    if not wheel.is_file() or sha256(wheel) != WHEEL_10_SHA256:
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--no-deps",
+                "--only-binary",
+                ":all:",
+                "-d",
+                str(cache),
+                WHEEL_10,
+            ],
+            check=True,
+        )
+    if sha256(wheel) != WHEEL_10_SHA256:
+        raise SystemExit(f"{wheel}: SHA-256 mismatch; expected {WHEEL_10_SHA256}")
+    JAR_10.parent.mkdir(parents=True, exist_ok=True)
+    partial = JAR_10.with_name(JAR_10.name + ".part")
+    with zipfile.ZipFile(wheel) as whl, whl.open(WHEEL_10_MEMBER) as src, partial.open("wb") as dst:
+        for chunk in iter(lambda: src.read(1 << 20), b""):
+            dst.write(chunk)
+    if sha256(partial) != JAR_10_SHA256:
+        partial.unlink()
+        raise SystemExit(f"{WHEEL_10_MEMBER} in {wheel}: SHA-256 mismatch; expected {JAR_10_SHA256}")
+    partial.replace(JAR_10)
+    return JAR_10
+
+
+def _compile(jar: Path, sources: list[Path], classes: Path) -> Path:
+    """javac the sources against one jar into classes/ (when a source is newer than the last build)."""
+    stamp = classes / ".stamp"
     newest = max(p.stat().st_mtime for p in sources)
     if not stamp.is_file() or stamp.stat().st_mtime < newest:
-        CLASSES.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["javac", "-nowarn", "-d", str(CLASSES), "-cp", str(jar), *map(str, sources)], check=True)
+        classes.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["javac", "-nowarn", "-d", str(classes), "-cp", str(jar), *map(str, sources)], check=True)
         stamp.touch()
-    return CLASSES
+    return classes
 
 
-def run_java(main_class: str, *args: str) -> None:
-    """Run one of our Java programs with the Paimon jar on the classpath."""
-    classes = ensure_classes()
-    cp = f"{ensure_jar()}:{classes}"
+def _run(jar: Path, classes: Path, main_class: str, args: tuple[str, ...]) -> None:
+    cp = f"{jar}:{classes}"
     done = subprocess.run(["java", "-Xmx1g", "-cp", cp, main_class, *args], capture_output=True, text=True)
     if done.returncode != 0:
         sys.stderr.write(done.stdout + done.stderr)
         raise SystemExit(f"java {main_class} failed with exit code {done.returncode}")
 
 
+def ensure_classes() -> Path:
+    """Compile tools/java/*.java against the 0.9.0 jar (when sources are newer)."""
+    return _compile(ensure_jar(), sorted(JAVA_SRC.glob("*.java")), CLASSES)
+
+
+def ensure_classes_10() -> Path:
+    """Compile tools/java/tables/*.java against the 1.0-SNAPSHOT jar into build/java-1.0/ (when sources are newer)."""
+    return _compile(ensure_jar_10(), sorted(JAVA_SRC_10.glob("*.java")), CLASSES_10)
+
+
+def run_java(main_class: str, *args: str) -> None:
+    """Run one of our Java programs (tools/java/) with the Paimon 0.9.0 jar on the classpath."""
+    classes = ensure_classes()
+    _run(ensure_jar(), classes, main_class, args)
+
+
+def run_java_10(main_class: str, *args: str) -> None:
+    """Run one of our Java programs (tools/java/tables/) with the Paimon 1.0-SNAPSHOT jar on the classpath."""
+    classes = ensure_classes_10()
+    _run(ensure_jar_10(), classes, main_class, args)
+
+
+def run_java_tables(version: str, main_class: str, *args: str) -> None:
+    """Run a tools/java/tables/ program with Paimon `version` (0.9.0 borrows only Hadoop from the 1.0 jar)."""
+    if version == PAIMON_10_VERSION:
+        run_java_10(main_class, *args)
+        return
+    if version != PAIMON_VERSION:
+        raise SystemExit(f"no Paimon jar for version {version}")
+    classes = _compile(ensure_jar(), sorted(JAVA_SRC_10.glob("*.java")), ROOT / "build" / "java-0.9.0-tables")
+    _run(Path(f"{ensure_jar()}:{ensure_jar_10()}"), classes, main_class, args)
+
+
 if __name__ == "__main__":
     print(ensure_jar())
     print(ensure_classes())
+    print(ensure_jar_10())
+    print(ensure_classes_10())

@@ -287,7 +287,7 @@ def cmd_corpus(args: argparse.Namespace) -> int:
                 sys.stdout.write(RENDERERS["text"]([r], "should"))
     print(f"golden corpus {root}:")
     for (layout, producer), n in sorted(tally.items()):
-        print(f"  {layout:<18} {producer:<14} {n:>4} file(s)")
+        print(f"  {layout:<18} {producer:<18} {n:>4} file(s)")
     bad = sum(r.failed("should") for r in results)
     print(f"  {len(results)} golden file(s), {len(results) - bad} as expected, {bad} not")
     return exit_code(results, "should")

@@ -4,7 +4,9 @@ A valid golden must inspect to its sidecar's content, re-encode byte for byte
 from the sidecar and validate with no must or should finding. A must-reject
 golden must produce, as its first must finding, the code, path and offset its
 sidecar names. A dynamic_bucket golden (Java's bucket assignment sequence)
-must replay exactly with the kit's assigners.
+must replay exactly with the kit's assigners. A golden table (a whole table
+directory written by Java Paimon, tables/java-*/<case>/) must validate with no
+must or should finding.
 """
 
 from __future__ import annotations
@@ -105,6 +107,20 @@ def check_sequence(path: Path, root: Path) -> FileResult:
     return result
 
 
+def check_table(sidecar: Path, root: Path) -> FileResult:
+    """Validate one golden table directory; its must and should findings are failures."""
+    from .table.validate import validate_table
+
+    table = sidecar.with_suffix("")
+    rel = str(table.relative_to(root))
+    result = FileResult(rel, "table")
+    for r in validate_table(table):
+        if r.unusable is not None:
+            return FileResult(rel, "table", unusable=f"{r.file}: {r.unusable}")
+        result.findings.extend(f for f in r.findings if f.severity != "warning")
+    return result
+
+
 def check_corpus(root: Path) -> tuple[list[FileResult], Counter]:
     """Check every golden; also count files by layout and producer."""
     results, tally = [], Counter()
@@ -114,4 +130,8 @@ def check_corpus(root: Path) -> tuple[list[FileResult], Counter]:
     for path in sorted((root / "dynamic_bucket").rglob("*.json")):
         results.append(check_sequence(path, root))
         tally[(path.parent.parent.name, path.parent.name)] += 1
+    for side in sorted((root / "tables").glob("*/*.json")):
+        if side.with_suffix("").is_dir():
+            results.append(check_table(side, root))
+            tally[("table", side.parent.name)] += 1
     return results, tally

@@ -129,12 +129,23 @@ def _avro_value(v: Any) -> Any:
     return v
 
 
+def _avro_record(schema: Any) -> dict:
+    """The top-level record schema; Java Paimon writes it as the union ["null", record]."""
+    if isinstance(schema, list):
+        records = [s for s in schema if isinstance(s, dict) and s.get("type") == "record"]
+        if len(records) == 1 and all(s == "null" or s is records[0] for s in schema):
+            return records[0]
+    if isinstance(schema, dict) and schema.get("type") == "record":
+        return schema
+    raise ValueError(f"top-level Avro schema is not a record: {str(schema)[:80]}")
+
+
 def _avro(path: Path) -> DataFile:
     import fastavro
 
     with path.open("rb") as f:
         reader = fastavro.reader(f)
-        schema = reader.writer_schema
+        schema = _avro_record(reader.writer_schema)
         names = [fld["name"] for fld in schema["fields"]]
         rows = [[_avro_value(r.get(n)) for n in names] for r in reader]
     cols = [Column(fld["name"], _avro_family(fld["type"]), None) for fld in schema["fields"]]
@@ -159,7 +170,7 @@ def read_data_file(path: Path) -> DataFile:
             return _orc(path)
         if head == b"Obj\x01":
             return _avro(path)
-    except (OSError, ValueError, EOFError, pa.ArrowException) as exc:
+    except Exception as exc:  # noqa: BLE001 - pyarrow and fastavro raise many kinds on a damaged file
         raise UsageError(f"cannot read the data file: {exc.__class__.__name__}: {exc}") from None
     raise UsageError("not a Parquet, ORC or Avro file")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -21,6 +22,16 @@ class BucketFile:
     kind: str  # data, changelog or file_index
     partition: tuple[str, ...]  # unescaped path values, in partition-key order
     bucket: int
+    default_prefix: bool = False  # named with Java's default prefix although the table sets another
+
+
+def _default_prefixes(options: tl.LayoutOptions) -> tl.LayoutOptions:
+    """The same options with Java's default data and changelog prefixes."""
+    return dataclasses.replace(
+        options,
+        data_prefix=str(tl.option_default("data-file.prefix")),
+        changelog_prefix=str(tl.option_default("changelog-file.prefix")),
+    )
 
 
 def _finding(code: str, severity: str, file: str, message: str) -> Finding:
@@ -61,6 +72,18 @@ def walk(root: Path, schema: TableSchema) -> tuple[list[BucketFile], list[Findin
             findings += _check_root_dir(root, entry.name, options)
     start = data_root if data_root.is_dir() else root
     _descend(root, start, schema, options, (), skip if start == root else set(), files, findings)
+    ignored = [f for f in files if f.default_prefix]
+    if ignored:
+        findings.append(
+            _finding(
+                "TABLE_PREFIX_OPTION_IGNORED",
+                "warning",
+                ignored[0].relative,
+                f"{len(ignored)} file(s) use the default prefix although the table sets data-file.prefix="
+                f"{options.data_prefix!r} / changelog-file.prefix={options.changelog_prefix!r}; "
+                "writers before Paimon 1.0 ignore these options (readers find files through the manifests)",
+            )
+        )
     return files, findings
 
 
@@ -125,6 +148,9 @@ def _descend(
                 findings.append(_escaping(frel))
                 continue
             kind = None if f.is_dir(follow_symlinks=False) else tl.classify_file_name(f.name, "bucket", options)
+            fallback = kind is None and not f.is_dir(follow_symlinks=False) and options != _default_prefixes(options)
+            if fallback:
+                kind = tl.classify_file_name(f.name, "bucket", _default_prefixes(options))
             if kind is None:
                 findings.append(
                     _finding(
@@ -136,4 +162,4 @@ def _descend(
                     )
                 )
                 continue
-            files.append(BucketFile(frel, kind, values, bucket))
+            files.append(BucketFile(frel, kind, values, bucket, fallback))

@@ -1,0 +1,474 @@
+#!/usr/bin/env python3
+"""Regenerate the Java-written table goldens with real Java Paimon 0.9.0 and 1.0-SNAPSHOT.
+
+    python tools/golden_java_tables.py [--out DIR] [--case NAME ...] [--paimon VERSION ...]
+
+Defines the table cases (seeded, so the rows are the same on every run), has
+tools/java/tables/TableGoldenWriter.java create each table on the local file
+system and write it in several batch commits with Paimon's own writers
+(BatchWriteBuilder, BatchTableWrite, write.compact), read it back with
+Paimon's own reader, and stores:
+
+  tables/java-<version>/<case>/       the whole table directory as Java wrote it
+  tables/java-<version>/<case>.json   its sidecar (plain JSON, sorted keys; the case
+                                         schemas do not know kind "table")
+
+Sidecar keys: schema (fields with id, name, type as parse_type reads it, nullable;
+primary_keys, partition_keys, options as Java stored them), partitions (every distinct
+partition written: logical values and FileStorePathFactory.getPartitionString),
+data_file_fields (primary-key tables: KeyValue.schema over PrimaryKeyFieldsExtractor's
+key and value fields; null for append tables), expected_rows (what Java reads from the
+latest snapshot, logical JSON in schema column order, sorted) with expected_row_kinds,
+latest_snapshot and snapshots (each snapshot's counters), latest_data_files and
+latest_index_files (the latest snapshot's files without their random names), notes,
+provenance. The rows Java reads back are checked against the rows the case wrote.
+
+File names (UUIDs), commit users, commit times and the schema's creation time are
+random in Java, and so are Avro sync markers: a rerun writes the same sidecars and an
+equivalent tree (same Parquet, ORC and index bytes) under other file names.
+The jars: 1.0-SNAPSHOT from the PyPI wheel paimon-python-ali==0.1.1; 0.9.0 from the
+sdist pypaimon==0.2.0, run with the 1.0 jar after it for Hadoop only (tools/paimon_java.py).
+Default out: golden/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import paimon_java
+from golden_java import java_value
+
+from paimon_conform import cases
+from paimon_conform.types import DataType, parse_type, to_internal, to_json
+
+ROOT = Path(__file__).resolve().parent.parent
+VERSIONS = (paimon_java.PAIMON_VERSION, paimon_java.PAIMON_10_VERSION)
+SIDECAR_FORMAT = 1
+
+KV_FIELDS = [("dt", "STRING"), ("id", "BIGINT"), ("v", "DOUBLE"), ("s", "STRING")]
+DAYS = ["2024-01-01", "2024-01-02"]
+
+
+def _word(rng: random.Random) -> str:
+    return "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randrange(1, 9)))
+
+
+def _kv_rows(rng: random.Random, ids: range) -> list[list]:
+    """["+I", {column: value}] rows over both days for the dt/id/v/s tables."""
+    return [
+        ["+I", {"dt": d, "id": i, "v": round(rng.uniform(-100, 100), 3), "s": _word(rng)}] for d in DAYS for i in ids
+    ]
+
+
+def _changes(rng: random.Random, ids: list[int], updates: int, deletes: int, new: range) -> list[list]:
+    """Upserts (+U) and deletes (-D) of existing keys, then inserts of new keys."""
+    keys = [(d, i) for d in DAYS for i in ids]
+    picked = rng.sample(keys, updates + deletes)
+    rows = [
+        ["+U", {"dt": d, "id": i, "v": round(rng.uniform(-100, 100), 3), "s": _word(rng)}] for d, i in picked[:updates]
+    ]
+    rows += [["-D", {"dt": d, "id": i, "v": None, "s": None}] for d, i in picked[updates:]]
+    return rows + _kv_rows(rng, new)
+
+
+def _write(rows: list[list]) -> dict:
+    return {"op": "write", "rows": rows}
+
+
+def _case(name: str, fields, primary_keys, partition_keys, options, steps, notes: str) -> dict:
+    return {
+        "name": name,
+        "fields": [{"name": n, "type": t} for n, t in fields],
+        "primary_keys": primary_keys,
+        "partition_keys": partition_keys,
+        "options": options,
+        "steps": steps,
+        "notes": notes,
+    }
+
+
+def pk_cases() -> list[dict]:
+    """The primary-key tables: fixed buckets with deletion vectors, merge-on-read ORC, dynamic buckets."""
+    rng = random.Random(20261201)
+    ids = list(range(20))
+    dv = _case(
+        "pk-fixed4-parquet-dv",
+        KV_FIELDS,
+        ["dt", "id"],
+        ["dt"],
+        {"bucket": "4", "file.format": "parquet", "deletion-vectors.enabled": "true"},
+        [
+            _write(_kv_rows(rng, range(20))),
+            _write(_changes(rng, ids, 10, 5, range(20, 22))),
+            {"op": "compact", "full": True},
+            _write(_changes(rng, ids, 6, 3, range(22, 23))),
+        ],
+        "commit 1 inserts 40 rows; commit 2 upserts 10, deletes 5 and inserts 4; commit 3 fully compacts every "
+        "(partition, bucket); commit 4 upserts 6, deletes 3 and inserts 2. With deletion vectors every write "
+        "commit is followed by a COMPACT snapshot: the new level-0 files are compacted at once (lookup), and the "
+        "rows they replace in older files are marked in DELETION_VECTORS index files (index/index-*); the full "
+        "compaction leaves 1-byte (empty) DV files in the buckets it cleaned, and commit 4 gives the latest "
+        "snapshot non-empty vectors again",
+    )
+    mor = _case(
+        "pk-fixed4-orc-mor",
+        KV_FIELDS,
+        ["dt", "id"],
+        ["dt"],
+        {
+            "bucket": "4",
+            "file.format": "orc",
+            "changelog-producer": "input",
+            "data-file.prefix": "part-",
+            "changelog-file.prefix": "log-",
+        },
+        [
+            _write(_kv_rows(rng, range(20))),
+            _write(_changes(rng, ids, 10, 5, range(20, 22))),
+            _write(_changes(rng, ids, 4, 2, range(22, 23))),
+        ],
+        "three write commits, no compaction: several level-0 files per bucket (merge on read); "
+        "changelog-producer input writes each commit's input rows again as changelog files",
+    )
+    dyn_rows = [
+        ["+I", {"dt": rng.choice(DAYS), "id": i, "v": round(rng.uniform(-100, 100), 3), "s": _word(rng)}]
+        for i in range(30)
+    ]
+    dyn_second = [["+U", dict(r[1], v=round(rng.uniform(-100, 100), 3))] for r in rng.sample(dyn_rows, 8)]
+    dyn_second += [
+        ["+I", {"dt": rng.choice(DAYS), "id": i, "v": round(rng.uniform(-100, 100), 3), "s": _word(rng)}]
+        for i in range(30, 42)
+    ]
+    dynamic = _case(
+        "pk-dynamic-parquet",
+        KV_FIELDS,
+        ["dt", "id"],
+        ["dt"],
+        {"bucket": "-1", "file.format": "parquet", "dynamic-bucket.target-row-num": "5"},
+        [_write(dyn_rows), _write(dyn_second)],
+        "dynamic buckets: each row's bucket from a fresh HashBucketAssigner per commit (one channel) over "
+        "the partition and the trimmed primary key (id), then write(row, bucket); 30 rows, then 8 upserts "
+        "and 12 new keys; the writer keeps the HASH index (index/index-*)",
+    )
+    return [dv, mor, dynamic]
+
+
+def append_cases() -> list[dict]:
+    """The append tables: file indexes (separate and embedded), typed partition values, fixed buckets in Avro."""
+    rng = random.Random(20261202)
+
+    def rows(n: int, start: int) -> list[list]:
+        return [
+            [
+                "+I",
+                {
+                    "dt": rng.choice(DAYS),
+                    "id": start + i,
+                    "v": round(rng.uniform(-100, 100), 3),
+                    "s": None if rng.random() < 0.1 else _word(rng),
+                },
+            ]
+            for i in range(n)
+        ]
+
+    index_options = {
+        "bucket": "-1",
+        "file.format": "parquet",
+        "file-index.bloom-filter.columns": "s",
+        "file-index.bitmap.columns": "dt",
+        "file-index.bloom-filter.s.items": "50",  # the default (1,000,000 items) makes a 600 KB bloom filter
+    }
+    separate = _case(
+        "append-file-index-separate",
+        KV_FIELDS,
+        [],
+        ["dt"],
+        index_options | {"file-index.in-manifest-threshold": "1 b"},
+        [_write(rows(20, 0)), _write(rows(15, 20))],
+        "bloom filter on s, bitmap on dt; threshold 1 byte: every data file's index goes to a separate "
+        "<data file>.index file listed in the file's extra files",
+    )
+    embedded = _case(
+        "append-file-index-embedded",
+        KV_FIELDS,
+        [],
+        ["dt"],
+        index_options,
+        [_write(rows(20, 0)), _write(rows(15, 20))],
+        "bloom filter on s, bitmap on dt; default threshold (500 B): the index bytes are embedded in the "
+        "manifest entry (_EMBEDDED_FILE_INDEX), no .index file",
+    )
+    fixed = _case(
+        "append-fixed3-avro",
+        KV_FIELDS,
+        [],
+        ["dt"],
+        {"bucket": "3", "bucket-key": "id", "file.format": "avro"},
+        [_write(rows(20, 0)), _write(rows(15, 20))],
+        "append table with three fixed buckets keyed by id; two commits",
+    )
+    return [separate, embedded, partition_values_case(), fixed]
+
+
+PARTITION_FIELDS = [
+    ("s", "STRING"),
+    ("d", "DATE"),
+    ("ts", "TIMESTAMP(3)"),
+    ("b", "BOOLEAN"),
+    ("dec", "DECIMAL(10, 2)"),
+    ("f", "DOUBLE"),
+    ("i", "INT"),
+]
+
+
+def partition_values_case() -> dict:
+    """An append table partitioned by seven typed columns whose values need escaping or are edge cases."""
+    values = {
+        "s": [
+            "a/b",
+            "x=y:z",
+            "%#?*",
+            "[]{}^'\"\\",
+            "ctl\u0001x",
+            "del\u007fx",
+            "with space",
+            "\u00fcn\u00ef",
+            "",
+            "  ",
+            None,
+            "plain",
+        ],
+        "d": ["2024-02-29", "1970-01-01", "1969-12-31", None, "2000-01-01"],
+        "ts": ["2024-01-01T00:00:00", "2024-01-01T12:34:00", "2024-01-01T12:34:56", "2024-01-01T12:34:56.789", None],
+        "b": [True, False, None],
+        "dec": ["-1.50", "0.00", "12345678.99", "-0.01", None],
+        "f": [1.0e10, 0.001, 1.0, -2.5, 1.0e-7, 123456789.0, -0.0, "NaN", None],
+        "i": [0, -1, 2**31 - 1, None],
+    }
+    rng = random.Random(20261203)
+    n = 24
+    columns = {}
+    for c, vs in values.items():
+        cycled = [vs[r % len(vs)] for r in range(n)]  # every value at least twice
+        rng.shuffle(cycled)
+        columns[c] = cycled
+    rows = [["+I", {c: columns[c][r] for c in values} | {"v": r}] for r in range(n)]
+    rows.append(["+I", dict(rows[0][1], v=n)])  # a second row in the first partition
+    # "", "  " and null strings with the same other values: three partitions, one directory name
+    same = {"d": "2024-02-29", "ts": "2024-01-01T00:00:00", "b": True, "dec": "0.00", "f": 1.0, "i": 7}
+    rows += [["+I", same | {"s": s, "v": n + 1 + k}] for k, s in enumerate(["", "  ", None])]
+    return _case(
+        "append-partition-values",
+        [*PARTITION_FIELDS, ("v", "BIGINT")],
+        [],
+        [c for c, _ in PARTITION_FIELDS],
+        {"bucket": "-1", "file.format": "orc"},
+        [_write(rows[:14]), _write(rows[14:])],
+        "seven partition columns; values that need escaping (/ = : % # ? * [ ] { } ^ ' \" \\ \\u0001 \\u007f), "
+        "a space, non-ASCII, the empty string, whitespace only, nulls, timestamps with zero seconds / millis, "
+        "doubles printed in exponent form, -0.0 and NaN, negative decimals; rows that differ only in a string "
+        "partition value of '', '  ' or null; two commits",
+    )
+
+
+def all_cases() -> list[dict]:
+    """Every table case, in golden order."""
+    return pk_cases() + append_cases()
+
+
+def _java_rows(fields: list[dict], rows: list[list]) -> list[list]:
+    """Rows as the Java program reads them: [kind, [internal values in field order]]."""
+    return [[kind, [java_value(f["type"], row[f["name"]]) for f in fields]] for kind, row in rows]
+
+
+def java_spec(case: dict) -> dict:
+    """The case as TableGoldenWriter reads it."""
+    steps = [dict(s, rows=_java_rows(case["fields"], s["rows"])) if s["op"] == "write" else s for s in case["steps"]]
+    return {k: v for k, v in case.items() if k != "notes"} | {"steps": steps}
+
+
+def from_java(t: DataType, v: Any) -> Any:
+    """A value in the Java program's internal JSON form, in the kit's logical JSON form."""
+    if v is None:
+        return None
+    if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        return to_json(t, (v[0], v[1]))
+    if t.root == "DECIMAL":
+        return to_json(t, (int(v[0]), v[1], v[2]))
+    if t.is_binary:
+        return v
+    if t.root in ("FLOAT", "DOUBLE"):
+        return to_json(t, to_internal(t, v))
+    return to_json(t, v)
+
+
+def model_rows(case: dict) -> list[list]:
+    """The rows a reader must see, from the case's writes alone, in the logical form.
+
+    Append tables keep every row. Primary-key tables (deduplicate merge engine): the last
+    +I / +U of a key wins, -U / -D remove it; compactions change nothing.
+    """
+    types = [parse_type(f["type"]) for f in case["fields"]]
+    names = [f["name"] for f in case["fields"]]
+    logical = [
+        (kind, [to_json(t, to_internal(t, row[n])) for t, n in zip(types, names, strict=True)])
+        for step in case["steps"]
+        if step["op"] == "write"
+        for kind, row in step["rows"]
+    ]
+    if not case["primary_keys"]:
+        return [values for _, values in logical]
+    at = [names.index(k) for k in case["primary_keys"]]
+    state: dict[str, list] = {}
+    for kind, values in logical:
+        key = _canonical([values[i] for i in at])
+        if kind in ("+I", "+U"):
+            state[key] = values
+        else:
+            state.pop(key, None)
+    return list(state.values())
+
+
+def _row_key(row: list) -> list:
+    return [(v is None, isinstance(v, str), "" if v is None else v) for v in row]
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _file_key(f: dict) -> tuple:
+    return (f["partition"], f["bucket"], f.get("index_type", ""), f.get("level", 0), _canonical(f))
+
+
+def _sorted_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _sorted_keys(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted_keys(v) for v in value]
+    return value
+
+
+def _fields(fields: list[dict]) -> list[dict]:
+    return [
+        {"id": f["id"], "name": f["name"], "type": str(parse_type(f["type"])), "nullable": f["nullable"]}
+        for f in fields
+    ]
+
+
+def _provenance(version: str) -> dict:
+    """Which jar wrote the table."""
+    if version == paimon_java.PAIMON_10_VERSION:
+        return {"artifact": paimon_java.ARTIFACT_10, "artifact_sha256": paimon_java.JAR_10_SHA256}
+    return {
+        "artifact": paimon_java.ARTIFACT,
+        "artifact_sha256": paimon_java.JAR_SHA256,
+        "class_path_note": (
+            "every org.apache.paimon class from this jar; Hadoop classes (absent from it) from "
+            f"{paimon_java.ARTIFACT_10} placed after it on the class path"
+        ),
+    }
+
+
+def sidecar(case: dict, report: dict, version: str) -> dict:
+    """The sidecar of one table from Java's report."""
+    schema = report["schema"]
+    types = {f["name"]: parse_type(f["type"]) for f in schema["fields"]}
+    order = [f["name"] for f in schema["fields"]]
+    partitions = [
+        {
+            "values": {k: from_java(types[k], v) for k, v in zip(schema["partition_keys"], p["values"], strict=True)},
+            "path": p["path"],
+        }
+        for p in report["partitions"]
+    ]
+    partitions.sort(key=lambda p: (p["path"], _canonical(p["values"])))
+    read = [
+        ([from_java(types[n], v) for n, v in zip(order, r, strict=True)], kind)
+        for r, kind in zip(report["rows"], report["row_kinds"], strict=True)
+    ]
+    read.sort(key=lambda rk: (_row_key(rk[0]), rk[1]))
+    if sorted(map(_canonical, model_rows(case))) != sorted(_canonical(r) for r, _ in read):
+        raise SystemExit(f"{case['name']}: Java read back other rows than the case wrote")
+    snapshots = report["snapshots"]
+    how = (
+        "tools/java/tables/TableGoldenWriter.java: SchemaManager.createTable + FileStoreTableFactory.create on the "
+        "local file system; one BatchWriteBuilder / BatchTableWrite / commit per step ("
+        + ", ".join(
+            "write " + str(len(s["rows"])) + " rows"
+            if s["op"] == "write"
+            else ("full " if s["full"] else "") + "compact"
+            for s in case["steps"]
+        )
+        + "); expected_rows from newReadBuilder() over all splits of the latest snapshot; partition paths from "
+        "FileStorePathFactory.getPartitionString"
+    )
+    out = {
+        "case_format": SIDECAR_FORMAT,
+        "kind": "table",
+        "name": case["name"],
+        "schema": {
+            "fields": _fields(schema["fields"]),
+            "primary_keys": schema["primary_keys"],
+            "partition_keys": schema["partition_keys"],
+            "options": schema["options"],
+        },
+        "partitions": partitions,
+        "data_file_fields": None if report["data_file_fields"] is None else _fields(report["data_file_fields"]),
+        "expected_rows": [r for r, _ in read],
+        "expected_row_kinds": [k for _, k in read],
+        "latest_snapshot": snapshots[-1],
+        "latest_data_files": sorted(report["data_files"], key=_file_key),
+        "latest_index_files": sorted(report["index_files"], key=_file_key),
+        "snapshots": snapshots,
+        "notes": case["notes"],
+        "provenance": {
+            "producer": "java-paimon",
+            "paimon_version": version,
+            "how": how,
+        }
+        | _provenance(version),
+    }
+    return _sorted_keys(out)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "golden", help="golden root to write into")
+    parser.add_argument("--case", action="append", help="only this case (repeatable)")
+    parser.add_argument("--paimon", action="append", choices=VERSIONS, help="only this Paimon version (repeatable)")
+    args = parser.parse_args()
+    specs = all_cases()
+    if args.case:
+        unknown = set(args.case) - {c["name"] for c in specs}
+        if unknown:
+            parser.error(f"unknown case(s): {', '.join(sorted(unknown))}")
+        specs = [c for c in specs if c["name"] in args.case]
+    for version in args.paimon or VERSIONS:
+        folder = args.out / "tables" / f"java-{version}"
+        with tempfile.TemporaryDirectory() as tmp:
+            work = Path(tmp)
+            (work / "cases.json").write_text(json.dumps({"cases": [java_spec(c) for c in specs]}))
+            paimon_java.run_java_tables(version, "TableGoldenWriter", str(work / "cases.json"), str(work / "out"))
+            folder.mkdir(parents=True, exist_ok=True)
+            for case in specs:
+                report = json.loads((work / "out" / f"{case['name']}.report.json").read_text())
+                target = folder / case["name"]
+                if target.exists():
+                    shutil.rmtree(target)
+                shutil.copytree(work / "out" / case["name"], target)
+                (folder / f"{case['name']}.json").write_text(cases.dumps(sidecar(case, report, version)))
+        print(f"golden_java_tables: wrote {len(specs)} Java {version} table(s) under {folder}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,402 @@
+// Writes whole Paimon tables as golden fixtures with Java Paimon 1.0-SNAPSHOT, and reports
+// what Java itself says about them.
+//
+// Usage: java -cp <paimon 1.0-SNAPSHOT jar>:<classes> TableGoldenWriter CASES.json OUT_DIR
+//
+// CASES.json (written by tools/golden_java_tables.py):
+//   {"cases": [{"name": ..., "fields": [{"name": ..., "type": "SQL type"}],
+//               "primary_keys": [...], "partition_keys": [...], "options": {...},
+//               "steps": [{"op": "write", "rows": [["+I", [internal values]], ...]},
+//                         {"op": "compact", "full": true}, ...]}]}
+// Values are internal forms: integers (DATE: days, TIME: millis); "NaN"/"Infinity"/"-Infinity"
+// or numbers for floats; strings; hex for binary; [millis, nanoOfMilli] for timestamps;
+// [unscaled, p, s] for decimals.
+//
+// Each case becomes OUT_DIR/<name>/, a table created on the local file system
+// (SchemaManager.createTable, FileStoreTableFactory.create). Every step is one batch:
+// a fresh BatchWriteBuilder, BatchTableWrite (with an IOManager for lookups) and commit.
+// "write" writes the rows with their row kinds: write(row) for fixed-bucket and
+// bucket-unaware tables; for a dynamic-bucket primary-key table (bucket = -1) a fresh
+// HashBucketAssigner (one channel, one assigner) assigns each row's bucket from its
+// partition and trimmed primary key (RowPartitionKeyExtractor), then write(row, bucket).
+// "compact" calls write.compact(partition, bucket, full) for every partition written so
+// far and every bucket (0..bucket-1 for fixed buckets, the assigned ones for dynamic).
+//
+// OUT_DIR/<name>.report.json: the schema as Java stored it, every distinct partition
+// written (values and FileStorePathFactory.getPartitionString), the data-file fields of
+// primary-key tables (KeyValue.schema over PrimaryKeyFieldsExtractor key and value fields),
+// the rows Java reads back from the latest snapshot (newReadBuilder, all splits), and
+// every snapshot's counters, and the latest snapshot's data files and index files (file
+// names left out: they hold random UUIDs).
+import org.apache.paimon.KeyValue;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.Decimal;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.disk.IOManager;
+import org.apache.paimon.fs.Path;
+import org.apache.paimon.fs.local.LocalFileIO;
+import org.apache.paimon.deletionvectors.DeletionVector;
+import org.apache.paimon.index.HashBucketAssigner;
+import org.apache.paimon.index.IndexFileHandler;
+import org.apache.paimon.index.IndexFileMeta;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.manifest.IndexManifestEntry;
+import org.apache.paimon.manifest.ManifestEntry;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaManager;
+import org.apache.paimon.schema.TableSchema;
+import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
+import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.FileStoreTableFactory;
+import org.apache.paimon.table.PrimaryKeyTableUtils;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.BatchTableWrite;
+import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.sink.RowPartitionKeyExtractor;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.table.source.Split;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypeJsonParser;
+import org.apache.paimon.types.RowKind;
+import org.apache.paimon.types.RowType;
+import org.apache.paimon.utils.FileStorePathFactory;
+
+import java.io.File;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+public class TableGoldenWriter {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public static void main(String[] args) throws Exception {
+        JsonNode spec = JSON.readTree(new File(args[0]));
+        File out = new File(args[1]);
+        out.mkdirs();
+        File tmp = Files.createTempDirectory("table-golden-io").toFile();
+        for (JsonNode c : spec.get("cases")) {
+            ObjectNode report = writeCase(c, new File(out, c.get("name").asText()), tmp);
+            JSON.writerWithDefaultPrettyPrinter()
+                    .writeValue(new File(out, c.get("name").asText() + ".report.json"), report);
+        }
+    }
+
+    static Object value(DataType type, JsonNode v) {
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        switch (type.getTypeRoot()) {
+            case BOOLEAN: return v.asBoolean();
+            case TINYINT: return (byte) v.asInt();
+            case SMALLINT: return (short) v.asInt();
+            case INTEGER: case DATE: case TIME_WITHOUT_TIME_ZONE: return v.asInt();
+            case BIGINT: return new BigInteger(v.asText()).longValue();
+            case FLOAT: return v.isTextual() ? Float.parseFloat(v.asText()) : (float) v.asDouble();
+            case DOUBLE: return v.isTextual() ? Double.parseDouble(v.asText()) : v.asDouble();
+            case CHAR: case VARCHAR: return BinaryString.fromString(v.asText());
+            case BINARY: case VARBINARY: return unhex(v.asText());
+            case TIMESTAMP_WITHOUT_TIME_ZONE: case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                return Timestamp.fromEpochMillis(v.get(0).asLong(), v.get(1).asInt());
+            case DECIMAL:
+                BigDecimal d = new BigDecimal(new BigInteger(v.get(0).asText()), v.get(2).asInt());
+                return Decimal.fromBigDecimal(d, v.get(1).asInt(), v.get(2).asInt());
+            default: throw new IllegalArgumentException("type " + type);
+        }
+    }
+
+    /** One field of a row in the internal JSON form the input uses. */
+    static void put(ArrayNode target, DataType type, Object v) {
+        if (v == null) {
+            target.addNull();
+            return;
+        }
+        switch (type.getTypeRoot()) {
+            case BOOLEAN: target.add((Boolean) v); return;
+            case TINYINT: target.add((Byte) v); return;
+            case SMALLINT: target.add((Short) v); return;
+            case INTEGER: case DATE: case TIME_WITHOUT_TIME_ZONE: target.add((Integer) v); return;
+            case BIGINT: target.add((Long) v); return;
+            case FLOAT: case DOUBLE:
+                double d = ((Number) v).doubleValue();
+                if (Double.isNaN(d) || Double.isInfinite(d)) {
+                    target.add(Double.isNaN(d) ? "NaN" : (d > 0 ? "Infinity" : "-Infinity"));
+                } else if (v instanceof Float) {
+                    target.add((Float) v);
+                } else {
+                    target.add(d);
+                }
+                return;
+            case CHAR: case VARCHAR: target.add(v.toString()); return;
+            case BINARY: case VARBINARY: target.add(hex((byte[]) v)); return;
+            case TIMESTAMP_WITHOUT_TIME_ZONE: case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                Timestamp t = (Timestamp) v;
+                ArrayNode ts = target.addArray();
+                ts.add(t.getMillisecond());
+                ts.add(t.getNanoOfMillisecond());
+                return;
+            case DECIMAL:
+                Decimal dec = (Decimal) v;
+                ArrayNode dn = target.addArray();
+                dn.add(dec.toBigDecimal().unscaledValue().toString());
+                dn.add(dec.precision());
+                dn.add(dec.scale());
+                return;
+            default: throw new IllegalArgumentException("type " + type);
+        }
+    }
+
+    static byte[] unhex(String s) {
+        byte[] out = new byte[s.length() / 2];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (byte) Integer.parseInt(s.substring(2 * i, 2 * i + 2), 16);
+        }
+        return out;
+    }
+
+    static String hex(byte[] bytes) {
+        StringBuilder sb = new StringBuilder();
+        for (byte b : bytes) {
+            sb.append(String.format("%02x", b & 0xff));
+        }
+        return sb.toString();
+    }
+
+    static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode n : array) {
+            out.add(n.asText());
+        }
+        return out;
+    }
+
+    static ArrayNode fields(List<DataField> fields) {
+        ArrayNode out = JSON.createArrayNode();
+        for (DataField f : fields) {
+            ObjectNode o = out.addObject();
+            o.put("id", f.id());
+            o.put("name", f.name());
+            o.put("type", f.type().copy(true).asSQLString());
+            o.put("nullable", f.type().isNullable());
+        }
+        return out;
+    }
+
+    static ArrayNode row(RowType type, InternalRow row) {
+        ArrayNode out = JSON.createArrayNode();
+        for (int i = 0; i < type.getFieldCount(); i++) {
+            DataType t = type.getTypeAt(i);
+            put(out, t, InternalRow.createFieldGetter(t, i).getFieldOrNull(row));
+        }
+        return out;
+    }
+
+    static ObjectNode writeCase(JsonNode c, File dir, File tmp) throws Exception {
+        Schema.Builder builder = Schema.newBuilder();
+        for (JsonNode f : c.get("fields")) {
+            builder.column(f.get("name").asText(), DataTypeJsonParser.parseAtomicTypeSQLString(f.get("type").asText()));
+        }
+        builder.primaryKey(strings(c.get("primary_keys")));
+        builder.partitionKeys(strings(c.get("partition_keys")));
+        Iterator<Map.Entry<String, JsonNode>> options = c.get("options").fields();
+        while (options.hasNext()) {
+            Map.Entry<String, JsonNode> o = options.next();
+            builder.option(o.getKey(), o.getValue().asText());
+        }
+        Path path = new Path(dir.getAbsolutePath());
+        LocalFileIO fileIO = LocalFileIO.create();
+        TableSchema schema = new SchemaManager(fileIO, path).createTable(builder.build());
+        FileStoreTable table = FileStoreTableFactory.create(fileIO, path, schema);
+        RowType rowType = schema.logicalRowType();
+        RowType partitionType = schema.logicalPartitionType();
+        int bucketOption = Integer.parseInt(schema.options().getOrDefault("bucket", "-1"));
+        boolean dynamic = bucketOption == -1 && !schema.primaryKeys().isEmpty();
+        RowPartitionKeyExtractor extractor = new RowPartitionKeyExtractor(schema);
+        long target = Long.parseLong(schema.options().getOrDefault("dynamic-bucket.target-row-num", "2000000"));
+
+        // distinct partitions in first-written order, and the buckets written in each
+        Map<BinaryRow, Set<Integer>> written = new LinkedHashMap<>();
+        for (JsonNode step : c.get("steps")) {
+            String op = step.get("op").asText();
+            BatchWriteBuilder writeBuilder = table.newBatchWriteBuilder();
+            try (BatchTableWrite write = writeBuilder.newWrite()) {
+                write.withIOManager(IOManager.create(tmp.getAbsolutePath()));
+                if (op.equals("write")) {
+                    HashBucketAssigner assigner = dynamic
+                            ? new HashBucketAssigner(table.snapshotManager(), "golden",
+                                    table.store().newIndexFileHandler(), 1, 1, 0, target)
+                            : null;
+                    for (JsonNode r : step.get("rows")) {
+                        GenericRow row = new GenericRow(RowKind.fromShortString(r.get(0).asText()),
+                                rowType.getFieldCount());
+                        for (int i = 0; i < rowType.getFieldCount(); i++) {
+                            row.setField(i, value(rowType.getTypeAt(i), r.get(1).get(i)));
+                        }
+                        BinaryRow partition = write.getPartition(row).copy();
+                        int bucket;
+                        if (dynamic) {
+                            bucket = assigner.assign(partition, extractor.trimmedPrimaryKey(row).hashCode());
+                            write.write(row, bucket);
+                        } else {
+                            bucket = write.getBucket(row);
+                            write.write(row);
+                        }
+                        written.computeIfAbsent(partition, k -> new LinkedHashSet<>()).add(bucket);
+                    }
+                } else if (op.equals("compact")) {
+                    boolean full = step.get("full").asBoolean();
+                    for (Map.Entry<BinaryRow, Set<Integer>> e : written.entrySet()) {
+                        Set<Integer> buckets = new LinkedHashSet<>();
+                        if (bucketOption > 0) {
+                            for (int b = 0; b < bucketOption; b++) {
+                                buckets.add(b);
+                            }
+                        } else {
+                            buckets.addAll(e.getValue());
+                        }
+                        for (int b : buckets) {
+                            write.compact(e.getKey(), b, full);
+                        }
+                    }
+                } else {
+                    throw new IllegalArgumentException("step " + op);
+                }
+                try (BatchTableCommit commit = writeBuilder.newCommit()) {
+                    commit.commit(write.prepareCommit());
+                }
+            }
+        }
+
+        ObjectNode report = JSON.createObjectNode();
+        report.put("name", c.get("name").asText());
+        ObjectNode schemaOut = report.putObject("schema");
+        schemaOut.put("id", schema.id());
+        schemaOut.set("fields", fields(schema.fields()));
+        ArrayNode pks = schemaOut.putArray("primary_keys");
+        schema.primaryKeys().forEach(pks::add);
+        ArrayNode parts = schemaOut.putArray("partition_keys");
+        schema.partitionKeys().forEach(parts::add);
+        ObjectNode opts = schemaOut.putObject("options");
+        schema.options().forEach(opts::put);
+        ArrayNode bucketKeys = schemaOut.putArray("bucket_keys");
+        schema.bucketKeys().forEach(bucketKeys::add);
+
+        FileStorePathFactory pathFactory = table.store().pathFactory();
+        ArrayNode partitions = report.putArray("partitions");
+        for (Map.Entry<BinaryRow, Set<Integer>> e : written.entrySet()) {
+            ObjectNode p = partitions.addObject();
+            p.set("values", row(partitionType, e.getKey()));
+            p.put("path", pathFactory.getPartitionString(e.getKey()));
+            ArrayNode b = p.putArray("buckets");
+            e.getValue().forEach(b::add);
+        }
+
+        if (schema.primaryKeys().isEmpty()) {
+            report.putNull("data_file_fields");
+        } else {
+            RowType keyType = new RowType(PrimaryKeyTableUtils.PrimaryKeyFieldsExtractor.EXTRACTOR.keyFields(schema));
+            RowType valueType =
+                    new RowType(PrimaryKeyTableUtils.PrimaryKeyFieldsExtractor.EXTRACTOR.valueFields(schema));
+            report.set("data_file_fields", fields(KeyValue.schema(keyType, valueType).getFields()));
+        }
+
+        FileStoreTable latest = FileStoreTableFactory.create(fileIO, path);
+        ReadBuilder readBuilder = latest.newReadBuilder();
+        List<Split> splits = readBuilder.newScan().plan().splits();
+        ArrayNode rows = report.putArray("rows");
+        ArrayNode kinds = report.putArray("row_kinds");
+        try (RecordReader<InternalRow> reader = readBuilder.newRead().createReader(splits)) {
+            reader.forEachRemaining(r -> {
+                rows.add(row(rowType, r));
+                kinds.add(r.getRowKind().shortString());
+            });
+        }
+        report.put("splits", splits.size());
+
+        // the latest snapshot's data files (FileStoreScan) and index files (index manifest)
+        ArrayNode dataFiles = report.putArray("data_files");
+        for (ManifestEntry e : latest.store().newScan().plan().files()) {
+            DataFileMeta f = e.file();
+            ObjectNode o = dataFiles.addObject();
+            o.put("partition", pathFactory.getPartitionString(e.partition()));
+            o.put("bucket", e.bucket());
+            o.put("level", f.level());
+            o.put("row_count", f.rowCount());
+            if (f.deleteRowCount().isPresent()) {
+                o.put("delete_row_count", f.deleteRowCount().get());
+            } else {
+                o.putNull("delete_row_count");
+            }
+            o.put("file_source", f.fileSource().isPresent() ? f.fileSource().get().name() : null);
+            o.put("name_prefix", f.fileName().substring(0, f.fileName().indexOf('-') + 1));
+            o.put("name_extension", f.fileName().substring(f.fileName().lastIndexOf('.')));
+            ArrayNode extra = o.putArray("extra_file_suffixes");
+            for (String x : f.extraFiles()) {
+                extra.add(x.startsWith(f.fileName()) ? x.substring(f.fileName().length()) : x);
+            }
+            if (f.embeddedIndex() == null) {
+                o.putNull("embedded_index_bytes");
+            } else {
+                o.put("embedded_index_bytes", f.embeddedIndex().length);
+            }
+        }
+        IndexFileHandler handler = latest.store().newIndexFileHandler();
+        ArrayNode indexFiles = report.putArray("index_files");
+        for (IndexManifestEntry e : handler.scanEntries()) {
+            IndexFileMeta m = e.indexFile();
+            ObjectNode o = indexFiles.addObject();
+            o.put("index_type", m.indexType());
+            o.put("partition", pathFactory.getPartitionString(e.partition()));
+            o.put("bucket", e.bucket());
+            o.put("row_count", m.rowCount());
+            o.put("file_size", m.fileSize());
+            if (m.indexType().equals("DELETION_VECTORS")) {
+                List<Long> cards = new ArrayList<>();
+                for (DeletionVector dv : handler.readAllDeletionVectors(Collections.singletonList(m)).values()) {
+                    cards.add(dv.getCardinality());
+                }
+                Collections.sort(cards);
+                ArrayNode c2 = o.putArray("vector_cardinalities");
+                cards.forEach(c2::add);
+            } else if (m.indexType().equals("HASH")) {
+                List<Integer> hashes = new ArrayList<>(handler.readHashIndexList(m));
+                Collections.sort(hashes);
+                ArrayNode h = o.putArray("sorted_hashes");
+                hashes.forEach(h::add);
+            }
+        }
+
+        ArrayNode snapshots = report.putArray("snapshots");
+        Long latestId = latest.snapshotManager().latestSnapshotId();
+        for (long id = 1; latestId != null && id <= latestId; id++) {
+            Snapshot s = latest.snapshotManager().snapshot(id);
+            ObjectNode o = snapshots.addObject();
+            o.put("id", s.id());
+            o.put("schema_id", s.schemaId());
+            o.put("commit_kind", s.commitKind().name());
+            o.put("total_record_count", s.totalRecordCount());
+            o.put("delta_record_count", s.deltaRecordCount());
+            o.put("changelog_record_count", s.changelogRecordCount());
+            o.put("has_changelog_manifest_list", s.changelogManifestList() != null);
+            o.put("has_index_manifest", s.indexManifest() != null);
+        }
+        return report;
+    }
+}
