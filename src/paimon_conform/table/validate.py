@@ -9,13 +9,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
+from .. import bucketing
 from .. import table_layout as tl
-from ..errors import UsageError
+from ..errors import PaimonConformError, UsageError
 from ..findings import Finding
 from ..report import FileResult
 from . import data_files
+from .chain import Chain, load_chain
+from .file_meta import check_file_meta
+from .index_files import KeyHashes, check_hash_index, check_vector, load_index_files, unknown_vectors
 from .layout import BucketFile, walk
-from .schema import TableSchema, read_schema
+from .schema import TableSchema, read_schema, schema_ids
 
 
 @dataclass
@@ -34,16 +40,20 @@ def expected_fields(schema: TableSchema) -> list[tl.Field]:
     return tl.data_file_fields(schema.fields, schema.primary_keys, schema.partition_keys, options)
 
 
-def check_data_file(root: Path, ref: BucketFile, schema: TableSchema, stats: TableStats) -> list[Finding]:
-    """All checks of one data or changelog file."""
+def _read(root: Path, relative: str, stats: TableStats) -> tuple[data_files.DataFile | None, list[Finding]]:
     t0 = time.perf_counter()
     try:
-        df = data_files.read_data_file(root / ref.relative)
+        df = data_files.read_data_file(root / relative)
     except UsageError as exc:
-        return [Finding("DATA_FILE_UNREADABLE", "must", "", None, str(exc), ref.relative)]
+        return None, [Finding("DATA_FILE_UNREADABLE", "must", "", None, str(exc), relative)]
     stats.seconds["read"] += time.perf_counter() - t0
     stats.data_files += 1
     stats.rows += df.table.num_rows
+    return df, []
+
+
+def check_data_file(df: data_files.DataFile, ref: BucketFile, schema: TableSchema, stats: TableStats) -> list[Finding]:
+    """The layout checks of one data or changelog file: columns, value kinds, partition, bucket."""
     found = data_files.check_columns(df, expected_fields(schema), ref.relative)
     if any(f.code == "DATA_FILE_COLUMNS" for f in found):
         return found
@@ -54,6 +64,85 @@ def check_data_file(root: Path, ref: BucketFile, schema: TableSchema, stats: Tab
     stats.seconds["bucket"] += time.perf_counter() - t1
     stats.bucket_rows += rows
     return found + bucket_findings
+
+
+def _unreferenced(root: Path, files: list[BucketFile], chain: Chain) -> list[Finding]:
+    """Files no kept snapshot refers to (left by failed commits or expired snapshots)."""
+    if chain.snapshots == 0:
+        return []
+    out = []
+    names = [f.relative for f in files]
+    for folder in ("manifest", "index"):
+        if (root / folder).is_dir():
+            names += [f"{folder}/{p.name}" for p in sorted((root / folder).iterdir()) if p.is_file()]
+    for rel in names:
+        if rel not in chain.referenced:
+            msg = "no snapshot refers to this file (an aborted commit or an expired snapshot left it)"
+            out.append(Finding("TABLE_UNREFERENCED_FILE", "warning", "", None, msg, rel))
+    return out
+
+
+def _dynamic_key_hashes(df: data_files.DataFile, schema: TableSchema) -> np.ndarray | None:
+    """Hashes of the trimmed primary key of every row (what dynamic-bucket assignment uses)."""
+    prefix = tl.spec()["system_fields"]["key_prefix"]
+    keys = tl.trimmed_primary_keys(schema.primary_keys, schema.partition_keys)
+    names = [prefix + k if prefix + k in df.table.column_names else k for k in keys]
+    types = [schema.field(k).type for k in keys]
+    if not keys or any(n not in df.table.column_names for n in names) or any(t.root == "UNSUPPORTED" for t in types):
+        return None
+    cols = [
+        df.table.column(n) if df.format != "avro" else data_files._internal(df, n, t)
+        for n, t in zip(names, types, strict=True)
+    ]
+    return bucketing.hash_columns(types, cols)
+
+
+def _file_index(root: Path, rel: str, data: bytes, df_path: Path, schema: TableSchema, owner: str) -> list[Finding]:
+    """A file-index container (separate .index file or embedded bytes) against its data file."""
+    from ..layouts import file_index
+
+    types = {f.name: f.type for f in schema.fields if f.type.root != "UNSUPPORTED"}
+    found = file_index.validate(data, types)
+    if not any(f.severity == "must" for f in found) and df_path.suffix in (".parquet", ".orc"):
+        try:
+            found += file_index.check_against_data(data, str(df_path), types)
+        except PaimonConformError as exc:
+            found.append(Finding("FILE_INDEX_UNREADABLE", "must", "", None, str(exc)))
+    for f in found:
+        f.file = f.file or owner
+    return found
+
+
+def _index_checks(root: Path, live, df, schema: TableSchema) -> list[Finding]:
+    """The data file's file indexes: separate `.index` extra files and embedded bytes."""
+    meta = live.entry.file
+    out = []
+    folder = live.relative.rsplit("/", 1)[0]
+    for extra in meta.extra_files:
+        if extra.endswith(".index") and "/" not in extra:
+            path = root / folder / extra
+            if not path.is_file():
+                msg = f"_EXTRA_FILES names {extra}, which does not exist"
+                out.append(
+                    Finding(
+                        "DATA_FILE_MISSING",
+                        "must",
+                        f"entries[{live.entry.index}]._FILE._EXTRA_FILES",
+                        None,
+                        msg,
+                        live.entry.manifest,
+                    )
+                )
+                continue
+            out += _file_index(
+                root, f"{folder}/{extra}", path.read_bytes(), root / live.relative, schema, f"{folder}/{extra}"
+            )
+    if meta.embedded_index is not None:
+        owner = live.entry.manifest
+        for f in _file_index(root, owner, meta.embedded_index, root / live.relative, schema, owner):
+            f.path = f"entries[{live.entry.index}]._FILE._EMBEDDED_FILE_INDEX.{f.path}".rstrip(".")
+            out.append(f)
+    return out
 
 
 def validate_table(
@@ -69,11 +158,48 @@ def validate_table(
     except UsageError as exc:
         return [FileResult(str(root), "table", unusable=str(exc))]
     files, findings = walk(root, schema)
+    t0 = time.perf_counter()
+    chain = load_chain(root, schema, schema_ids(root))
+    findings += chain.findings + _unreferenced(root, files, chain)
+    index_owner = f"manifest/{chain.latest.index_manifest}" if chain.latest and chain.latest.index_manifest else ""
+    state = load_index_files(root, chain.index_files, index_owner)
+    findings += state.findings
+    stats.seconds["metadata"] += time.perf_counter() - t0
+    live_by_path = {lf.relative: lf for lf in chain.live + chain.changelog if lf.relative is not None}
+    for lf in live_by_path.values():
+        if not (root / lf.relative).is_file():
+            msg = f"names {lf.relative}, which does not exist"
+            findings.append(
+                Finding("DATA_FILE_MISSING", "must", f"entries[{lf.entry.index}]._FILE", None, msg, lf.entry.manifest)
+            )
+    live_keys = {(lf.entry.partition, lf.entry.bucket, lf.entry.file.file_name) for lf in chain.live}
+    findings += unknown_vectors(state, live_keys, index_owner)
+    dynamic = schema.bucket == -1 and bool(schema.primary_keys)
+    seen = KeyHashes()
     data = [f for f in files if f.kind in ("data", "changelog")]
     for i, ref in enumerate(data):
         if progress and (i % 100 == 0 or i == len(data) - 1):
             progress(f"data files {i + 1}/{len(data)}")
-        findings += check_data_file(root, ref, schema, stats)
+        df, found = _read(root, ref.relative, stats)
+        findings += found
+        if df is None:
+            continue
+        findings += check_data_file(df, ref, schema, stats)
+        lf = live_by_path.get(ref.relative)
+        if lf is None:
+            continue
+        t1 = time.perf_counter()
+        findings += check_file_meta(df, lf, schema, root)
+        e = lf.entry
+        findings += check_vector(state, e.partition, e.bucket, e.file.file_name, df.table.num_rows)
+        findings += _index_checks(root, lf, df, schema)
+        if dynamic and lf in chain.live:
+            hashes = _dynamic_key_hashes(df, schema)
+            if hashes is not None:
+                seen.add(e.partition, e.bucket, hashes, ref.relative)
+        stats.seconds["entries"] += time.perf_counter() - t1
+    if dynamic:
+        findings += check_hash_index(state, seen)
     by_file: dict[str, list[Finding]] = defaultdict(list)
     for f in findings:
         by_file[f.file].append(f)

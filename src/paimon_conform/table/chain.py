@@ -1,0 +1,353 @@
+"""Follow a table's metadata: snapshots → manifest lists → manifests → data files, and the
+index manifest → index files. Checks references (present, inside the root), manifest-list
+summaries against the manifests, and Java's merge rules (FileEntry.mergeEntries); yields
+the latest snapshot's live data files and index files for the file-level checks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import binary_row
+from .. import table_layout as tl
+from ..errors import LayoutError
+from ..findings import Finding, Severity
+from . import manifest_schema
+from .metadata import (
+    ADD,
+    DELETE,
+    IndexManifestEntry,
+    ManifestEntry,
+    ManifestFileMeta,
+    MetadataProblem,
+    Snapshot,
+    index_manifest_entry,
+    manifest_entry,
+    manifest_file_meta,
+    read_records,
+    read_snapshot,
+)
+from .paths import inside
+from .schema import TableSchema
+
+SNAPSHOT_NAME = re.compile(r"snapshot-([1-9][0-9]{0,18})")
+
+
+@dataclass
+class LiveFile:
+    """A data file of the latest snapshot, with where its manifest entry puts it."""
+
+    entry: ManifestEntry
+    partition_values: list | None  # internal values, None when the partition row is unreadable
+    relative: str | None  # path under the root; None when the entry cannot be placed
+
+
+@dataclass
+class Chain:
+    """What following the metadata found."""
+
+    findings: list[Finding] = field(default_factory=list)
+    latest: Snapshot | None = None
+    live: list[LiveFile] = field(default_factory=list)
+    changelog: list[LiveFile] = field(default_factory=list)
+    index_files: list[IndexManifestEntry] = field(default_factory=list)
+    referenced: set[str] = field(default_factory=set)  # relative paths any kept snapshot refers to
+    snapshots: int = 0
+
+
+def _f(code: str, severity: Severity, file: str, path: str, message: str) -> Finding:
+    return Finding(code, severity, path, None, message, file)
+
+
+class _Loader:
+    """Reads each metadata file once and reports each problem once."""
+
+    def __init__(self, root: Path, chain: Chain) -> None:
+        self.root, self.chain = root, chain
+        self.cache: dict[str, object] = {}
+
+    def reference(self, owner: str, path: str, folder: str, name: str, code: str) -> Path | None:
+        """The file a metadata field names, or None (with a finding) when it escapes or is missing."""
+        rel = f"{folder}/{name}" if folder else name
+        if "/" in name or "\\" in name or name in ("", ".", ".."):
+            msg = f"{name!r} is not a plain file name; the reference is not followed"
+            self.chain.findings.append(_f("TABLE_REFERENCE_ESCAPES_ROOT", "must", owner, path, msg))
+            return None
+        target = inside(self.root, rel)
+        if target is None:
+            msg = f"{rel} leads outside the table root; not followed"
+            self.chain.findings.append(_f("TABLE_REFERENCE_ESCAPES_ROOT", "must", owner, path, msg))
+            return None
+        self.chain.referenced.add(rel)
+        if not target.is_file():
+            self.chain.findings.append(_f(code, "must", owner, path, f"refers to {rel}, which does not exist"))
+            return None
+        return target
+
+    def records(self, rel: str, kind: str) -> list[dict] | None:
+        """The records of a metadata file (None when unreadable: reported once)."""
+        if rel in self.cache:
+            return self.cache[rel]  # type: ignore[return-value]
+        try:
+            rf = read_records(self.root / rel)
+        except MetadataProblem as p:
+            self.chain.findings.append(_f(p.code, "must", rel, p.path, p.message))
+            self.cache[rel] = None
+            return None
+        self.chain.findings.extend(manifest_schema.check(rf, kind, rel))
+        self.cache[rel] = rf.records
+        return rf.records
+
+    def manifest_list(self, owner: str, path: str, name: str | None) -> list[ManifestFileMeta]:
+        """The manifests a manifest list names (each checked against its summary once)."""
+        if name is None:
+            return []
+        target = self.reference(owner, path, "manifest", name, "SNAPSHOT_MISSING_MANIFEST_LIST")
+        if target is None:
+            return []
+        rel = f"manifest/{name}"
+        key = ("list", rel)
+        if key in self.cache:
+            return self.cache[key]  # type: ignore[return-value]
+        metas = []
+        for i, rec in enumerate(self.records(rel, "manifest_file_meta") or []):
+            try:
+                metas.append(manifest_file_meta(rec, f"entries[{i}]"))
+            except MetadataProblem as p:
+                self.chain.findings.append(_f(p.code, "must", rel, p.path, p.message))
+        for i, m in enumerate(metas):
+            self._check_manifest(rel, i, m)
+        self.cache[key] = metas
+        return metas
+
+    def _check_manifest(self, owner: str, i: int, meta: ManifestFileMeta) -> None:
+        target = self.reference(owner, f"entries[{i}]._FILE_NAME", "manifest", meta.file_name, "MANIFEST_MISSING")
+        if target is None:
+            return
+        actual = target.stat().st_size
+        if meta.file_size != actual:
+            msg = f"_FILE_SIZE is {meta.file_size}, the manifest has {actual} bytes"
+            self.chain.findings.append(_f("MANIFEST_LIST_FILE_SIZE", "must", owner, f"entries[{i}]._FILE_SIZE", msg))
+        entries = self.entries(meta.file_name)
+        if entries is None:
+            return
+        counts = Counter(e.kind for e in entries)
+        for kind, name in ((ADD, "_NUM_ADDED_FILES"), (DELETE, "_NUM_DELETED_FILES")):
+            stated = meta.num_added_files if kind == ADD else meta.num_deleted_files
+            if stated != counts[kind]:
+                msg = f"{name} is {stated}, the manifest holds {counts[kind]} such entries"
+                self.chain.findings.append(_f("MANIFEST_LIST_COUNTS", "must", owner, f"entries[{i}].{name}", msg))
+
+    def entries(self, name: str) -> list[ManifestEntry] | None:
+        """The entries of one manifest (None when unreadable)."""
+        rel = f"manifest/{name}"
+        key = ("entries", rel)
+        if key in self.cache:
+            return self.cache[key]  # type: ignore[return-value]
+        records = self.records(rel, "manifest_entry")
+        out: list[ManifestEntry] | None = None
+        if records is not None:
+            out = []
+            for i, rec in enumerate(records):
+                try:
+                    out.append(manifest_entry(rec, rel, i))
+                except MetadataProblem as p:
+                    self.chain.findings.append(_f(p.code, "must", rel, p.path, p.message))
+        self.cache[key] = out
+        return out
+
+    def index_entries(self, owner: str, name: str | None) -> list[IndexManifestEntry]:
+        """The records of an index manifest."""
+        if name is None:
+            return []
+        target = self.reference(owner, "indexManifest", "manifest", name, "SNAPSHOT_MISSING_INDEX_MANIFEST")
+        if target is None:
+            return []
+        rel = f"manifest/{name}"
+        key = ("index", rel)
+        if key in self.cache:
+            return self.cache[key]  # type: ignore[return-value]
+        out = []
+        for i, rec in enumerate(self.records(rel, "index_manifest_entry") or []):
+            try:
+                out.append(index_manifest_entry(rec, i))
+            except MetadataProblem as p:
+                self.chain.findings.append(_f(p.code, "must", rel, p.path, p.message))
+        for e in out:
+            self.reference(rel, f"entries[{e.index}]._FILE_NAME", "index", e.file_name, "INDEX_FILE_MISSING")
+        self.cache[key] = out
+        return out
+
+
+def snapshot_ids(root: Path) -> list[int]:
+    """Ids of the snapshot-N files, ascending."""
+    folder = root / "snapshot"
+    if not folder.is_dir():
+        return []
+    return sorted(int(m.group(1)) for p in folder.iterdir() if (m := SNAPSHOT_NAME.fullmatch(p.name)) and p.is_file())
+
+
+def merge(entries: list[ManifestEntry], owner: str) -> tuple[list[ManifestEntry], list[Finding]]:
+    """FileEntry.mergeEntries over base + delta: ADDs minus their DELETEs, in order; Java's two errors."""
+    live: dict[tuple, ManifestEntry] = {}
+    findings = []
+    for e in entries:
+        ident = e.identifier
+        if e.kind == ADD:
+            if ident in live and live[ident].kind == ADD:
+                msg = f"{e.file.file_name} is added twice (also in {live[ident].manifest}); Java fails the scan"
+                findings.append(_f("MANIFEST_DUPLICATE_ADD", "must", e.manifest, f"entries[{e.index}]", msg))
+            live[ident] = e
+        elif ident in live and live[ident].kind == ADD:
+            del live[ident]
+        else:
+            live[ident] = e
+    out = []
+    for e in live.values():
+        if e.kind == DELETE:
+            msg = f"deletes {e.file.file_name}, which no earlier entry added; Java fails the scan"
+            findings.append(_f("MANIFEST_DELETE_UNKNOWN", "must", e.manifest, f"entries[{e.index}]", msg))
+        else:
+            out.append(e)
+    return out, findings
+
+
+def _place(root: Path, data_root: str, e: ManifestEntry, schema: TableSchema, chain: Chain) -> LiveFile:
+    """Decode the entry's partition row and compute the file's path under the root."""
+    keys = schema.partition_keys
+    types = [schema.field(k).type for k in keys]
+    owner, at = e.manifest, f"entries[{e.index}]._PARTITION"
+    if any(t.root == "UNSUPPORTED" for t in types):
+        return LiveFile(e, None, None)
+    try:
+        _, values = binary_row.read(types, e.partition, serialized=True)
+    except LayoutError as err:
+        msg = f"the partition row does not decode with the partition types {[str(t) for t in types]}: {err.detail}"
+        chain.findings.append(_f("MANIFEST_BAD_PARTITION_ROW", "must", owner, at, msg))
+        return LiveFile(e, None, None)
+    if len(e.partition) >= 4 and int.from_bytes(e.partition[:4], "big", signed=True) != len(keys):
+        msg = f"the partition row's arity is {int.from_bytes(e.partition[:4], 'big', signed=True)}, not {len(keys)}"
+        chain.findings.append(_f("MANIFEST_BAD_PARTITION_ROW", "must", owner, at, msg))
+    options = tl.LayoutOptions.of(schema.options)
+    part = tl.partition_path(list(zip(keys, types, strict=True)), values, options)
+    if e.file.external_path is not None:
+        msg = f"the file lives at the external path {e.file.external_path!r}; not opened (outside the table root)"
+        chain.findings.append(_f("TABLE_EXTERNAL_PATH", "warning", owner, f"entries[{e.index}]._FILE", msg))
+        return LiveFile(e, values, None)
+    rel = f"{data_root}{part}{tl.bucket_dir(e.bucket)}/{e.file.file_name}"
+    return LiveFile(e, values, rel)
+
+
+def load_chain(root: Path, schema: TableSchema, known_schemas: list[int]) -> Chain:
+    """Follow every kept snapshot; keep the latest one's live files for the file checks."""
+    chain = Chain()
+    loader = _Loader(root, chain)
+    ids = snapshot_ids(root)
+    chain.snapshots = len(ids)
+    options = tl.LayoutOptions.of(schema.options)
+    data_root = f"{options.path_directory.strip('/')}/" if options.path_directory else ""
+    latest_entries: list[ManifestEntry] = []
+    latest_changelog: list[ManifestEntry] = []
+    for sid in ids:
+        rel = f"snapshot/snapshot-{sid}"
+        try:
+            snap = read_snapshot(root / rel)
+        except MetadataProblem as p:
+            chain.findings.append(_f(p.code, "must", rel, p.path, p.message))
+            continue
+        if snap.id != sid:
+            chain.findings.append(_f("SNAPSHOT_ID_MISMATCH", "must", rel, "id", f"id is {snap.id} in snapshot-{sid}"))
+        if snap.schema_id not in known_schemas:
+            msg = f"schemaId {snap.schema_id} has no schema file (known: {known_schemas})"
+            chain.findings.append(_f("SNAPSHOT_SCHEMA_UNKNOWN", "must", rel, "schemaId", msg))
+        base = loader.manifest_list(rel, "baseManifestList", snap.base_manifest_list)
+        delta = loader.manifest_list(rel, "deltaManifestList", snap.delta_manifest_list)
+        changelog = loader.manifest_list(rel, "changelogManifestList", snap.changelog_manifest_list)
+        entries = [e for m in base + delta for e in loader.entries(m.file_name) or []]
+        logs = [e for m in changelog for e in loader.entries(m.file_name) or []]
+        index = loader.index_entries(rel, snap.index_manifest)
+        for e in entries + logs:
+            _reference_data(loader, root, data_root, e, schema)
+        if sid == ids[-1]:
+            chain.latest = snap
+            latest_entries, latest_changelog = entries, logs
+            chain.index_files = _live_index(index)
+            _check_counts(chain, rel, snap, base, delta, loader)
+    if chain.latest is not None:
+        rel = f"snapshot/snapshot-{chain.latest.id}"
+        live, found = merge(latest_entries, rel)
+        chain.findings.extend(found)
+        chain.live = [_place(root, data_root, e, schema, chain) for e in live]
+        chain.changelog = [_place(root, data_root, e, schema, chain) for e in latest_changelog if e.kind == ADD]
+        _check_hints(root, ids, chain)
+    return chain
+
+
+def _reference_data(loader: _Loader, root: Path, data_root: str, e: ManifestEntry, schema: TableSchema) -> None:
+    """Mark an entry's data file and extra files as referenced (existence is checked for live files)."""
+    if e.file.external_path is not None:
+        return
+    keys = schema.partition_keys
+    types = [schema.field(k).type for k in keys]
+    try:
+        _, values = binary_row.read(types, e.partition, serialized=True)
+    except (LayoutError, ValueError):
+        return
+    options = tl.LayoutOptions.of(schema.options)
+    folder = f"{data_root}{tl.partition_path(list(zip(keys, types, strict=True)), values, options)}"
+    folder += tl.bucket_dir(e.bucket)
+    for name in (e.file.file_name, *e.file.extra_files):
+        if "/" not in name and name not in ("", ".", ".."):
+            loader.chain.referenced.add(f"{folder}/{name}")
+
+
+def _live_index(entries: list[IndexManifestEntry]) -> list[IndexManifestEntry]:
+    live: dict[tuple, IndexManifestEntry] = {}
+    for e in entries:
+        ident = (e.partition, e.bucket, e.index_type, e.file_name)
+        if e.kind == ADD:
+            live[ident] = e
+        else:
+            live.pop(ident, None)
+    return list(live.values())
+
+
+def _check_counts(chain: Chain, rel: str, snap: Snapshot, base: list, delta: list, loader: _Loader) -> None:
+    """totalRecordCount and deltaRecordCount against the manifests (Java's scan statistics)."""
+
+    def signed(metas: list[ManifestFileMeta]) -> int | None:
+        total = 0
+        for m in metas:
+            entries = loader.entries(m.file_name)
+            if entries is None:
+                return None
+            total += sum(e.file.row_count if e.kind == ADD else -e.file.row_count for e in entries)
+        return total
+
+    for name, stated, metas in (
+        ("totalRecordCount", snap.total_record_count, base + delta),
+        ("deltaRecordCount", snap.delta_record_count, delta),
+    ):
+        actual = signed(metas)
+        if stated is not None and actual is not None and stated != actual:
+            msg = f"{name} is {stated}, the manifests add up to {actual}"
+            chain.findings.append(_f("SNAPSHOT_RECORD_COUNT", "should", rel, name, msg))
+
+
+def _check_hints(root: Path, ids: list[int], chain: Chain) -> None:
+    """LATEST / EARLIEST hints name existing snapshots (Java falls back to listing when they do not)."""
+    for hint, want in (("LATEST", ids[-1]), ("EARLIEST", ids[0])):
+        path = root / "snapshot" / hint
+        if not path.is_file():
+            continue
+        try:
+            value = int(path.read_text(encoding="ascii").strip())
+        except (OSError, UnicodeDecodeError, ValueError):
+            chain.findings.append(_f("SNAPSHOT_HINT", "warning", f"snapshot/{hint}", "", "not a snapshot id"))
+            continue
+        if value not in ids:
+            msg = f"names snapshot {value}, which does not exist (the {hint.lower()} is {want})"
+            chain.findings.append(_f("SNAPSHOT_HINT", "warning", f"snapshot/{hint}", "", msg))

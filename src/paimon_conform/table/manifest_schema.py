@@ -1,0 +1,106 @@
+"""Check the Avro writer schema of a metadata file against Java's record layout
+(specs/table_layout.yaml, `metadata_records`).
+
+Catches what other ports shipped: `_VERSION` not first, `_FILE` written as a nullable
+union, fields out of Java's order, a NOT NULL field written nullable, wrong Avro types.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import table_layout as tl
+from ..findings import Finding
+from .metadata import RecordFile
+
+AVRO_TYPES = {"int": "int", "long": "long", "string": "string", "bytes": "bytes"}
+
+
+def _resolve(t: Any, named: dict[str, Any]) -> Any:
+    """Follow a named-type reference; remember named records for later references."""
+    if isinstance(t, str) and t in named:
+        return named[t]
+    if isinstance(t, dict) and t.get("type") in ("record", "enum", "fixed") and "name" in t:
+        named[t["name"]] = t
+    return t
+
+
+def _split_null(t: Any) -> tuple[Any, bool]:
+    """(inner type, nullable) of a field type; a union with "null" is nullable."""
+    if isinstance(t, list):
+        inner = [x for x in t if x != "null"]
+        return (inner[0] if len(inner) == 1 else t), len(inner) != len(t)
+    return t, False
+
+
+def _describe(t: Any) -> str:
+    if isinstance(t, dict):
+        if "logicalType" in t:
+            return f"{t.get('type')}/{t['logicalType']}"
+        return str(t.get("type"))
+    return str(t)
+
+
+def _type_problem(t: Any, want: Any, path: str, named: dict[str, Any], out: list[str]) -> None:
+    """Append a message when Avro type `t` is not the spec's type `want`."""
+    t = _resolve(t, named)
+    if isinstance(want, dict):
+        if not (isinstance(t, dict) and t.get("type") == "array"):
+            out.append(f"{path}: is {_describe(t)}, Java writes an array")
+            return
+        items, nullable = _split_null(_resolve(t.get("items"), named))
+        if nullable != bool(want.get("nullable_items", False)):
+            out.append(f"{path}: array items are {'nullable' if nullable else 'NOT NULL'} unlike Java's")
+        _type_problem(items, want["array"], f"{path}[]", named, out)
+        return
+    if want == "timestamp_millis":
+        if not (isinstance(t, dict) and t.get("type") == "long" and t.get("logicalType") == "timestamp-millis"):
+            out.append(f"{path}: is {_describe(t)}, Java writes long/timestamp-millis")
+        return
+    if want in AVRO_TYPES:
+        base = t.get("type") if isinstance(t, dict) and "logicalType" not in t else t
+        if base != AVRO_TYPES[want]:
+            out.append(f"{path}: is {_describe(t)}, Java writes {want}")
+        return
+    if not (isinstance(t, dict) and t.get("type") == "record"):
+        out.append(f"{path}: is {_describe(t)}, Java writes a record ({want})")
+        return
+    _record_problems(t, want, path, named, out)
+
+
+def _record_problems(record: dict, kind: str, path: str, named: dict[str, Any], out: list[str]) -> None:
+    spec = tl.spec()["metadata_records"][kind]["fields"]
+    fields = record.get("fields") or []
+    names = [f.get("name") for f in fields if isinstance(f, dict)]
+    order = {f["name"]: i for i, f in enumerate(spec)}
+    at = f"{path}." if path else ""
+    if spec[0]["name"] not in (names[:1] or [None]) and spec[0]["name"] in names:
+        out.append(f"{at}{spec[0]['name']}: is field {names.index(spec[0]['name'])}, Java writes it first")
+    known = [n for n in names if n in order]
+    if known != sorted(known, key=order.__getitem__):
+        out.append(f"{path or 'record'}: fields in the order {known}, Java's order is {[f['name'] for f in spec]}")
+    by_name = {f.get("name"): f for f in fields if isinstance(f, dict)}
+    for want in spec:
+        name = want["name"]
+        if name not in by_name:
+            if not want.get("nullable"):
+                out.append(f"{at}{name}: missing; Java requires it")
+            continue
+        inner, nullable = _split_null(by_name[name].get("type"))
+        if nullable and not want.get("nullable"):
+            out.append(f"{at}{name}: written as a union with null; Java declares it NOT NULL")
+        _type_problem(inner, want["type"], f"{at}{name}", named, out)
+
+
+def check(rf: RecordFile, kind: str, file: str) -> list[Finding]:
+    """MANIFEST_SCHEMA findings for an Avro metadata file of `kind` (a metadata_records name)."""
+    if rf.format != "avro":
+        return []
+    named: dict[str, Any] = {}
+    schema, _ = _split_null(_resolve(rf.schema, named))
+    problems: list[str] = []
+    if not (isinstance(schema, dict) and schema.get("type") == "record"):
+        problems.append(f"the top-level schema is {_describe(schema)}, Java writes a record")
+    else:
+        _record_problems(schema, kind, "", named, problems)
+    return [Finding("MANIFEST_SCHEMA", "must", "schema", None, p, file) for p in problems]

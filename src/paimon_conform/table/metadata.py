@@ -1,0 +1,353 @@
+"""Read a table's metadata: snapshot JSON, and the manifest lists, manifests and index
+manifests (Avro by default, or the table's `manifest.format`: Parquet, ORC).
+
+Readers raise MetadataProblem (code, field path, message); the table validator turns it
+into a finding on the file. Records are read by field name, as Java's reader resolves
+the writer schema; the shape of that schema is checked separately (manifest_schema.py).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+MAX_SNAPSHOT_BYTES = 16 << 20
+MAX_MANIFEST_BYTES = 1 << 30
+
+
+class MetadataProblem(Exception):
+    """A metadata file that cannot be used: finding code, field path, message."""
+
+    def __init__(self, code: str, path: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.path, self.message = code, path, message
+
+
+# ---------------------------------------------------------------- snapshot
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The fields of a snapshot file (Snapshot.java) the validator follows."""
+
+    id: int
+    version: int | None
+    schema_id: int
+    base_manifest_list: str
+    delta_manifest_list: str
+    changelog_manifest_list: str | None
+    index_manifest: str | None
+    commit_kind: str
+    total_record_count: int | None
+    delta_record_count: int | None
+    changelog_record_count: int | None
+
+
+COMMIT_KINDS = ("APPEND", "COMPACT", "OVERWRITE", "ANALYZE")
+
+
+def _typed(doc: dict, name: str, kind: type, required: bool) -> Any:
+    value = doc.get(name)
+    if value is None:
+        if required:
+            raise MetadataProblem("SNAPSHOT_MALFORMED", name, f"required property {name!r} is missing or null")
+        return None
+    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise MetadataProblem("SNAPSHOT_MALFORMED", name, f"{name} must be an integer, not {value!r}")
+    if kind is str and not isinstance(value, str):
+        raise MetadataProblem("SNAPSHOT_MALFORMED", name, f"{name} must be a string, not {value!r}")
+    return value
+
+
+def read_snapshot(path: Path) -> Snapshot:
+    """A snapshot file; MetadataProblem when it is not valid snapshot JSON."""
+    try:
+        if path.stat().st_size > MAX_SNAPSHOT_BYTES:
+            raise MetadataProblem("SNAPSHOT_MALFORMED", "", f"larger than {MAX_SNAPSHOT_BYTES} bytes")
+        doc = json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise MetadataProblem("SNAPSHOT_MALFORMED", "", f"not JSON: {exc}") from None
+    if not isinstance(doc, dict):
+        raise MetadataProblem("SNAPSHOT_MALFORMED", "", "not a JSON object")
+    kind = _typed(doc, "commitKind", str, True)
+    if kind not in COMMIT_KINDS:
+        raise MetadataProblem("SNAPSHOT_MALFORMED", "commitKind", f"commitKind {kind!r} is not one of {COMMIT_KINDS}")
+    return Snapshot(
+        id=_typed(doc, "id", int, True),
+        version=_typed(doc, "version", int, False),
+        schema_id=_typed(doc, "schemaId", int, True),
+        base_manifest_list=_typed(doc, "baseManifestList", str, True),
+        delta_manifest_list=_typed(doc, "deltaManifestList", str, True),
+        changelog_manifest_list=_typed(doc, "changelogManifestList", str, False),
+        index_manifest=_typed(doc, "indexManifest", str, False),
+        commit_kind=kind,
+        total_record_count=_typed(doc, "totalRecordCount", int, False),
+        delta_record_count=_typed(doc, "deltaRecordCount", int, False),
+        changelog_record_count=_typed(doc, "changelogRecordCount", int, False),
+    )
+
+
+# ---------------------------------------------------------------- record files
+
+
+@dataclass
+class RecordFile:
+    """A manifest-like file: its writer schema (Avro JSON form) and its records."""
+
+    format: str
+    schema: Any
+    records: list[dict]
+
+
+def read_records(path: Path) -> RecordFile:
+    """Records of an Avro, Parquet or ORC metadata file (chosen by magic bytes)."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_MANIFEST_BYTES:
+            raise MetadataProblem("MANIFEST_UNREADABLE", "", f"larger than {MAX_MANIFEST_BYTES} bytes")
+        with path.open("rb") as f:
+            head = f.read(4)
+        if head == b"Obj\x01":
+            return _avro(path)
+        if head == b"PAR1" or head[:3] == b"ORC":
+            return _columnar(path, head)
+    except MetadataProblem:
+        raise
+    except Exception as exc:  # noqa: BLE001 - fastavro and pyarrow raise many kinds on damaged files
+        raise MetadataProblem("MANIFEST_UNREADABLE", "", f"{exc.__class__.__name__}: {exc}") from None
+    raise MetadataProblem("MANIFEST_UNREADABLE", "", "not an Avro, Parquet or ORC file")
+
+
+def _avro(path: Path) -> RecordFile:
+    import fastavro
+
+    with path.open("rb") as f:
+        reader = fastavro.reader(f)
+        schema = reader.writer_schema
+        records = list(reader)
+    return RecordFile("avro", schema, records)
+
+
+def _columnar(path: Path, head: bytes) -> RecordFile:
+    if head == b"PAR1":
+        import pyarrow.parquet as pq
+
+        table = pq.ParquetFile(path).read()
+        fmt = "parquet"
+    else:
+        from pyarrow import orc
+
+        table = orc.ORCFile(path).read()
+        fmt = "orc"
+    return RecordFile(fmt, None, table.to_pylist())
+
+
+# ---------------------------------------------------------------- typed records
+
+
+def _field(rec: Any, name: str, kinds: tuple[type, ...], where: str, nullable: bool = False) -> Any:
+    if not isinstance(rec, dict):
+        raise MetadataProblem("MANIFEST_MALFORMED", where, "not a record")
+    value = rec.get(name)
+    if value is None:
+        if nullable:
+            return None
+        raise MetadataProblem("MANIFEST_MALFORMED", f"{where}.{name}".lstrip("."), f"{name} is missing or null")
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        raise MetadataProblem(
+            "MANIFEST_MALFORMED", f"{where}.{name}".lstrip("."), f"{name} holds {type(value).__name__}"
+        )
+    return value
+
+
+@dataclass(frozen=True)
+class SimpleStats:
+    """SimpleStats: serialized BinaryRows of minimums and maximums, and null counts."""
+
+    min_values: bytes
+    max_values: bytes
+    null_counts: tuple[int | None, ...] | None
+
+
+def _stats(rec: dict, name: str, where: str) -> SimpleStats:
+    s = _field(rec, name, (dict,), where)
+    nulls = _field(s, "_NULL_COUNTS", (list,), f"{where}.{name}", nullable=True)
+    return SimpleStats(
+        bytes(_field(s, "_MIN_VALUES", (bytes,), f"{where}.{name}")),
+        bytes(_field(s, "_MAX_VALUES", (bytes,), f"{where}.{name}")),
+        None if nulls is None else tuple(nulls),
+    )
+
+
+@dataclass(frozen=True)
+class ManifestFileMeta:
+    """One manifest-list record: a manifest file and its summary."""
+
+    file_name: str
+    file_size: int
+    num_added_files: int
+    num_deleted_files: int
+    partition_stats: SimpleStats
+    schema_id: int
+
+
+def manifest_file_meta(rec: dict, where: str) -> ManifestFileMeta:
+    """A ManifestFileMeta from a manifest-list record."""
+    return ManifestFileMeta(
+        _field(rec, "_FILE_NAME", (str,), where),
+        _field(rec, "_FILE_SIZE", (int,), where),
+        _field(rec, "_NUM_ADDED_FILES", (int,), where),
+        _field(rec, "_NUM_DELETED_FILES", (int,), where),
+        _stats(rec, "_PARTITION_STATS", where),
+        _field(rec, "_SCHEMA_ID", (int,), where),
+    )
+
+
+@dataclass(frozen=True)
+class DataFileMeta:
+    """The `_FILE` record of a manifest entry (DataFileMeta)."""
+
+    file_name: str
+    file_size: int
+    row_count: int
+    min_key: bytes
+    max_key: bytes
+    key_stats: SimpleStats
+    value_stats: SimpleStats
+    min_sequence_number: int
+    max_sequence_number: int
+    schema_id: int
+    level: int
+    extra_files: tuple[str, ...]
+    delete_row_count: int | None
+    embedded_index: bytes | None
+    file_source: int | None
+    value_stats_cols: tuple[str, ...] | None
+    external_path: str | None
+
+
+def data_file_meta(rec: dict, where: str) -> DataFileMeta:
+    """A DataFileMeta from a manifest entry's `_FILE` record."""
+    extra = _field(rec, "_EXTRA_FILES", (list,), where)
+    if not all(isinstance(x, str) for x in extra):
+        raise MetadataProblem("MANIFEST_MALFORMED", f"{where}._EXTRA_FILES", "holds a non-string")
+    cols = _field(rec, "_VALUE_STATS_COLS", (list,), where, nullable=True)
+    embedded = _field(rec, "_EMBEDDED_FILE_INDEX", (bytes,), where, nullable=True)
+    return DataFileMeta(
+        file_name=_field(rec, "_FILE_NAME", (str,), where),
+        file_size=_field(rec, "_FILE_SIZE", (int,), where),
+        row_count=_field(rec, "_ROW_COUNT", (int,), where),
+        min_key=bytes(_field(rec, "_MIN_KEY", (bytes,), where)),
+        max_key=bytes(_field(rec, "_MAX_KEY", (bytes,), where)),
+        key_stats=_stats(rec, "_KEY_STATS", where),
+        value_stats=_stats(rec, "_VALUE_STATS", where),
+        min_sequence_number=_field(rec, "_MIN_SEQUENCE_NUMBER", (int,), where),
+        max_sequence_number=_field(rec, "_MAX_SEQUENCE_NUMBER", (int,), where),
+        schema_id=_field(rec, "_SCHEMA_ID", (int,), where),
+        level=_field(rec, "_LEVEL", (int,), where),
+        extra_files=tuple(extra),
+        delete_row_count=_field(rec, "_DELETE_ROW_COUNT", (int,), where, nullable=True),
+        embedded_index=None if embedded is None else bytes(embedded),
+        file_source=_field(rec, "_FILE_SOURCE", (int,), where, nullable=True),
+        value_stats_cols=None if cols is None else tuple(str(c) for c in cols),
+        external_path=_field(rec, "_EXTERNAL_PATH", (str,), where, nullable=True),
+    )
+
+
+ADD, DELETE = 0, 1
+
+
+@dataclass(frozen=True)
+class ManifestEntry:
+    """One manifest record: a data file added to or deleted from a partition and bucket."""
+
+    kind: int
+    partition: bytes
+    bucket: int
+    total_buckets: int
+    file: DataFileMeta
+    manifest: str
+    index: int
+
+    @property
+    def identifier(self) -> tuple:
+        """FileEntry.Identifier: what an ADD and its DELETE share."""
+        f = self.file
+        return (self.partition, self.bucket, f.level, f.file_name, f.extra_files, f.embedded_index, f.external_path)
+
+
+def manifest_entry(rec: dict, manifest: str, index: int) -> ManifestEntry:
+    """A ManifestEntry from a manifest record."""
+    where = f"entries[{index}]"
+    kind = _field(rec, "_KIND", (int,), where)
+    if kind not in (ADD, DELETE):
+        raise MetadataProblem("MANIFEST_MALFORMED", f"{where}._KIND", f"_KIND {kind} is neither 0 (ADD) nor 1 (DELETE)")
+    return ManifestEntry(
+        kind,
+        bytes(_field(rec, "_PARTITION", (bytes,), where)),
+        _field(rec, "_BUCKET", (int,), where),
+        _field(rec, "_TOTAL_BUCKETS", (int,), where),
+        data_file_meta(_field(rec, "_FILE", (dict,), where), f"{where}._FILE"),
+        manifest,
+        index,
+    )
+
+
+@dataclass(frozen=True)
+class DeletionVectorRange:
+    """DeletionVectorMeta: where one data file's deletion vector sits in an index file."""
+
+    data_file: str
+    offset: int
+    length: int
+    cardinality: int | None
+
+
+@dataclass(frozen=True)
+class IndexManifestEntry:
+    """One index-manifest record: a HASH or DELETION_VECTORS index file of a bucket."""
+
+    kind: int
+    partition: bytes
+    bucket: int
+    index_type: str
+    file_name: str
+    file_size: int
+    row_count: int
+    dv_ranges: tuple[DeletionVectorRange, ...] | None
+    external_path: str | None
+    index: int
+
+
+def index_manifest_entry(rec: dict, index: int) -> IndexManifestEntry:
+    """An IndexManifestEntry from an index-manifest record."""
+    where = f"entries[{index}]"
+    kind = _field(rec, "_KIND", (int,), where)
+    if kind not in (ADD, DELETE):
+        raise MetadataProblem("MANIFEST_MALFORMED", f"{where}._KIND", f"_KIND {kind} is neither 0 (ADD) nor 1 (DELETE)")
+    ranges = _field(rec, "_DELETIONS_VECTORS_RANGES", (list,), where, nullable=True)
+    dv = None
+    if ranges is not None:
+        dv = tuple(
+            DeletionVectorRange(
+                _field(r, "f0", (str,), f"{where}._DELETIONS_VECTORS_RANGES[{i}]"),
+                _field(r, "f1", (int,), f"{where}._DELETIONS_VECTORS_RANGES[{i}]"),
+                _field(r, "f2", (int,), f"{where}._DELETIONS_VECTORS_RANGES[{i}]"),
+                _field(r, "_CARDINALITY", (int,), f"{where}._DELETIONS_VECTORS_RANGES[{i}]", nullable=True),
+            )
+            for i, r in enumerate(ranges)
+        )
+    return IndexManifestEntry(
+        kind,
+        bytes(_field(rec, "_PARTITION", (bytes,), where)),
+        _field(rec, "_BUCKET", (int,), where),
+        _field(rec, "_INDEX_TYPE", (str,), where),
+        _field(rec, "_FILE_NAME", (str,), where),
+        _field(rec, "_FILE_SIZE", (int,), where),
+        _field(rec, "_ROW_COUNT", (int,), where),
+        dv,
+        _field(rec, "_EXTERNAL_PATH", (str,), where, nullable=True),
+        index,
+    )
