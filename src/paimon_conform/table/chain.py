@@ -237,7 +237,14 @@ def _place(root: Path, data_root: str, e: ManifestEntry, schema: TableSchema, ch
         msg = f"the file lives at the external path {e.file.external_path!r}; not opened (outside the table root)"
         chain.findings.append(_f("TABLE_EXTERNAL_PATH", "warning", owner, f"entries[{e.index}]._FILE", msg))
         return LiveFile(e, values, None)
-    rel = f"{data_root}{part}{tl.bucket_dir(e.bucket)}/{e.file.file_name}"
+    name = e.file.file_name
+    rel = f"{data_root}{part}{tl.bucket_dir(e.bucket)}/{name}"
+    if "/" in name or "\\" in name or name in ("", ".", "..") or inside(root, rel) is None:
+        msg = f"_FILE_NAME {name!r} is not a plain file name inside the bucket directory; not followed"
+        chain.findings.append(
+            _f("TABLE_REFERENCE_ESCAPES_ROOT", "must", owner, f"entries[{e.index}]._FILE._FILE_NAME", msg)
+        )
+        return LiveFile(e, values, None)
     return LiveFile(e, values, rel)
 
 
