@@ -158,6 +158,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
             results += validate_table(p, progress=stderr_progress if args.progress else None)
         else:
             results.append(validate_file(p, args.kind, types, args.data, args.column))
+    if args.expect_failures:
+        from . import expectations
+
+        results = expectations.apply(results, expectations.load(args.expect_failures), args.expect_failures)
     _emit(results, args.report, args.level, args.output)
     return exit_code(results, args.level)
 
@@ -343,6 +347,11 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["must", "should"],
         default="should",
         help="'must' ignores should-findings when deciding the exit code",
+    )
+    v.add_argument(
+        "--expect-failures",
+        metavar="FILE",
+        help="JSON list of known findings: they do not fail the run, and a listed one that no longer occurs does",
     )
     add_type_options(v)
     v.add_argument("--data", help="also check the index against this data file (Parquet or ORC)")

@@ -27,6 +27,7 @@ class Finding:
     offset: int | None
     message: str
     file: str = field(default="")
+    expected: str | None = None  # the reason, when an --expect-failures entry lists this finding
 
     @classmethod
     def from_error(cls, err: LayoutError, file: str = "") -> Finding:
@@ -40,7 +41,8 @@ class Finding:
     def line(self) -> str:
         """One text line: file, path, offset, code, severity, message."""
         where = f"@{self.offset}" if self.offset is not None else "@-"
-        return f"{self.file}: {self.path or '<root>'} {where} {self.code} [{self.severity}] {self.message}"
+        known = f" (expected: {self.expected})" if self.expected is not None else ""
+        return f"{self.file}: {self.path or '<root>'} {where} {self.code} [{self.severity}] {self.message}{known}"
 
 
 def raise_first_must(layout: str, findings: list[Finding]) -> None:
@@ -51,7 +53,7 @@ def raise_first_must(layout: str, findings: list[Finding]) -> None:
 
 
 def counts_as_failure(finding: Finding, level: Severity) -> bool:
-    """Whether `finding` fails a run at the given level (`must` ignores should)."""
-    if finding.severity == "warning":
+    """Whether `finding` fails a run at the given level (`must` ignores should; expected findings never)."""
+    if finding.severity == "warning" or finding.expected is not None:
         return False
     return level == "should" or finding.severity == "must"

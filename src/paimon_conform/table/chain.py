@@ -307,8 +307,16 @@ def _reference_data(loader: _Loader, root: Path, data_root: str, e: ManifestEntr
     folder = f"{data_root}{tl.partition_path(list(zip(keys, types, strict=True)), values, options)}"
     folder += tl.bucket_dir(e.bucket)
     for name in (e.file.file_name, *e.file.extra_files):
-        if "/" not in name and name not in ("", ".", ".."):
-            loader.chain.referenced.add(f"{folder}/{name}")
+        if "/" in name or "\\" in name or name in ("", ".", ".."):
+            continue
+        rel = f"{folder}/{name}"
+        if rel in loader.chain.referenced:
+            continue
+        loader.chain.referenced.add(rel)
+        if e.kind == ADD and inside(root, rel) is not None and not (root / rel).is_file():
+            where = f"entries[{e.index}]._FILE" + ("._FILE_NAME" if name == e.file.file_name else "._EXTRA_FILES")
+            msg = f"names {rel}, which does not exist"
+            loader.chain.findings.append(_f("DATA_FILE_MISSING", "must", e.manifest, where, msg))
 
 
 def _live_index(entries: list[IndexManifestEntry]) -> list[IndexManifestEntry]:

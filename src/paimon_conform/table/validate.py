@@ -166,12 +166,6 @@ def validate_table(
     findings += state.findings
     stats.seconds["metadata"] += time.perf_counter() - t0
     live_by_path = {lf.relative: lf for lf in chain.live + chain.changelog if lf.relative is not None}
-    for lf in live_by_path.values():
-        if not (root / lf.relative).is_file():
-            msg = f"names {lf.relative}, which does not exist"
-            findings.append(
-                Finding("DATA_FILE_MISSING", "must", f"entries[{lf.entry.index}]._FILE", None, msg, lf.entry.manifest)
-            )
     live_keys = {(lf.entry.partition, lf.entry.bucket, lf.entry.file.file_name) for lf in chain.live}
     findings += unknown_vectors(state, live_keys, index_owner)
     dynamic = schema.bucket == -1 and bool(schema.primary_keys)
