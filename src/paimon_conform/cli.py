@@ -301,12 +301,19 @@ def cmd_main(args: argparse.Namespace) -> int:
     """The main job: build a sample, validate it, then check the golden corpus."""
     with tempfile.TemporaryDirectory(prefix="paimon-conform-sample-") as tmp:
         target = Path(args.sample_dir) if args.sample_dir else Path(tmp)
-        files = write_sample(target)
+        files = write_sample(target / "files")
         types = {name: parse_type(text) for name, text in SAMPLE_TYPES.items()}
         results = [validate_file(str(p), kind, types) for p, kind in files]
-        print(f"sample written by the reference encoder under {target}:")
+        print(f"sample files written by the reference encoder under {target / 'files'}:")
         sys.stdout.write(RENDERERS["text"](results, "should"))
-        sample_code = exit_code(results, "should")
+        from .table.validate import validate_table
+        from .table.writer import write_table
+
+        table = write_table(target / "table")
+        table_results = validate_table(table.root)
+        print(f"sample table written by the reference table writer under {table.root} ({len(table.rows)} rows):")
+        sys.stdout.write(RENDERERS["text"](table_results, "should"))
+        sample_code = exit_code(results + table_results, "should")
     corpus_args = argparse.Namespace(golden=args.golden, report="text", output=None)
     corpus_code = cmd_corpus(corpus_args)
     code = max(sample_code, corpus_code)

@@ -2,8 +2,9 @@
 
 It is laid out like parts of a table: the `index/` folder with one
 deletion-vector file per bitmap kind and a HASH index file, and a data file's
-`.index` container (bloom filters, a V2 bitmap, a range-bitmap and a BSI). (Later work widens this
-into a whole sample table.)
+`.index` container (bloom filters, a V2 bitmap, a range-bitmap and a BSI), in
+`files/`; and a whole primary-key table from the reference table writer
+(`table/writer.py`) in `table/`.
 """
 
 from __future__ import annotations
