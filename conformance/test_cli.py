@@ -60,6 +60,7 @@ def test_json_report(tmp_path, capsys):
         "offset": 59,
         "message": "",
         "file": str(BAD_CRC),
+        "expected": None,  # the reason, when --expect-failures lists the finding
     }
     capsys.readouterr()
 

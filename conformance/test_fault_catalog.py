@@ -297,6 +297,22 @@ def delete_unknown(root: Path) -> None:
             fastavro.writer(f, fastavro.parse_schema(schema), recs, codec=codec)
 
 
+def entry_in_wrong_bucket(root: Path) -> None:
+    """The entry's _BUCKET says another bucket than the directory the file was written to."""
+
+    def change(r: dict) -> None:
+        r["_BUCKET"] = (r["_BUCKET"] + 1) % 4
+
+    edit_live_entry(root, change)
+
+
+def append_file_at_a_level(root: Path) -> None:
+    def change(r: dict) -> None:
+        r["_FILE"]["_LEVEL"] = 3
+
+    edit_live_entry(root, change)
+
+
 def sequence_range(root: Path) -> None:
     def change(r: dict) -> None:
         r["_FILE"]["_MAX_SEQUENCE_NUMBER"] -= 1
@@ -502,6 +518,13 @@ CATALOG: list[tuple[str, str, Callable[[Path], None], str]] = [
     ("file added twice", "pk-fixed4-parquet-dv", duplicate_add, "MANIFEST_DUPLICATE_ADD"),
     ("delete of a file never added", "pk-fixed4-parquet-dv", delete_unknown, "MANIFEST_DELETE_UNKNOWN"),
     ("sequence range wrong", "pk-fixed4-parquet-dv", sequence_range, "MANIFEST_SEQUENCE_RANGE"),
+    (
+        "entry's bucket is not the file's directory",
+        "pk-fixed4-parquet-dv",
+        entry_in_wrong_bucket,
+        "MANIFEST_WRONG_LOCATION",
+    ),
+    ("append file at level 3", "append-fixed3-avro", append_file_at_a_level, "MANIFEST_LEVEL"),
     ("min/max key wrong", "pk-fixed4-parquet-dv", key_range, "MANIFEST_KEY_RANGE"),
     ("null count understated", "pk-fixed4-orc-mor", null_count_understated, "MANIFEST_VALUE_STATS"),
     ("DV length off by the 4-byte framing", "pk-fixed4-parquet-dv", dv_length_off_by_framing, "DV_LENGTH_CONVENTION"),

@@ -55,6 +55,7 @@ class Chain:
     changelog: list[LiveFile] = field(default_factory=list)
     index_files: list[IndexManifestEntry] = field(default_factory=list)
     referenced: set[str] = field(default_factory=set)  # relative paths any kept snapshot refers to
+    missing: list[tuple[Finding, str]] = field(default_factory=list)  # DATA_FILE_MISSING and the path
     snapshots: int = 0
 
 
@@ -315,8 +316,9 @@ def _reference_data(loader: _Loader, root: Path, data_root: str, e: ManifestEntr
         loader.chain.referenced.add(rel)
         if e.kind == ADD and inside(root, rel) is not None and not (root / rel).is_file():
             where = f"entries[{e.index}]._FILE" + ("._FILE_NAME" if name == e.file.file_name else "._EXTRA_FILES")
-            msg = f"names {rel}, which does not exist"
-            loader.chain.findings.append(_f("DATA_FILE_MISSING", "must", e.manifest, where, msg))
+            finding = _f("DATA_FILE_MISSING", "must", e.manifest, where, f"names {rel}, which does not exist")
+            loader.chain.findings.append(finding)
+            loader.chain.missing.append((finding, rel))
 
 
 def _live_index(entries: list[IndexManifestEntry]) -> list[IndexManifestEntry]:

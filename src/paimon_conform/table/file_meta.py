@@ -60,6 +60,10 @@ def check_file_meta(df: DataFile, live: LiveFile, schema: TableSchema, root: Pat
     if schema.bucket > 0 and e.total_buckets != schema.bucket:
         msg = f"_TOTAL_BUCKETS is {e.total_buckets}, the table has bucket = {schema.bucket}"
         out.append(_f("MANIFEST_TOTAL_BUCKETS", "should", owner, f"entries[{e.index}]._TOTAL_BUCKETS", msg))
+    if meta.level < 0 or (not schema.primary_keys and meta.level != 0):
+        rule = "levels start at 0" if schema.primary_keys else "append files stay at level 0"
+        msg = f"_LEVEL is {meta.level}; {rule}"
+        out.append(_f("MANIFEST_LEVEL", "must", owner, f"{at}._LEVEL", msg))
     if schema.primary_keys and rows:
         out += _sequence(df, meta, owner, at)
         out += _deletes(df, meta, owner, at)

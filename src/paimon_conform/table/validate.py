@@ -82,6 +82,21 @@ def _unreferenced(root: Path, files: list[BucketFile], chain: Chain) -> list[Fin
     return out
 
 
+def _misplaced(files: list[BucketFile], chain: Chain) -> None:
+    """A missing file that exists under another partition or bucket: say where (the manifest row is wrong)."""
+    where: dict[str, list[str]] = defaultdict(list)
+    for f in files:
+        where[f.relative.rsplit("/", 1)[-1]].append(f.relative)
+    for finding, rel in chain.missing:
+        found = where.get(rel.rsplit("/", 1)[-1])
+        if found:
+            finding.code = "MANIFEST_WRONG_LOCATION"
+            finding.message = (
+                f"the entry's partition and bucket put the file at {rel}, but it is at {found[0]}: "
+                "_PARTITION or _BUCKET does not match the directory the file was written to"
+            )
+
+
 def _dynamic_key_hashes(df: data_files.DataFile, schema: TableSchema) -> np.ndarray | None:
     """Hashes of the trimmed primary key of every row (what dynamic-bucket assignment uses)."""
     prefix = tl.spec()["system_fields"]["key_prefix"]
@@ -160,6 +175,7 @@ def validate_table(
     files, findings = walk(root, schema)
     t0 = time.perf_counter()
     chain = load_chain(root, schema, schema_ids(root))
+    _misplaced(files, chain)
     findings += chain.findings + _unreferenced(root, files, chain)
     index_owner = f"manifest/{chain.latest.index_manifest}" if chain.latest and chain.latest.index_manifest else ""
     state = load_index_files(root, chain.index_files, index_owner)
