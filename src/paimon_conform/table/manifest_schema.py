@@ -2,7 +2,12 @@
 (specs/table_layout.yaml, `metadata_records`).
 
 Catches what other ports shipped: `_VERSION` not first, `_FILE` written as a nullable
-union, fields out of Java's order, a NOT NULL field written nullable, wrong Avro types.
+union, fields out of Java's order, wrong Avro types (must: released Java readers reject
+them; apache/paimon-rust#741, #742). A NOT NULL field written as a union with null, and a
+top-level union, are what Java 0.8 wrote before apache/paimon#3962: Java still reads them,
+so they are should-findings, except `_FILE`, which Java's specialized manifest reader
+rejected until apache/paimon#9816. A union with null in the second branch failed Java's
+Avro reader before apache/paimon#9418: must.
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import table_layout as tl
-from ..findings import Finding
+from ..findings import Finding, Severity
 from .metadata import RecordFile
 
 AVRO_TYPES = {"int": "int", "long": "long", "string": "string", "bytes": "bytes"}
@@ -33,6 +38,13 @@ def _split_null(t: Any) -> tuple[Any, bool]:
     return t, False
 
 
+def _null_second(t: Any) -> bool:
+    return isinstance(t, list) and "null" in t and t[0] != "null"
+
+
+Problems = list[tuple[Severity, str]]
+
+
 def _describe(t: Any) -> str:
     if isinstance(t, dict):
         if "logicalType" in t:
@@ -41,54 +53,60 @@ def _describe(t: Any) -> str:
     return str(t)
 
 
-def _type_problem(t: Any, want: Any, path: str, named: dict[str, Any], out: list[str]) -> None:
+def _type_problem(t: Any, want: Any, path: str, named: dict[str, Any], out: Problems) -> None:
     """Append a message when Avro type `t` is not the spec's type `want`."""
     t = _resolve(t, named)
     if isinstance(want, dict):
         if not (isinstance(t, dict) and t.get("type") == "array"):
-            out.append(f"{path}: is {_describe(t)}, Java writes an array")
+            out.append(("must", f"{path}: is {_describe(t)}, Java writes an array"))
             return
         items, nullable = _split_null(_resolve(t.get("items"), named))
         if nullable != bool(want.get("nullable_items", False)):
-            out.append(f"{path}: array items are {'nullable' if nullable else 'NOT NULL'} unlike Java's")
+            out.append(("must", f"{path}: array items are {'nullable' if nullable else 'NOT NULL'} unlike Java's"))
         _type_problem(items, want["array"], f"{path}[]", named, out)
         return
     if want == "timestamp_millis":
         if not (isinstance(t, dict) and t.get("type") == "long" and t.get("logicalType") == "timestamp-millis"):
-            out.append(f"{path}: is {_describe(t)}, Java writes long/timestamp-millis")
+            out.append(("must", f"{path}: is {_describe(t)}, Java writes long/timestamp-millis"))
         return
     if want in AVRO_TYPES:
         base = t.get("type") if isinstance(t, dict) and "logicalType" not in t else t
         if base != AVRO_TYPES[want]:
-            out.append(f"{path}: is {_describe(t)}, Java writes {want}")
+            out.append(("must", f"{path}: is {_describe(t)}, Java writes {want}"))
         return
     if not (isinstance(t, dict) and t.get("type") == "record"):
-        out.append(f"{path}: is {_describe(t)}, Java writes a record ({want})")
+        out.append(("must", f"{path}: is {_describe(t)}, Java writes a record ({want})"))
         return
     _record_problems(t, want, path, named, out)
 
 
-def _record_problems(record: dict, kind: str, path: str, named: dict[str, Any], out: list[str]) -> None:
+def _record_problems(record: dict, kind: str, path: str, named: dict[str, Any], out: Problems) -> None:
     spec = tl.spec()["metadata_records"][kind]["fields"]
     fields = record.get("fields") or []
     names = [f.get("name") for f in fields if isinstance(f, dict)]
     order = {f["name"]: i for i, f in enumerate(spec)}
     at = f"{path}." if path else ""
     if spec[0]["name"] not in (names[:1] or [None]) and spec[0]["name"] in names:
-        out.append(f"{at}{spec[0]['name']}: is field {names.index(spec[0]['name'])}, Java writes it first")
+        out.append(("must", f"{at}{spec[0]['name']}: is field {names.index(spec[0]['name'])}, Java writes it first"))
     known = [n for n in names if n in order]
     if known != sorted(known, key=order.__getitem__):
-        out.append(f"{path or 'record'}: fields in the order {known}, Java's order is {[f['name'] for f in spec]}")
+        out.append(
+            ("must", f"{path or 'record'}: fields in the order {known}, Java's order is {[f['name'] for f in spec]}")
+        )
     by_name = {f.get("name"): f for f in fields if isinstance(f, dict)}
     for want in spec:
         name = want["name"]
         if name not in by_name:
             if not want.get("nullable"):
-                out.append(f"{at}{name}: missing; Java requires it")
+                out.append(("must", f"{at}{name}: missing; Java requires it"))
             continue
-        inner, nullable = _split_null(by_name[name].get("type"))
+        raw = by_name[name].get("type")
+        inner, nullable = _split_null(raw)
+        if _null_second(raw):
+            out.append(("must", f"{at}{name}: a union with null second; Java readers before apache/paimon#9418 fail"))
         if nullable and not want.get("nullable"):
-            out.append(f"{at}{name}: written as a union with null; Java declares it NOT NULL")
+            severity: Severity = "must" if name == "_FILE" else "should"
+            out.append((severity, f"{at}{name}: written as a union with null; Java declares it NOT NULL"))
         _type_problem(inner, want["type"], f"{at}{name}", named, out)
 
 
@@ -97,10 +115,12 @@ def check(rf: RecordFile, kind: str, file: str) -> list[Finding]:
     if rf.format != "avro":
         return []
     named: dict[str, Any] = {}
-    schema, _ = _split_null(_resolve(rf.schema, named))
-    problems: list[str] = []
+    schema, nullable = _split_null(_resolve(rf.schema, named))
+    problems: Problems = []
+    if nullable:
+        problems.append(("should", "the top-level schema is a union with null (Java 0.8's form); Java writes a record"))
     if not (isinstance(schema, dict) and schema.get("type") == "record"):
-        problems.append(f"the top-level schema is {_describe(schema)}, Java writes a record")
+        problems.append(("must", f"the top-level schema is {_describe(schema)}, Java writes a record"))
     else:
         _record_problems(schema, kind, "", named, problems)
-    return [Finding("MANIFEST_SCHEMA", "must", "schema", None, p, file) for p in problems]
+    return [Finding("MANIFEST_SCHEMA", sev, "schema", None, p, file) for sev, p in problems]

@@ -1,0 +1,94 @@
+"""Avro writer schemas of metadata files against Java's record layout, with the severity
+each deviation deserves (what released Java readers reject is must; Java 0.8's own
+nullable form is should)."""
+
+from __future__ import annotations
+
+import copy
+
+import fastavro
+import pytest
+from conftest import ROOT
+
+from paimon_conform.table.manifest_schema import check
+from paimon_conform.table.metadata import RecordFile
+
+MANIFESTS = ROOT / "golden" / "tables" / "java-1.0-SNAPSHOT" / "pk-fixed4-parquet-dv" / "manifest"
+
+
+def java_schema() -> dict:
+    with sorted(MANIFESTS.glob("manifest-[0-9a-f]*"))[0].open("rb") as f:
+        return fastavro.reader(f).writer_schema
+
+
+def findings(schema) -> list[tuple[str, str]]:
+    return [(f.severity, f.message) for f in check(RecordFile("avro", schema, []), "manifest_entry", "m")]
+
+
+def field(schema: dict, *path: str) -> dict:
+    record = schema
+    for name in path[:-1]:
+        record = next(f for f in record["fields"] if f["name"] == name)["type"]
+    return next(f for f in record["fields"] if f["name"] == path[-1])
+
+
+def test_javas_own_schema_is_clean():
+    assert findings(java_schema()) == []
+
+
+def test_java_08_nullable_stats_are_should():
+    """apache/paimon#3962: before 0.9 Java wrote _KEY_STATS as ["null", record]."""
+    s = java_schema()
+    f = field(s, "_FILE", "_KEY_STATS")
+    f["type"], f["default"] = ["null", f["type"]], None
+    (got,) = findings(s)
+    assert got[0] == "should"
+    assert "_KEY_STATS" in got[1]
+
+
+def test_top_level_union_is_should():
+    (got,) = findings(["null", java_schema()])
+    assert got[0] == "should"
+
+
+def test_nullable_file_record_is_must():
+    s = java_schema()
+    f = field(s, "_FILE")
+    f["type"] = ["null", f["type"]]
+    assert [sev for sev, _ in findings(s)] == ["must"]
+
+
+def test_null_in_the_second_branch_is_must():
+    s = java_schema()
+    f = field(s, "_FILE", "_DELETE_ROW_COUNT")
+    f["type"] = ["long", "null"]
+    got = findings(s)
+    assert any(sev == "must" and "second" in msg for sev, msg in got)
+
+
+@pytest.mark.parametrize(("name", "avro_type"), [("_BUCKET", "long"), ("_PARTITION", "string"), ("_VERSION", "long")])
+def test_wrong_primitive_type_is_must(name, avro_type):
+    s = java_schema()
+    field(s, name)["type"] = avro_type
+    got = findings(s)
+    assert got
+    assert all(sev == "must" for sev, _ in got)
+    assert name in got[0][1]
+
+
+def test_missing_required_field_is_must_and_missing_nullable_is_fine():
+    s = java_schema()
+    s["fields"] = [f for f in s["fields"] if f["name"] != "_TOTAL_BUCKETS"]
+    assert [sev for sev, _ in findings(s)] == ["must"]
+    s = copy.deepcopy(java_schema())
+    record = field(s, "_FILE")["type"]
+    record["fields"] = [f for f in record["fields"] if f["name"] != "_FILE_SOURCE"]
+    assert findings(s) == []  # an older writer without a nullable field: Java reads the default
+
+
+def test_named_type_references_resolve():
+    """apache/paimon#6549: a schema that refers to a record by name instead of repeating it."""
+    s = java_schema()
+    stats = field(s, "_FILE", "_VALUE_STATS")
+    stats["type"] = field(s, "_FILE", "_KEY_STATS")["type"]["name"]
+    assert findings(s) == []
