@@ -44,38 +44,45 @@ ARROW = {
 # ---------------------------------------------------------------- Avro schemas from the spec
 
 
-def _avro_type(t: Any, name: str, nullable: bool) -> Any:
+def _avro_type(t: Any, name: str, nullable: bool, release: str) -> Any:
     if isinstance(t, dict):
-        items = _avro_type(t["array"], f"{name}", bool(t.get("nullable_items")))
+        items = _avro_type(t["array"], f"{name}", bool(t.get("nullable_items")), release)
         out: Any = {"type": "array", "items": items}
     elif t == "timestamp_millis":
         out = {"type": "long", "logicalType": "timestamp-millis"}
     elif t in ("int", "long", "string", "bytes"):
         out = t
     else:
-        out = avro_record(t, name)
+        out = avro_record(t, name, release)
     return ["null", out] if nullable else out
 
 
-def avro_record(kind: str, name: str = AVRO_NAMESPACE, all_fields: bool = False) -> dict:
-    """The Avro schema Java writes for a metadata record (fields without `since` unless all_fields)."""
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in text.split("-")[0].split("."))
+
+
+def avro_record(kind: str, name: str = AVRO_NAMESPACE, release: str = "0.9.0") -> dict:
+    """The Avro schema Java `release` writes for a metadata record (the fields it knows)."""
     fields = []
     for f in tl.spec()["metadata_records"][kind]["fields"]:
-        if "since" in f and not all_fields:
+        if "since" in f and _version(f["since"]) > _version(release):
             continue
-        entry: dict[str, Any] = {"name": f["name"], "type": _avro_type(f["type"], f"{name}_{f['name']}", False)}
+        entry: dict[str, Any] = {
+            "name": f["name"],
+            "type": _avro_type(f["type"], f"{name}_{f['name']}", False, release),
+        }
         if f.get("nullable"):
             entry = {"default": None, "name": f["name"], "type": ["null", entry["type"]]}
         fields.append(entry)
     return {"type": "record", "name": name, "fields": fields}
 
 
-def write_avro(path: Path, kind: str, records: list[dict]) -> int:
-    """Write records of a metadata kind as Java does (zstandard codec); return the file size."""
+def write_avro(path: Path, kind: str, records: list[dict], release: str = "0.9.0") -> int:
+    """Write records of a metadata kind as Java `release` does (zstandard codec); return the file size."""
     import fastavro
 
     buf = io.BytesIO()
-    fastavro.writer(buf, fastavro.parse_schema(avro_record(kind)), records, codec="zstandard")
+    fastavro.writer(buf, fastavro.parse_schema(avro_record(kind, release=release)), records, codec="zstandard")
     path.write_bytes(buf.getvalue())
     return len(buf.getvalue())
 
@@ -136,8 +143,14 @@ def _schema_json(options: dict[str, str]) -> dict:
     }
 
 
-def write_table(root: Path, rows: int = 400, buckets: int = 4, seed: int = 7, delete_every: int = 9) -> SampleTable:
-    """Write a primary-key table (dt, id, v, s) with `rows` rows over two partitions under `root`."""
+def write_table(
+    root: Path, rows: int = 400, buckets: int = 4, seed: int = 7, delete_every: int = 9, release: str = "0.9.0"
+) -> SampleTable:
+    """Write a primary-key table (dt, id, v, s) with `rows` rows over two partitions under `root`.
+
+    `release`: the Java release whose manifest records to write (0.9.0: what both bundled
+    jars write; 1.0.0 adds `_VALUE_STATS_COLS` and `_CARDINALITY`, written as null).
+    """
     rng = np.random.default_rng(seed)
     if root.exists() and any(root.iterdir()):
         raise UsageError(f"{root} is not empty; the reference table writer writes into an empty directory")
@@ -260,7 +273,7 @@ def write_table(root: Path, rows: int = 400, buckets: int = 4, seed: int = 7, de
             }
         )
     manifest = _name("manifest", uid, 0)
-    size = write_avro(root / "manifest" / manifest, "manifest_entry", entries)
+    size = write_avro(root / "manifest" / manifest, "manifest_entry", entries, release)
     dts = sorted({r["dt"] for r in table})
     meta = {
         "_VERSION": MANIFEST_FILE_META_VERSION,
@@ -272,10 +285,10 @@ def write_table(root: Path, rows: int = 400, buckets: int = 4, seed: int = 7, de
         "_SCHEMA_ID": 0,
     }
     base, delta = _name("manifest-list", uid, 0), _name("manifest-list", uid, 1)
-    write_avro(root / "manifest" / base, "manifest_file_meta", [])
-    write_avro(root / "manifest" / delta, "manifest_file_meta", [meta])
+    write_avro(root / "manifest" / base, "manifest_file_meta", [], release)
+    write_avro(root / "manifest" / delta, "manifest_file_meta", [meta], release)
     index_manifest = _name("index-manifest", uid, 0)
-    write_avro(root / "manifest" / index_manifest, "index_manifest_entry", index_entries)
+    write_avro(root / "manifest" / index_manifest, "index_manifest_entry", index_entries, release)
     snapshot = {
         "version": 3,
         "id": 1,
