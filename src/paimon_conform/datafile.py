@@ -30,9 +30,9 @@ def read_table(path: str | Path) -> pa.Table:
 
             return pq.ParquetFile(p).read()  # not read_table: a dt=... parent would add a column
         if head[:3] == b"ORC":
-            import pyarrow.orc as po
+            from .orc_isolated import read_orc
 
-            return po.ORCFile(p).read()
+            return read_orc(p)
     except (OSError, pa.ArrowException) as exc:
         raise UsageError(f"{path}: cannot read the data file: {exc}") from None
     raise UsageError(f"{path}: not a Parquet or ORC file")

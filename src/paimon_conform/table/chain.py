@@ -54,6 +54,7 @@ class Chain:
     live: list[LiveFile] = field(default_factory=list)
     changelog: list[LiveFile] = field(default_factory=list)
     index_files: list[IndexManifestEntry] = field(default_factory=list)
+    older_index_files: dict[str, IndexManifestEntry] = field(default_factory=dict)  # kept snapshots', not live
     referenced: set[str] = field(default_factory=set)  # relative paths any kept snapshot refers to
     missing: list[tuple[Finding, str]] = field(default_factory=list)  # DATA_FILE_MISSING and the path
     snapshots: int = 0
@@ -284,6 +285,12 @@ def load_chain(root: Path, schema: TableSchema, known_schemas: list[int]) -> Cha
             latest_entries, latest_changelog = entries, logs
             chain.index_files = _live_index(index)
             _check_counts(chain, rel, snap, base, delta, loader)
+    live_names = {e.file_name for e in chain.index_files}
+    for key, value in loader.cache.items():
+        if isinstance(key, tuple) and key[0] == "index":
+            for e in value:  # type: ignore[union-attr]
+                if e.kind == ADD and e.file_name not in live_names and e.external_path is None:
+                    chain.older_index_files.setdefault(e.file_name, e)
     if chain.latest is not None:
         rel = f"snapshot/snapshot-{chain.latest.id}"
         live, found = merge(latest_entries, rel)

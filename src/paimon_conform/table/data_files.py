@@ -79,9 +79,9 @@ def _parquet(path: Path) -> DataFile:
 
 
 def _orc(path: Path) -> DataFile:
-    import pyarrow.orc as po
+    from ..orc_isolated import read_orc
 
-    table = po.ORCFile(path).read()
+    table = read_orc(path)
     return DataFile("orc", [Column(f.name, _arrow_family(f.type), None) for f in table.schema], table)
 
 
@@ -203,6 +203,22 @@ def check_columns(df: DataFile, expected: list[tl.Field], file: str) -> list[Fin
             out.append(
                 _f("DATA_FILE_FIELD_ID", file, f"columns.{col.name}", f"field id {col.field_id}, expected {f.id}")
             )
+    return out
+
+
+def check_strings(df: DataFile, file: str) -> list[Finding]:
+    """String columns hold valid UTF-8 (Parquet and ORC readers do not check it)."""
+    out = []
+    for name in df.table.column_names:
+        col = df.table.column(name)
+        if not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
+            continue
+        for chunk in col.chunks:
+            try:
+                chunk.validate(full=True)
+            except pa.ArrowInvalid as exc:
+                out.append(_f("DATA_FILE_BAD_UTF8", file, f"columns.{name}", f"a value is not valid UTF-8 ({exc})"))
+                break
     return out
 
 

@@ -170,9 +170,9 @@ def _min_max(df: DataFile, name: str, t: DataType, col: pa.ChunkedArray) -> tupl
     """The column's minimum and maximum as internal values (None when Arrow cannot order it)."""
     try:
         mm = pc.min_max(col)
-    except (pa.ArrowException, TypeError):
+        small = pa.table({name: pa.array([mm["min"].as_py(), mm["max"].as_py()], type=col.type)})
+    except (pa.ArrowException, TypeError, UnicodeDecodeError):  # DATA_FILE_BAD_UTF8 reports bad strings
         return None
-    small = pa.table({name: pa.array([mm["min"].as_py(), mm["max"].as_py()], type=col.type)})
     try:
         lo, hi = _internal(DataFile(df.format, df.columns, small), name, t)
     except (pa.ArrowException, TypeError, ValueError):

@@ -137,9 +137,9 @@ def _columnar(path: Path, head: bytes) -> RecordFile:
         table = pq.ParquetFile(path).read()
         fmt = "parquet"
     else:
-        from pyarrow import orc
+        from ..orc_isolated import read_orc
 
-        table = orc.ORCFile(path).read()
+        table = read_orc(path)
         fmt = "orc"
     return RecordFile(fmt, None, table.to_pylist())
 

@@ -19,7 +19,14 @@ from ..report import FileResult
 from . import data_files
 from .chain import Chain, load_chain
 from .file_meta import check_file_meta
-from .index_files import KeyHashes, check_hash_index, check_vector, load_index_files, unknown_vectors
+from .index_files import (
+    KeyHashes,
+    check_hash_index,
+    check_older_index_files,
+    check_vector,
+    load_index_files,
+    unknown_vectors,
+)
 from .layout import BucketFile, walk
 from .schema import TableSchema, read_schema, schema_ids
 
@@ -179,7 +186,7 @@ def validate_table(
     findings += chain.findings + _unreferenced(root, files, chain)
     index_owner = f"manifest/{chain.latest.index_manifest}" if chain.latest and chain.latest.index_manifest else ""
     state = load_index_files(root, chain.index_files, index_owner)
-    findings += state.findings
+    findings += state.findings + check_older_index_files(root, chain.older_index_files)
     stats.seconds["metadata"] += time.perf_counter() - t0
     live_by_path = {lf.relative: lf for lf in chain.live + chain.changelog if lf.relative is not None}
     live_keys = {(lf.entry.partition, lf.entry.bucket, lf.entry.file.file_name) for lf in chain.live}
@@ -193,6 +200,10 @@ def validate_table(
         df, found = _read(root, ref.relative, stats)
         findings += found
         if df is None:
+            continue
+        bad_strings = data_files.check_strings(df, ref.relative)
+        if bad_strings:  # values that cannot be decoded: no row-level check can run on them
+            findings += bad_strings
             continue
         findings += check_data_file(df, ref, schema, stats)
         lf = live_by_path.get(ref.relative)
