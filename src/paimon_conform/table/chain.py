@@ -307,6 +307,8 @@ def _reference_data(loader: _Loader, root: Path, data_root: str, e: ManifestEntr
         return
     keys = schema.partition_keys
     types = [schema.field(k).type for k in keys]
+    if any(t.root == "UNSUPPORTED" for t in types):
+        return
     try:
         _, values = binary_row.read(types, e.partition, serialized=True)
     except (LayoutError, ValueError):

@@ -119,6 +119,9 @@ def check_older_index_files(root: Path, entries: dict[str, IndexManifestEntry]) 
         if "/" in name or not path.is_file() or path.stat().st_size > MAX_INDEX_BYTES:
             continue
         data = path.read_bytes()
+        if e.file_size != len(data):
+            msg = f"an older snapshot's index manifest records _FILE_SIZE {e.file_size}; the file has {len(data)} bytes"
+            out.append(_f("INDEX_MANIFEST_FILE_SIZE", "must", f"index/{name}", "", msg))
         if e.index_type == DV_TYPE:
             out += _on(f"index/{name}", dv.validate(data))
         elif e.index_type == HASH_TYPE:
