@@ -182,7 +182,9 @@ def validate_table(
     files, findings = walk(root, schema)
     for name, raw in schema.unreadable_types.items():
         msg = f"column {name}: type {str(raw)[:80]} is not one the kit models; checks that need it are skipped"
-        findings.append(Finding("SCHEMA_TYPE_NOT_MODELLED", "warning", f"fields.{name}", None, msg, f"schema/schema-{schema.id}"))
+        findings.append(
+            Finding("SCHEMA_TYPE_NOT_MODELLED", "warning", f"fields.{name}", None, msg, f"schema/schema-{schema.id}")
+        )
     t0 = time.perf_counter()
     chain = load_chain(root, schema, schema_ids(root))
     _misplaced(files, chain)
