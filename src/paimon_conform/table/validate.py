@@ -63,7 +63,10 @@ def check_data_file(df: data_files.DataFile, ref: BucketFile, schema: TableSchem
     """The layout checks of one data or changelog file: columns, value kinds, partition, bucket."""
     found = data_files.check_columns(df, expected_fields(schema), ref.relative)
     if any(f.code == "DATA_FILE_COLUMNS" for f in found):
-        return found
+        thin = _undeclared_thin_mode(df, schema, ref.relative)
+        if thin is None:
+            return found
+        found = thin  # the rows can still be checked: the key is in the value columns
     found += data_files.check_value_kinds(df, ref.relative)
     found += data_files.check_partition(df, ref, schema, ref.relative)
     t1 = time.perf_counter()
@@ -71,6 +74,25 @@ def check_data_file(df: data_files.DataFile, ref: BucketFile, schema: TableSchem
     stats.seconds["bucket"] += time.perf_counter() - t1
     stats.bucket_rows += rows
     return found + bucket_findings
+
+
+def _undeclared_thin_mode(df: data_files.DataFile, schema: TableSchema, file: str) -> list[Finding] | None:
+    """Findings for a primary-key file in thin-mode layout in a table that does not declare it; else None."""
+    if not schema.primary_keys or tl.LayoutOptions.of(schema.options).thin_mode:
+        return None
+    thin = tl.data_file_fields(
+        schema.fields,
+        schema.primary_keys,
+        schema.partition_keys,
+        tl.LayoutOptions.of(schema.options | {"data-file.thin-mode": "true"}),
+    )
+    if [c.name for c in df.columns] != [f.name for f in thin]:
+        return None
+    msg = (
+        "the thin-mode layout (no _KEY_ columns) in a table without data-file.thin-mode = true; "
+        "Java reads _KEY_ columns there and fails ('Required column is missing in data file')"
+    )
+    return [Finding("DATA_FILE_COLUMNS", "must", "columns", None, msg, file), *data_files.check_columns(df, thin, file)]
 
 
 def _unreferenced(root: Path, files: list[BucketFile], chain: Chain) -> list[Finding]:
