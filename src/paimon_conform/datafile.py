@@ -89,11 +89,29 @@ def internal_values(column: pa.ChunkedArray, t: DataType) -> list[Any]:
     return column.to_pylist()
 
 
-def columns(path: str | Path) -> tuple[int, dict[str, tuple[DataType, list[Any]]]]:
-    """(row count, {column: (Paimon type, internal values)}) of a data file."""
-    table = read_table(path)
+def columns(
+    path: str | Path,
+    names: set[str] | None = None,
+    table: pa.Table | None = None,
+    distinct: set[str] | frozenset[str] = frozenset(),
+) -> tuple[int, dict[str, tuple[DataType, list[Any]]]]:
+    """(row count, {column: (Paimon type, internal values)}) of a data file (or of its rows already read).
+
+    `names` limits the conversion to those columns; columns in `distinct` come back as their
+    distinct values only (enough for a bloom filter's no-false-negative check).
+    """
+    import pyarrow.compute as pc
+
+    table = read_table(path) if table is None else table
     out = {}
     for name in table.column_names:
+        if names is not None and name not in names:
+            continue
+        if name in distinct:
+            t = paimon_type(table.schema.field(name).type)
+            if t is not None:
+                out[name] = (t, internal_values(pa.chunked_array([pc.unique(table.column(name).combine_chunks())]), t))
+            continue
         t = paimon_type(table.schema.field(name).type)
         if t is not None:
             out[name] = (t, internal_values(table.column(name), t))
@@ -123,7 +141,7 @@ def check_payload(
 
     try:
         if index_type == "bloom-filter":
-            present = [v for v in values if v is not None]
+            present = list(dict.fromkeys(v for v in values if v is not None))  # each distinct value once
             if not present:
                 return []
             k, bits = bloom.split(payload)

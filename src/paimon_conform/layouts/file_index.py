@@ -226,16 +226,20 @@ def validate(data: bytes, types: Any = None) -> list[Finding]:
     return findings
 
 
-def check_against_data(data: bytes, data_file: str, types: Any = None) -> list[Finding]:
+def check_against_data(data: bytes, data_file: str, types: Any = None, table: Any = None) -> list[Finding]:
     """Findings of a container against the data file it indexes (Parquet or ORC).
 
     Column types come from `types` where given (the table schema: a data file
     may store TIMESTAMP(3) with ORC's nanosecond type), else from the data file.
+    `table`: the data file's rows when the caller has read them already.
     """
     from .. import datafile
 
     obj = structure.parse(NAME, data)
-    _, columns = datafile.columns(data_file)
+    bloom_only = {
+        c.name.value for c in obj.columns if all(e.is_empty or e.index_type.value == "bloom-filter" for e in c.indexes)
+    }
+    _, columns = datafile.columns(data_file, {c.name.value for c in obj.columns}, table, bloom_only)
     findings = []
     for ci, col in enumerate(obj.columns):
         name = col.name.value

@@ -7,7 +7,6 @@ import math
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -17,7 +16,7 @@ from ..errors import LayoutError
 from ..findings import Finding, Severity
 from ..types import DataType
 from .chain import LiveFile
-from .data_files import DataFile, _internal
+from .data_files import DataFile, _internal, count_in
 from .schema import TableSchema
 
 
@@ -91,9 +90,7 @@ def _deletes(df: DataFile, meta: Any, owner: str, at: str) -> list[Finding]:
     name = tl.spec()["system_fields"]["value_kind"]["name"]
     if meta.delete_row_count is None or name not in df.table.column_names:
         return []
-    kinds = np.asarray(df.table.column(name).to_numpy(zero_copy_only=False))
-    retract = {tl.row_kind_byte("-U"), tl.row_kind_byte("-D")}
-    actual = int(np.isin(kinds, list(retract)).sum())
+    actual, _ = count_in(df.table.column(name), [tl.row_kind_byte("-U"), tl.row_kind_byte("-D")])
     if actual != meta.delete_row_count:
         msg = f"_DELETE_ROW_COUNT is {meta.delete_row_count}, the file holds {actual} -U/-D rows"
         return [_f("MANIFEST_DELETE_ROW_COUNT", "should", owner, f"{at}._DELETE_ROW_COUNT", msg)]

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 
 from .. import bucketing
 from .. import table_layout as tl
@@ -141,7 +142,7 @@ def _dynamic_key_hashes(df: data_files.DataFile, schema: TableSchema) -> np.ndar
     return bucketing.hash_columns(types, cols)
 
 
-def _file_index(root: Path, rel: str, data: bytes, df_path: Path, schema: TableSchema, owner: str) -> list[Finding]:
+def _file_index(data: bytes, df_path: Path, table: pa.Table, schema: TableSchema, owner: str) -> list[Finding]:
     """A file-index container (separate .index file or embedded bytes) against its data file."""
     from ..layouts import file_index
 
@@ -149,7 +150,7 @@ def _file_index(root: Path, rel: str, data: bytes, df_path: Path, schema: TableS
     found = file_index.validate(data, types)
     if not any(f.severity == "must" for f in found) and df_path.suffix in (".parquet", ".orc"):
         try:
-            found += file_index.check_against_data(data, str(df_path), types)
+            found += file_index.check_against_data(data, str(df_path), types, table)
         except PaimonConformError as exc:
             found.append(Finding("FILE_INDEX_UNREADABLE", "must", "", None, str(exc)))
     for f in found:
@@ -178,12 +179,10 @@ def _index_checks(root: Path, live, df, schema: TableSchema) -> list[Finding]:
                     )
                 )
                 continue
-            out += _file_index(
-                root, f"{folder}/{extra}", path.read_bytes(), root / live.relative, schema, f"{folder}/{extra}"
-            )
+            out += _file_index(path.read_bytes(), root / live.relative, df.table, schema, f"{folder}/{extra}")
     if meta.embedded_index is not None:
         owner = live.entry.manifest
-        for f in _file_index(root, owner, meta.embedded_index, root / live.relative, schema, owner):
+        for f in _file_index(meta.embedded_index, root / live.relative, df.table, schema, owner):
             f.path = f"entries[{live.entry.index}]._FILE._EMBEDDED_FILE_INDEX.{f.path}".rstrip(".")
             out.append(f)
     return out
