@@ -67,32 +67,25 @@ def sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+def _download(requirement: str, file_name: str, expected: str, wheel: bool) -> Path:
+    """A PyPI sdist or wheel in deps/cache/, downloaded by pip when missing, SHA-256 checked."""
+    cache = DEPS / "cache"
+    cache.mkdir(parents=True, exist_ok=True)
+    target = cache / file_name
+    if not target.is_file() or sha256(target) != expected:
+        kind = ["--only-binary", ":all:"] if wheel else ["--no-binary", ":all:"]
+        cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", *kind, "-d", str(cache), requirement]
+        subprocess.run(cmd, check=True)
+    if sha256(target) != expected:
+        raise SystemExit(f"{target}: SHA-256 mismatch; expected {expected}")
+    return target
+
+
 def ensure_jar() -> Path:
     """Path of the verified Paimon 0.9.0 jar, downloading the sdist if needed."""
     if JAR.is_file() and sha256(JAR) == JAR_SHA256:
         return JAR
-    cache = DEPS / "cache"
-    cache.mkdir(parents=True, exist_ok=True)
-    sdist = cache / SDIST_FILE
-    if not sdist.is_file() or sha256(sdist) != SDIST_SHA256:
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pip",
-                "download",
-                "--quiet",
-                "--no-deps",
-                "--no-binary",
-                ":all:",
-                "-d",
-                str(cache),
-                SDIST,
-            ],
-            check=True,
-        )
-    if sha256(sdist) != SDIST_SHA256:
-        raise SystemExit(f"{sdist}: SHA-256 mismatch; expected {SDIST_SHA256}")
+    sdist = _download(SDIST, SDIST_FILE, SDIST_SHA256, wheel=False)
     member = f"pypaimon-0.2.0/deps/jars/{JAR_NAME}"
     JAR.parent.mkdir(parents=True, exist_ok=True)
     with tarfile.open(sdist) as tar, tempfile.TemporaryDirectory() as tmp:
@@ -107,28 +100,7 @@ def ensure_jar_10() -> Path:
     """Path of the verified Paimon 1.0-SNAPSHOT jar, downloading the wheel if needed."""
     if JAR_10.is_file() and sha256(JAR_10) == JAR_10_SHA256:
         return JAR_10
-    cache = DEPS / "cache"
-    cache.mkdir(parents=True, exist_ok=True)
-    wheel = cache / WHEEL_10_FILE
-    if not wheel.is_file() or sha256(wheel) != WHEEL_10_SHA256:
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pip",
-                "download",
-                "--quiet",
-                "--no-deps",
-                "--only-binary",
-                ":all:",
-                "-d",
-                str(cache),
-                WHEEL_10,
-            ],
-            check=True,
-        )
-    if sha256(wheel) != WHEEL_10_SHA256:
-        raise SystemExit(f"{wheel}: SHA-256 mismatch; expected {WHEEL_10_SHA256}")
+    wheel = _download(WHEEL_10, WHEEL_10_FILE, WHEEL_10_SHA256, wheel=True)
     JAR_10.parent.mkdir(parents=True, exist_ok=True)
     partial = JAR_10.with_name(JAR_10.name + ".part")
     with zipfile.ZipFile(wheel) as whl, whl.open(WHEEL_10_MEMBER) as src, partial.open("wb") as dst:
