@@ -260,14 +260,8 @@ def empty_partition_row(root: Path) -> None:
     edit_live_entry(root, change)
 
 
-def duplicate_add(root: Path) -> None:
-    m, i = live_entry(root)
-
-    def change(records: list[dict]) -> None:
-        records.append(records[i])
-
-    edit_avro(m, change)
-    # keep the list's added-file count true, so only the duplicate is wrong
+def recount_lists(root: Path) -> None:
+    """Set the latest snapshot's manifest-list added / deleted counts to what the manifests hold."""
     snap = latest(root)
     for key in ("baseManifestList", "deltaManifestList"):
         lst = root / "manifest" / snap[key]
@@ -275,8 +269,19 @@ def duplicate_add(root: Path) -> None:
         for r in recs:
             entries = avro(root / "manifest" / r["_FILE_NAME"])[1]
             r["_NUM_ADDED_FILES"] = sum(e["_KIND"] == 0 for e in entries)
+            r["_NUM_DELETED_FILES"] = sum(e["_KIND"] == 1 for e in entries)
         with lst.open("wb") as f:
             fastavro.writer(f, fastavro.parse_schema(schema), recs, codec=codec)
+
+
+def duplicate_add(root: Path) -> None:
+    m, i = live_entry(root)
+
+    def change(records: list[dict]) -> None:
+        records.append(records[i])
+
+    edit_avro(m, change)
+    recount_lists(root)  # keep the list's counts true, so only the duplicate is wrong
 
 
 def delete_unknown(root: Path) -> None:
@@ -286,15 +291,7 @@ def delete_unknown(root: Path) -> None:
         records.append(dict(records[i], _KIND=1, _FILE=dict(records[i]["_FILE"], _FILE_NAME="data-ghost.parquet")))
 
     edit_avro(m, change)
-    snap = latest(root)
-    for key in ("baseManifestList", "deltaManifestList"):
-        lst = root / "manifest" / snap[key]
-        schema, recs, codec = avro(lst)
-        for r in recs:
-            entries = avro(root / "manifest" / r["_FILE_NAME"])[1]
-            r["_NUM_DELETED_FILES"] = sum(e["_KIND"] == 1 for e in entries)
-        with lst.open("wb") as f:
-            fastavro.writer(f, fastavro.parse_schema(schema), recs, codec=codec)
+    recount_lists(root)
 
 
 def entry_in_wrong_bucket(root: Path) -> None:
