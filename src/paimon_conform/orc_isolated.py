@@ -2,24 +2,27 @@
 
 pyarrow 19's ORC reader can crash the whole process (a segmentation fault in
 `ORCFile.__init__`) on a damaged file, which a validator must survive: damaged files are
-its normal input. Every ORC read therefore goes to one long-lived worker process (spawned
-on first use, so the parent's threads are never forked); the table comes back as Arrow
-IPC. A crashed worker turns into a UsageError for that file, and the next read starts a
-fresh worker.
+its normal input. Every ORC read therefore goes to one long-lived worker, started as
+`python -m paimon_conform.orc_isolated` (a plain subprocess: nothing of the caller's
+`__main__` is re-run, unlike multiprocessing's spawn). The protocol on its pipes: a path
+per line in; a status byte, a big-endian length and an Arrow IPC stream (or an error
+text) out. A crashed worker turns into a UsageError for that file, and the next read
+starts a fresh worker.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+import atexit
+import struct
+import subprocess
+import sys
 from pathlib import Path
 
 import pyarrow as pa
 
 from .errors import UsageError
 
-_pool: ProcessPoolExecutor | None = None
+_worker: subprocess.Popen | None = None
 
 
 def _read_ipc(path: str) -> bytes:
@@ -33,21 +36,64 @@ def _read_ipc(path: str) -> bytes:
     return sink.getvalue().to_pybytes()
 
 
-def _executor() -> ProcessPoolExecutor:
-    global _pool
-    if _pool is None:
-        _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-    return _pool
+def _serve() -> None:
+    """(worker) Answer read requests until stdin closes."""
+    out = sys.stdout.buffer
+    for line in sys.stdin:
+        try:
+            status, payload = b"0", _read_ipc(line.rstrip("\n"))
+        except Exception as exc:  # noqa: BLE001 - reported to the caller as text
+            status, payload = b"1", f"{exc.__class__.__name__}: {exc}".encode()
+        out.write(status + struct.pack(">Q", len(payload)) + payload)
+        out.flush()
+
+
+def _stop() -> None:
+    global _worker
+    if _worker is not None:
+        _worker.stdin.close()  # type: ignore[union-attr]
+        _worker.wait(timeout=10)
+        _worker = None
+
+
+def _start() -> subprocess.Popen:
+    global _worker
+    if _worker is None or _worker.poll() is not None:
+        cmd = [sys.executable, "-m", "paimon_conform.orc_isolated"]
+        _worker = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=False)
+        atexit.register(_stop)
+    return _worker
+
+
+def _read_exact(stream, n: int) -> bytes:
+    data = stream.read(n)
+    if data is None or len(data) != n:
+        raise EOFError
+    return data
 
 
 def read_orc(path: str | Path) -> pa.Table:
     """All rows of an ORC file; UsageError when the file is unreadable or crashes the reader."""
-    global _pool
+    global _worker
+    text = str(Path(path).resolve())
+    if "\n" in text:
+        raise UsageError("an ORC path with a line break cannot be passed to the reader")
+    worker = _start()
     try:
-        data = _executor().submit(_read_ipc, str(path)).result()
-    except BrokenProcessPool:
-        _pool = None
+        worker.stdin.write(text.encode() + b"\n")  # type: ignore[union-attr]
+        worker.stdin.flush()  # type: ignore[union-attr]
+        status = _read_exact(worker.stdout, 1)
+        (size,) = struct.unpack(">Q", _read_exact(worker.stdout, 8))
+        payload = _read_exact(worker.stdout, size)
+    except (OSError, EOFError, struct.error):
+        worker.kill()
+        worker.wait()
+        _worker = None
         raise UsageError("the ORC reader crashed on this file (damaged ORC structure)") from None
-    except Exception as exc:  # noqa: BLE001 - whatever the worker raised, for this one file
-        raise UsageError(f"cannot read the ORC file: {exc.__class__.__name__}: {exc}") from None
-    return pa.ipc.open_stream(data).read_all()
+    if status != b"0":
+        raise UsageError(f"cannot read the ORC file: {payload.decode(errors='replace')}")
+    return pa.ipc.open_stream(payload).read_all()
+
+
+if __name__ == "__main__":
+    _serve()
