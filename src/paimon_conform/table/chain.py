@@ -30,7 +30,7 @@ from .metadata import (
     read_records,
     read_snapshot,
 )
-from .paths import inside
+from .paths import inside, plain_name
 from .schema import TableSchema
 
 SNAPSHOT_NAME = re.compile(r"snapshot-([1-9][0-9]{0,18})")
@@ -41,7 +41,6 @@ class LiveFile:
     """A data file of the latest snapshot, with where its manifest entry puts it."""
 
     entry: ManifestEntry
-    partition_values: list | None  # internal values, None when the partition row is unreadable
     relative: str | None  # path under the root; None when the entry cannot be placed
 
 
@@ -67,14 +66,38 @@ def _f(code: str, severity: Severity, file: str, path: str, message: str) -> Fin
 class _Loader:
     """Reads each metadata file once and reports each problem once."""
 
-    def __init__(self, root: Path, chain: Chain) -> None:
-        self.root, self.chain = root, chain
+    def __init__(self, root: Path, chain: Chain, schema: TableSchema) -> None:
+        self.root, self.chain, self.schema = root, chain, schema
         self.cache: dict[str, object] = {}
+        self.folders: dict[tuple[bytes, int], str | LayoutError] = {}
+        self.index_files: dict[str, IndexManifestEntry] = {}  # every index file a kept snapshot ADDs
+        options = tl.LayoutOptions.of(schema.options)
+        self.options = options
+        self.data_root = f"{options.path_directory.strip('/')}/" if options.path_directory else ""
+        self.partition = [(k, schema.field(k).type) for k in schema.partition_keys]
+
+    def folder(self, e: ManifestEntry) -> str | LayoutError | None:
+        """The bucket directory an entry's partition row and bucket put its files in (decoded once per pair).
+
+        None when a partition type is one the kit does not model; the LayoutError when the row does not decode.
+        """
+        if any(t.root == "UNSUPPORTED" for _, t in self.partition):
+            return None
+        key = (e.partition, e.bucket)
+        if key not in self.folders:
+            try:
+                _, values = binary_row.read([t for _, t in self.partition], e.partition, serialized=True)
+            except LayoutError as err:
+                self.folders[key] = err
+            else:
+                part = tl.partition_path(self.partition, values, self.options)
+                self.folders[key] = f"{self.data_root}{part}{tl.bucket_dir(e.bucket)}"
+        return self.folders[key]
 
     def reference(self, owner: str, path: str, folder: str, name: str, code: str) -> Path | None:
         """The file a metadata field names, or None (with a finding) when it escapes or is missing."""
         rel = f"{folder}/{name}" if folder else name
-        if "/" in name or "\\" in name or name in ("", ".", ".."):
+        if not plain_name(name):
             msg = f"{name!r} is not a plain file name; the reference is not followed"
             self.chain.findings.append(_f("TABLE_REFERENCE_ESCAPES_ROOT", "must", owner, path, msg))
             return None
@@ -180,6 +203,8 @@ class _Loader:
                 self.chain.findings.append(_f(p.code, "must", rel, p.path, p.message))
         for e in out:
             self.reference(rel, f"entries[{e.index}]._FILE_NAME", "index", e.file_name, "INDEX_FILE_MISSING")
+            if e.kind == ADD and e.external_path is None:
+                self.index_files.setdefault(e.file_name, e)
         self.cache[key] = out
         return out
 
@@ -217,47 +242,42 @@ def merge(entries: list[ManifestEntry], owner: str) -> tuple[list[ManifestEntry]
     return out, findings
 
 
-def _place(root: Path, data_root: str, e: ManifestEntry, schema: TableSchema, chain: Chain) -> LiveFile:
-    """Decode the entry's partition row and compute the file's path under the root."""
-    keys = schema.partition_keys
-    types = [schema.field(k).type for k in keys]
-    owner, at = e.manifest, f"entries[{e.index}]._PARTITION"
-    if any(t.root == "UNSUPPORTED" for t in types):
-        return LiveFile(e, None, None)
-    try:
-        _, values = binary_row.read(types, e.partition, serialized=True)
-    except LayoutError as err:
-        msg = f"the partition row does not decode with the partition types {[str(t) for t in types]}: {err.detail}"
-        chain.findings.append(_f("MANIFEST_BAD_PARTITION_ROW", "must", owner, at, msg))
-        return LiveFile(e, None, None)
-    if len(e.partition) >= 4 and int.from_bytes(e.partition[:4], "big", signed=True) != len(keys):
-        msg = f"the partition row's arity is {int.from_bytes(e.partition[:4], 'big', signed=True)}, not {len(keys)}"
-        chain.findings.append(_f("MANIFEST_BAD_PARTITION_ROW", "must", owner, at, msg))
-    options = tl.LayoutOptions.of(schema.options)
-    part = tl.partition_path(list(zip(keys, types, strict=True)), values, options)
+def _place(loader: _Loader, e: ManifestEntry) -> LiveFile:
+    """Where a live entry's file is under the root (findings when the entry cannot say)."""
+    chain, owner = loader.chain, e.manifest
+    folder = loader.folder(e)
+    if folder is None:
+        return LiveFile(e, None)
+    if isinstance(folder, LayoutError):
+        types = [str(t) for _, t in loader.partition]
+        msg = f"the partition row does not decode with the partition types {types}: {folder.detail}"
+        chain.findings.append(_f("MANIFEST_BAD_PARTITION_ROW", "must", owner, f"entries[{e.index}]._PARTITION", msg))
+        return LiveFile(e, None)
+    arity = int.from_bytes(e.partition[:4], "big", signed=True)
+    if arity != len(loader.partition):
+        msg = f"the partition row's arity is {arity}, not {len(loader.partition)}"
+        chain.findings.append(_f("MANIFEST_BAD_PARTITION_ROW", "must", owner, f"entries[{e.index}]._PARTITION", msg))
     if e.file.external_path is not None:
         msg = f"the file lives at the external path {e.file.external_path!r}; not opened (outside the table root)"
         chain.findings.append(_f("TABLE_EXTERNAL_PATH", "warning", owner, f"entries[{e.index}]._FILE", msg))
-        return LiveFile(e, values, None)
+        return LiveFile(e, None)
     name = e.file.file_name
-    rel = f"{data_root}{part}{tl.bucket_dir(e.bucket)}/{name}"
-    if "/" in name or "\\" in name or name in ("", ".", "..") or inside(root, rel) is None:
+    rel = f"{folder}/{name}"
+    if not plain_name(name) or inside(loader.root, rel) is None:
         msg = f"_FILE_NAME {name!r} is not a plain file name inside the bucket directory; not followed"
         chain.findings.append(
             _f("TABLE_REFERENCE_ESCAPES_ROOT", "must", owner, f"entries[{e.index}]._FILE._FILE_NAME", msg)
         )
-        return LiveFile(e, values, None)
-    return LiveFile(e, values, rel)
+        return LiveFile(e, None)
+    return LiveFile(e, rel)
 
 
 def load_chain(root: Path, schema: TableSchema, known_schemas: list[int]) -> Chain:
     """Follow every kept snapshot; keep the latest one's live files for the file checks."""
     chain = Chain()
-    loader = _Loader(root, chain)
+    loader = _Loader(root, chain, schema)
     ids = snapshot_ids(root)
     chain.snapshots = len(ids)
-    options = tl.LayoutOptions.of(schema.options)
-    data_root = f"{options.path_directory.strip('/')}/" if options.path_directory else ""
     latest_entries: list[ManifestEntry] = []
     latest_changelog: list[ManifestEntry] = []
     for sid in ids:
@@ -279,55 +299,40 @@ def load_chain(root: Path, schema: TableSchema, known_schemas: list[int]) -> Cha
         logs = [e for m in changelog for e in loader.entries(m.file_name) or []]
         index = loader.index_entries(rel, snap.index_manifest)
         for e in entries + logs:
-            _reference_data(loader, root, data_root, e, schema)
+            _reference_data(loader, e)
         if sid == ids[-1]:
             chain.latest = snap
             latest_entries, latest_changelog = entries, logs
             chain.index_files = _live_index(index)
             _check_counts(chain, rel, snap, base, delta, loader)
     live_names = {e.file_name for e in chain.index_files}
-    for key, value in loader.cache.items():
-        if isinstance(key, tuple) and key[0] == "index":
-            for e in value:  # type: ignore[union-attr]
-                if e.kind == ADD and e.file_name not in live_names and e.external_path is None:
-                    chain.older_index_files.setdefault(e.file_name, e)
+    chain.older_index_files = {n: e for n, e in loader.index_files.items() if n not in live_names}
     if chain.latest is not None:
         rel = f"snapshot/snapshot-{chain.latest.id}"
         live, found = merge(latest_entries, rel)
         chain.findings.extend(found)
-        chain.live = [_place(root, data_root, e, schema, chain) for e in live]
-        chain.changelog = [_place(root, data_root, e, schema, chain) for e in latest_changelog if e.kind == ADD]
+        chain.live = [_place(loader, e) for e in live]
+        chain.changelog = [_place(loader, e) for e in latest_changelog if e.kind == ADD]
         _check_hints(root, ids, chain)
     return chain
 
 
-def _reference_data(loader: _Loader, root: Path, data_root: str, e: ManifestEntry, schema: TableSchema) -> None:
-    """Mark an entry's data file and extra files as referenced (existence is checked for live files)."""
-    if e.file.external_path is not None:
+def _reference_data(loader: _Loader, e: ManifestEntry) -> None:
+    """Mark an entry's data file and extra files as referenced; an ADDed one that is missing is a finding."""
+    folder = loader.folder(e)
+    if e.file.external_path is not None or not isinstance(folder, str):
         return
-    keys = schema.partition_keys
-    types = [schema.field(k).type for k in keys]
-    if any(t.root == "UNSUPPORTED" for t in types):
-        return
-    try:
-        _, values = binary_row.read(types, e.partition, serialized=True)
-    except (LayoutError, ValueError):
-        return
-    options = tl.LayoutOptions.of(schema.options)
-    folder = f"{data_root}{tl.partition_path(list(zip(keys, types, strict=True)), values, options)}"
-    folder += tl.bucket_dir(e.bucket)
+    chain = loader.chain
     for name in (e.file.file_name, *e.file.extra_files):
-        if "/" in name or "\\" in name or name in ("", ".", ".."):
-            continue
         rel = f"{folder}/{name}"
-        if rel in loader.chain.referenced:
+        if not plain_name(name) or rel in chain.referenced:
             continue
-        loader.chain.referenced.add(rel)
-        if e.kind == ADD and inside(root, rel) is not None and not (root / rel).is_file():
+        chain.referenced.add(rel)
+        if e.kind == ADD and inside(loader.root, rel) is not None and not (loader.root / rel).is_file():
             where = f"entries[{e.index}]._FILE" + ("._FILE_NAME" if name == e.file.file_name else "._EXTRA_FILES")
             finding = _f("DATA_FILE_MISSING", "must", e.manifest, where, f"names {rel}, which does not exist")
-            loader.chain.findings.append(finding)
-            loader.chain.missing.append((finding, rel))
+            chain.findings.append(finding)
+            chain.missing.append((finding, rel))
 
 
 def _live_index(entries: list[IndexManifestEntry]) -> list[IndexManifestEntry]:

@@ -6,6 +6,11 @@ import os
 from pathlib import Path, PurePosixPath
 
 
+def plain_name(name: str) -> bool:
+    """Whether a name a metadata file gives is one path element (no separator, not `.` or `..`)."""
+    return not ("/" in name or "\\" in name or name in ("", ".", ".."))
+
+
 def inside(root: Path, relative: str) -> Path | None:
     """`root/relative` when it stays under the root (no absolute path, no `..`, no symlink out); else None."""
     rel = PurePosixPath(relative)

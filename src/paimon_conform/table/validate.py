@@ -29,6 +29,7 @@ from .index_files import (
     unknown_vectors,
 )
 from .layout import BucketFile, walk
+from .paths import plain_name
 from .schema import TableSchema, read_schema, schema_ids
 
 
@@ -164,21 +165,8 @@ def _index_checks(root: Path, live, df, schema: TableSchema) -> list[Finding]:
     out = []
     folder = live.relative.rsplit("/", 1)[0]
     for extra in meta.extra_files:
-        if extra.endswith(".index") and "/" not in extra:
-            path = root / folder / extra
-            if not path.is_file():
-                msg = f"_EXTRA_FILES names {extra}, which does not exist"
-                out.append(
-                    Finding(
-                        "DATA_FILE_MISSING",
-                        "must",
-                        f"entries[{live.entry.index}]._FILE._EXTRA_FILES",
-                        None,
-                        msg,
-                        live.entry.manifest,
-                    )
-                )
-                continue
+        path = root / folder / extra
+        if extra.endswith(".index") and plain_name(extra) and path.is_file():  # a missing one: DATA_FILE_MISSING
             out += _file_index(path.read_bytes(), root / live.relative, df.table, schema, f"{folder}/{extra}")
     if meta.embedded_index is not None:
         owner = live.entry.manifest
@@ -215,6 +203,7 @@ def validate_table(
     findings += state.findings + check_older_index_files(root, chain.older_index_files)
     stats.seconds["metadata"] += time.perf_counter() - t0
     live_by_path = {lf.relative: lf for lf in chain.live + chain.changelog if lf.relative is not None}
+    latest_data = {lf.relative for lf in chain.live}
     live_keys = {(lf.entry.partition, lf.entry.bucket, lf.entry.file.file_name) for lf in chain.live}
     findings += unknown_vectors(state, live_keys, index_owner)
     dynamic = schema.bucket == -1 and bool(schema.primary_keys)
@@ -240,7 +229,7 @@ def validate_table(
         e = lf.entry
         findings += check_vector(state, e.partition, e.bucket, e.file.file_name, df.table.num_rows)
         findings += _index_checks(root, lf, df, schema)
-        if dynamic and lf in chain.live:
+        if dynamic and ref.relative in latest_data:
             hashes = _dynamic_key_hashes(df, schema)
             if hashes is not None:
                 seen.add(e.partition, e.bucket, hashes, ref.relative)
