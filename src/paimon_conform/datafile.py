@@ -89,6 +89,13 @@ def internal_values(column: pa.ChunkedArray, t: DataType) -> list[Any]:
     return column.to_pylist()
 
 
+def distinct_values(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    """The column's distinct values, first occurrence order (Arrow's hash kernel)."""
+    import pyarrow.compute as pc
+
+    return pa.chunked_array([pc.unique(column.combine_chunks())])
+
+
 def columns(
     path: str | Path,
     names: set[str] | None = None,
@@ -100,8 +107,6 @@ def columns(
     `names` limits the conversion to those columns; columns in `distinct` come back as their
     distinct values only (enough for a bloom filter's no-false-negative check).
     """
-    import pyarrow.compute as pc
-
     table = read_table(path) if table is None else table
     out = {}
     for name in table.column_names:
@@ -110,7 +115,7 @@ def columns(
         if name in distinct:
             t = paimon_type(table.schema.field(name).type)
             if t is not None:
-                out[name] = (t, internal_values(pa.chunked_array([pc.unique(table.column(name).combine_chunks())]), t))
+                out[name] = (t, internal_values(distinct_values(table.column(name)), t))
             continue
         t = paimon_type(table.schema.field(name).type)
         if t is not None:

@@ -45,6 +45,13 @@ class Finding:
         return f"{self.file}: {self.path or '<root>'} {where} {self.code} [{self.severity}] {self.message}{known}"
 
 
+def file_finding(
+    code: str, severity: Severity, file: str, path: str, message: str, offset: int | None = None
+) -> Finding:
+    """A finding on a named file (the table checks' argument order: code, severity, file, path, message)."""
+    return Finding(code, severity, path, offset, message, file)
+
+
 def raise_first_must(layout: str, findings: list[Finding]) -> None:
     """Raise the first must-level finding as a LayoutError (for inspect, which needs valid bytes)."""
     for f in findings:

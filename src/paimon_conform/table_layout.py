@@ -39,7 +39,8 @@ def option_default(name: str) -> Any:
     return spec()["options"][name]["default"]
 
 
-def _bool_option(value: Any) -> bool:
+def bool_option(value: Any) -> bool:
+    """A boolean table option as Java reads it (`true`, any case; anything else is false)."""
     return value if isinstance(value, bool) else str(value).strip().lower() == "true"
 
 
@@ -64,10 +65,10 @@ class LayoutOptions:
 
         return cls(
             default_partition_name=str(get("partition.default-name")),
-            legacy_partition_name=_bool_option(get("partition.legacy-name")),
+            legacy_partition_name=bool_option(get("partition.legacy-name")),
             data_prefix=str(get("data-file.prefix")),
             changelog_prefix=str(get("changelog-file.prefix")),
-            thin_mode=_bool_option(get("data-file.thin-mode")),
+            thin_mode=bool_option(get("data-file.thin-mode")),
             path_directory=get("data-file.path-directory"),
         )
 

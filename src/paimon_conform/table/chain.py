@@ -14,7 +14,8 @@ from pathlib import Path
 from .. import binary_row
 from .. import table_layout as tl
 from ..errors import LayoutError
-from ..findings import Finding, Severity
+from ..findings import Finding
+from ..findings import file_finding as _f
 from . import manifest_schema
 from .metadata import (
     ADD,
@@ -57,10 +58,6 @@ class Chain:
     referenced: set[str] = field(default_factory=set)  # relative paths any kept snapshot refers to
     missing: list[tuple[Finding, str]] = field(default_factory=list)  # DATA_FILE_MISSING and the path
     snapshots: int = 0
-
-
-def _f(code: str, severity: Severity, file: str, path: str, message: str) -> Finding:
-    return Finding(code, severity, path, None, message, file)
 
 
 class _Loader:

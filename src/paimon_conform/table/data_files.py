@@ -14,7 +14,7 @@ import pyarrow as pa
 
 from .. import bucketing
 from .. import table_layout as tl
-from ..datafile import internal_values, paimon_type
+from ..datafile import distinct_values, internal_values, paimon_type
 from ..errors import UsageError
 from ..findings import Finding
 from ..types import EPOCH, DataType
@@ -262,14 +262,24 @@ def _internal(df: DataFile, name: str, t: DataType) -> list[Any]:
     return internal_values(col, t)
 
 
+def key_columns(df: DataFile, schema: TableSchema) -> list[tuple[str, DataType]]:
+    """The columns holding the trimmed primary key (`_KEY_<k>`, or `<k>` in thin-mode files), with types."""
+    prefix = tl.spec()["system_fields"]["key_prefix"]
+    keys = tl.trimmed_primary_keys(schema.primary_keys, schema.partition_keys)
+    return [(prefix + k if prefix + k in df.table.column_names else k, schema.field(k).type) for k in keys]
+
+
+def hash_input(df: DataFile, name: str, t: DataType) -> Any:
+    """A column as bucketing.hash_columns takes it (Avro rows are converted to internal values first)."""
+    return df.table.column(name) if df.format != "avro" else _internal(df, name, t)
+
+
 def _distinct(df: DataFile, name: str) -> DataFile:
     """The file reduced to the distinct values of one column (Arrow does it; not for Avro's Python rows)."""
-    import pyarrow.compute as pc
-
     if df.format == "avro":
         return df
     try:
-        values = pc.unique(df.table.column(name).combine_chunks())
+        values = distinct_values(df.table.column(name))
     except pa.ArrowException:
         return df
     return DataFile(df.format, df.columns, pa.table({name: values}))
@@ -319,9 +329,7 @@ def check_buckets(df: DataFile, ref: BucketFile, schema: TableSchema, file: str)
     types = [schema.field(k).type for k in keys]
     if any(t.root == "UNSUPPORTED" for t in types) or any(k not in df.table.column_names for k in keys):
         return [], 0
-    columns = [
-        df.table.column(k) if df.format != "avro" else _internal(df, k, t) for k, t in zip(keys, types, strict=True)
-    ]
+    columns = [hash_input(df, k, t) for k, t in zip(keys, types, strict=True)]
     buckets = np.asarray(bucketing.bucket_columns(types, columns, n, function))
     wrong = np.flatnonzero(buckets != ref.bucket)
     if wrong.size:

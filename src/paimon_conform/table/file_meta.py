@@ -14,25 +14,11 @@ from .. import binary_row
 from .. import table_layout as tl
 from ..errors import LayoutError
 from ..findings import Finding, Severity
+from ..findings import file_finding as _f
 from ..types import DataType
 from .chain import LiveFile
-from .data_files import DataFile, _internal, count_in
+from .data_files import DataFile, _internal, count_in, key_columns
 from .schema import TableSchema
-
-
-def _f(code: str, severity: Severity, file: str, path: str, message: str) -> Finding:
-    return Finding(code, severity, path, None, message, file)
-
-
-def _key_columns(df: DataFile, schema: TableSchema) -> list[tuple[str, DataType]]:
-    """The data-file columns that hold the trimmed primary key, with their types."""
-    prefix = tl.spec()["system_fields"]["key_prefix"]
-    keys = tl.trimmed_primary_keys(schema.primary_keys, schema.partition_keys)
-    out = []
-    for k in keys:
-        name = prefix + k if prefix + k in df.table.column_names else k
-        out.append((name, schema.field(k).type))
-    return out
 
 
 def _row_values(df: DataFile, cols: list[tuple[str, DataType]], row: int) -> list[Any]:
@@ -98,7 +84,7 @@ def _deletes(df: DataFile, meta: Any, owner: str, at: str) -> list[Finding]:
 
 
 def _key_range(df: DataFile, meta: Any, schema: TableSchema, owner: str, at: str) -> list[Finding]:
-    cols = _key_columns(df, schema)
+    cols = key_columns(df, schema)
     if not cols or any(n not in df.table.column_names or t.root == "UNSUPPORTED" for n, t in cols):
         return []
     types = [t for _, t in cols]

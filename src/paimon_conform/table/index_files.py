@@ -11,17 +11,14 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import LayoutError
-from ..findings import Finding, Severity
+from ..findings import Finding
+from ..findings import file_finding as _f
 from ..layouts import deletion_vectors as dv
 from ..layouts import hash_index
 from .metadata import IndexManifestEntry
 
 MAX_INDEX_BYTES = 1 << 30
 DV_TYPE, HASH_TYPE = "DELETION_VECTORS", "HASH"
-
-
-def _f(code: str, severity: Severity, file: str, path: str, message: str, offset: int | None = None) -> Finding:
-    return Finding(code, severity, path, offset, message, file)
 
 
 @dataclass

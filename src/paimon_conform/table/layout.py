@@ -139,6 +139,7 @@ def _descend(
             _descend(root, Path(entry.path), schema, options, (*values, parts[0]), set(), files, findings)
             continue
         bucket = tl.parse_bucket_dir(entry.name)
+        defaults = _default_prefixes(options)
         if bucket is None:
             findings.append(_finding("TABLE_BAD_BUCKET_DIR", "must", rel, "not a bucket directory (bucket-<N>)"))
             continue
@@ -148,9 +149,9 @@ def _descend(
                 findings.append(_escaping(frel))
                 continue
             kind = None if f.is_dir(follow_symlinks=False) else tl.classify_file_name(f.name, "bucket", options)
-            fallback = kind is None and not f.is_dir(follow_symlinks=False) and options != _default_prefixes(options)
+            fallback = kind is None and not f.is_dir(follow_symlinks=False) and options != defaults
             if fallback:
-                kind = tl.classify_file_name(f.name, "bucket", _default_prefixes(options))
+                kind = tl.classify_file_name(f.name, "bucket", defaults)
             if kind is None:
                 findings.append(
                     _finding(

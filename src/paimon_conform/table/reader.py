@@ -22,10 +22,6 @@ from .index_files import load_index_files
 from .schema import TableSchema, read_schema, schema_ids
 
 
-def _option_true(schema: TableSchema, name: str) -> bool:
-    return str(schema.options.get(name, "false")).strip().lower() == "true"
-
-
 def _file_rows(root: Path, relative: str, deleted: np.ndarray | None) -> pa.Table:
     df = data_files.read_data_file(root / relative)
     table = df.table
@@ -47,7 +43,7 @@ def read_latest(root: str | Path) -> tuple[TableSchema, pa.Table]:
     if problems:
         raise UsageError(f"{root}: cannot read: {problems[0].line()}")
     state = load_index_files(root, chain.index_files, "")
-    skip_level0 = bool(schema.primary_keys) and _option_true(schema, "deletion-vectors.enabled")
+    skip_level0 = bool(schema.primary_keys) and tl.bool_option(schema.options.get("deletion-vectors.enabled", False))
     names = [f.name for f in schema.fields]
     seq, kind = (tl.spec()["system_fields"][k]["name"] for k in ("sequence_number", "value_kind"))
     parts = []

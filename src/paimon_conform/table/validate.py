@@ -130,17 +130,10 @@ def _misplaced(files: list[BucketFile], chain: Chain) -> None:
 
 def _dynamic_key_hashes(df: data_files.DataFile, schema: TableSchema) -> np.ndarray | None:
     """Hashes of the trimmed primary key of every row (what dynamic-bucket assignment uses)."""
-    prefix = tl.spec()["system_fields"]["key_prefix"]
-    keys = tl.trimmed_primary_keys(schema.primary_keys, schema.partition_keys)
-    names = [prefix + k if prefix + k in df.table.column_names else k for k in keys]
-    types = [schema.field(k).type for k in keys]
-    if not keys or any(n not in df.table.column_names for n in names) or any(t.root == "UNSUPPORTED" for t in types):
+    cols = data_files.key_columns(df, schema)
+    if not cols or any(n not in df.table.column_names or t.root == "UNSUPPORTED" for n, t in cols):
         return None
-    cols = [
-        df.table.column(n) if df.format != "avro" else data_files._internal(df, n, t)
-        for n, t in zip(names, types, strict=True)
-    ]
-    return bucketing.hash_columns(types, cols)
+    return bucketing.hash_columns([t for _, t in cols], [data_files.hash_input(df, n, t) for n, t in cols])
 
 
 def _file_index(data: bytes, df_path: Path, table: pa.Table, schema: TableSchema, owner: str) -> list[Finding]:
