@@ -16,6 +16,7 @@ from ..findings import file_finding as _f
 from ..layouts import deletion_vectors as dv
 from ..layouts import hash_index
 from .metadata import IndexManifestEntry
+from .paths import plain_name
 
 MAX_INDEX_BYTES = 1 << 30
 DV_TYPE, HASH_TYPE = "DELETION_VECTORS", "HASH"
@@ -53,7 +54,7 @@ def load_index_files(root: Path, entries: list[IndexManifestEntry], owner: str) 
         if e.external_path is not None:
             continue
         rel = f"index/{e.file_name}"
-        if "/" in e.file_name:
+        if not plain_name(e.file_name):
             continue  # reported by the chain
         data = _read(root, rel, e, owner, state)
         if data is None:
@@ -113,7 +114,7 @@ def check_older_index_files(root: Path, entries: dict[str, IndexManifestEntry]) 
     out = []
     for name, e in sorted(entries.items()):
         path = root / "index" / name
-        if "/" in name or not path.is_file() or path.stat().st_size > MAX_INDEX_BYTES:
+        if not plain_name(name) or not path.is_file() or path.stat().st_size > MAX_INDEX_BYTES:
             continue
         data = path.read_bytes()
         if e.file_size != len(data):
