@@ -41,9 +41,14 @@ def avro(path: Path) -> tuple[dict, list[dict], str]:
         return r.writer_schema, list(r), r.codec
 
 
-def write_avro(path: Path, schema: dict, records: list[dict], codec: str) -> None:
+def dump_avro(path: Path, schema: dict, records: list[dict], codec: str) -> None:
     with path.open("wb") as f:
         fastavro.writer(f, fastavro.parse_schema(schema), records, codec=codec)
+
+
+def write_avro(path: Path, schema: dict, records: list[dict], codec: str) -> None:
+    """Rewrite a manifest and keep the manifest lists' size of it true."""
+    dump_avro(path, schema, records, codec)
     root = path.parent.parent
     for lst in root.glob("manifest/manifest-list-*"):  # keep the summaries' sizes true
         s, recs, c = avro(lst)
@@ -51,8 +56,7 @@ def write_avro(path: Path, schema: dict, records: list[dict], codec: str) -> Non
             for r in recs:
                 if r["_FILE_NAME"] == path.name:
                     r["_FILE_SIZE"] = path.stat().st_size
-            with lst.open("wb") as f:
-                fastavro.writer(f, fastavro.parse_schema(s), recs, codec=c)
+            dump_avro(lst, s, recs, c)
 
 
 def edit_avro(path: Path, change: Callable[[list[dict]], None]) -> None:
@@ -228,8 +232,7 @@ def manifest_list_counts(root: Path) -> None:
     lst = root / "manifest" / snap["baseManifestList"]
     schema, records, codec = avro(lst)
     records[0]["_NUM_ADDED_FILES"] += 1
-    with lst.open("wb") as f:
-        fastavro.writer(f, fastavro.parse_schema(schema), records, codec=codec)
+    dump_avro(lst, schema, records, codec)
 
 
 def manifest_version_last(root: Path) -> None:
@@ -270,8 +273,7 @@ def recount_lists(root: Path) -> None:
             entries = avro(root / "manifest" / r["_FILE_NAME"])[1]
             r["_NUM_ADDED_FILES"] = sum(e["_KIND"] == 0 for e in entries)
             r["_NUM_DELETED_FILES"] = sum(e["_KIND"] == 1 for e in entries)
-        with lst.open("wb") as f:
-            fastavro.writer(f, fastavro.parse_schema(schema), recs, codec=codec)
+        dump_avro(lst, schema, recs, codec)
 
 
 def duplicate_add(root: Path) -> None:

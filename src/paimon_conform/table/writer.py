@@ -97,7 +97,6 @@ class SampleTable:
     root: Path
     rows: list[dict] = field(default_factory=list)  # the rows a reader must return
     deleted: list[dict] = field(default_factory=list)
-    files: list[str] = field(default_factory=list)
 
 
 FIELDS = [("dt", "STRING", False), ("id", "BIGINT", False), ("v", "DOUBLE", True), ("s", "STRING", True)]
@@ -183,6 +182,7 @@ def write_table(
     uid = str(uuid.UUID(int=int(rng.integers(0, 2**63)) << 64 | int(rng.integers(0, 2**63)), version=4))
     layout = tl.LayoutOptions.of(options)
     entries, index_entries, vectors_per_bucket = [], [], {}
+    partitions: dict[str, bytes] = {}  # dt -> serialized partition row
     seq = 0
     for n, ((dt, bucket), group) in enumerate(sorted(groups.items())):
         group.sort(key=lambda r: r["id"])
@@ -217,11 +217,13 @@ def write_table(
         (root / folder / index_name).write_bytes(index_bytes)
         deleted = [i for i, r in enumerate(group) if r["id"] % delete_every == 0]
         out.deleted += [group[i] for i in deleted]
-        out.rows += [r for i, r in enumerate(group) if i not in set(deleted)]
-        out.files += [f"{folder}/{name}", f"{folder}/{index_name}"]
+        gone = set(deleted)
+        out.rows += [r for i, r in enumerate(group) if i not in gone]
         if deleted:
             vectors_per_bucket[(dt, bucket)] = {name: np.array(deleted)}
-        partition = binary_row.serialize_for_manifest(binary_row.write([types["dt"]], [dt]), 1)
+        partition = partitions.setdefault(
+            dt, binary_row.serialize_for_manifest(binary_row.write([types["dt"]], [dt]), 1)
+        )
         entries.append(
             {
                 "_VERSION": MANIFEST_ENTRY_VERSION,
@@ -261,7 +263,7 @@ def write_table(
             {
                 "_VERSION": INDEX_ENTRY_VERSION,
                 "_KIND": 0,
-                "_PARTITION": binary_row.serialize_for_manifest(binary_row.write([types["dt"]], [dt]), 1),
+                "_PARTITION": partitions[dt],
                 "_BUCKET": bucket,
                 "_INDEX_TYPE": "DELETION_VECTORS",
                 "_FILE_NAME": index_name,
