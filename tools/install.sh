@@ -32,7 +32,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 stamp=.venv/.installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements/constraints.txt -nt "$stamp" ]; then
-  .venv/bin/python -m pip install -q --disable-pip-version-check -c requirements/constraints.txt -e '.[test,peers]'
+  .venv/bin/python -m pip install -q --disable-pip-version-check -c requirements/constraints.txt -e '.[test,peers,spark]'
   touch "$stamp"
 fi
 
