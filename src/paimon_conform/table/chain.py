@@ -300,7 +300,7 @@ def load_chain(root: Path, schema: TableSchema, known_schemas: list[int]) -> Cha
         if sid == ids[-1]:
             chain.latest = snap
             latest_entries, latest_changelog = entries, logs
-            chain.index_files = _live_index(index)
+            chain.index_files = live_index(index)
             _check_counts(chain, rel, snap, base, delta, loader)
     live_names = {e.file_name for e in chain.index_files}
     chain.older_index_files = {n: e for n, e in loader.index_files.items() if n not in live_names}
@@ -332,7 +332,7 @@ def _reference_data(loader: _Loader, e: ManifestEntry) -> None:
             chain.missing.append((finding, rel))
 
 
-def _live_index(entries: list[IndexManifestEntry]) -> list[IndexManifestEntry]:
+def live_index(entries: list[IndexManifestEntry]) -> list[IndexManifestEntry]:
     live: dict[tuple, IndexManifestEntry] = {}
     for e in entries:
         ident = (e.partition, e.bucket, e.index_type, e.file_name)

@@ -28,6 +28,7 @@ from .. import table_layout as tl
 from ..errors import UsageError
 from ..layouts import deletion_vectors, file_index
 from ..types import DataType, parse_type
+from .files import stats_of_columns
 
 AVRO_NAMESPACE = "org.apache.paimon.avro.generated.record"
 MAX_LEVEL = 5  # num-levels defaults to 6: a full compaction writes level 5
@@ -77,14 +78,20 @@ def avro_record(kind: str, name: str = AVRO_NAMESPACE, release: str = "0.9.0") -
     return {"type": "record", "name": name, "fields": fields}
 
 
-def write_avro(path: Path, kind: str, records: list[dict], release: str = "0.9.0") -> int:
-    """Write records of a metadata kind as Java `release` does (zstandard codec); return the file size."""
+def avro_bytes(kind: str, records: list[dict], release: str = "0.9.0") -> bytes:
+    """Records of a metadata kind as the Avro file Java `release` writes (zstandard codec)."""
     import fastavro
 
     buf = io.BytesIO()
     fastavro.writer(buf, fastavro.parse_schema(avro_record(kind, release=release)), records, codec="zstandard")
-    path.write_bytes(buf.getvalue())
-    return len(buf.getvalue())
+    return buf.getvalue()
+
+
+def write_avro(path: Path, kind: str, records: list[dict], release: str = "0.9.0") -> int:
+    """Write records of a metadata kind as Java `release` does; return the file size."""
+    data = avro_bytes(kind, records, release)
+    path.write_bytes(data)
+    return len(data)
 
 
 # ---------------------------------------------------------------- the table
@@ -104,22 +111,6 @@ FIELDS = [("dt", "STRING", False), ("id", "BIGINT", False), ("v", "DOUBLE", True
 
 def _name(kind: str, uid: str, n: int) -> str:
     return f"{kind}-{uid}-{n}"
-
-
-def _stats(types: list[DataType], columns: list[list[Any]]) -> dict:
-    """SimpleStats of columns: min / max rows (serialized BinaryRow) and null counts."""
-    mins, maxs, nulls = [], [], []
-    for col in columns:
-        present = [v for v in col if v is not None]
-        mins.append(min(present) if present else None)
-        maxs.append(max(present) if present else None)
-        nulls.append(len(col) - len(present))
-    arity = len(types)
-    return {
-        "_MIN_VALUES": binary_row.serialize_for_manifest(binary_row.write(types, mins), arity),
-        "_MAX_VALUES": binary_row.serialize_for_manifest(binary_row.write(types, maxs), arity),
-        "_NULL_COUNTS": nulls,
-    }
 
 
 def _key_row(key_types: list[DataType], row: dict) -> bytes:
@@ -237,8 +228,8 @@ def write_table(
                     "_ROW_COUNT": len(group),
                     "_MIN_KEY": _key_row(key_types, group[0]),
                     "_MAX_KEY": _key_row(key_types, group[-1]),
-                    "_KEY_STATS": _stats(key_types, [[r["id"] for r in group]]),
-                    "_VALUE_STATS": _stats(
+                    "_KEY_STATS": stats_of_columns(key_types, [[r["id"] for r in group]]),
+                    "_VALUE_STATS": stats_of_columns(
                         [types[c] for c, _, _ in FIELDS], [[r[c] for r in group] for c, _, _ in FIELDS]
                     ),
                     "_MIN_SEQUENCE_NUMBER": seqs[0],
@@ -283,7 +274,7 @@ def write_table(
         "_FILE_SIZE": size,
         "_NUM_ADDED_FILES": len(entries),
         "_NUM_DELETED_FILES": 0,
-        "_PARTITION_STATS": _stats([types["dt"]], [dts]),
+        "_PARTITION_STATS": stats_of_columns([types["dt"]], [dts]),
         "_SCHEMA_ID": 0,
     }
     base, delta = _name("manifest-list", uid, 0), _name("manifest-list", uid, 1)

@@ -1,0 +1,300 @@
+"""Paimon tables on Spark 4 through PySpark's Python Data Source API, on the kit's own layouts.
+
+    from paimon_conform import spark as ps
+    session = ps.session()          # or your own SparkSession
+    ps.register(session)            # format("paimon"), filter pushdown on
+    (df.write.format("paimon").mode("append")
+       .option("primary-key", "dt,id").option("partition", "dt").option("bucket", "4")
+       .option("deletion-vectors.enabled", "true").save(path))
+    session.read.format("paimon").load(path).where("dt = '2024-01-01'")
+
+Options are Paimon's own names (`primary-key`, `partition`, `bucket`, `bucket-key`,
+`file.format`, `deletion-vectors.enabled`, `file-index.<kind>.columns`, `rowkind.field`, ...);
+they are stored in the table's schema when the write creates the table. Each Spark task
+buckets its rows with the kit's vectorized BinaryRow hash and writes data files (table/write.py);
+the driver commits (table/commit.py). `write()` repartitions a DataFrame so every bucket is
+written by one task (fewer, larger files). Reading plans splits on the driver (table/scan.py),
+prunes partitions, buckets and files from pushed filters, and reads each split in a task.
+Save modes: `append` and `overwrite` (Spark refuses the others for Python sources).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+from pyspark.sql.datasource import (
+    DataSource,
+    DataSourceArrowWriter,
+    DataSourceReader,
+    EqualTo,
+    GreaterThan,
+    GreaterThanOrEqual,
+    In,
+    InputPartition,
+    IsNotNull,
+    IsNull,
+    LessThan,
+    LessThanOrEqual,
+    Not,
+    WriterCommitMessage,
+)
+from pyspark.sql.types import StructType
+
+from . import query
+from .bucketing import split_option
+from .errors import UsageError
+from .table import commit as table_commit
+from .table import scan
+from .table import write as table_write
+from .table.schema import read_schema
+
+FORMAT = "paimon"
+LOG4J = """rootLogger.level = error
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+"""
+COMPARISONS = {
+    EqualTo: "eq",
+    GreaterThan: "gt",
+    GreaterThanOrEqual: "gte",
+    LessThan: "lt",
+    LessThanOrEqual: "lte",
+}
+
+
+# ---------------------------------------------------------------- session
+
+
+def session(app: str = "paimon-conform", master: str = "local[2]", **conf: str):
+    """A quiet local SparkSession with the settings this source needs, `format("paimon")` registered."""
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    log4j = Path(tempfile.gettempdir()) / "paimon-conform-log4j2.properties"
+    log4j.write_text(LOG4J)
+    builder = (
+        SparkSession.builder.appName(app)
+        .master(master)
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.driver.memory", "4g")
+        .config("spark.sql.python.filterPushdown.enabled", "true")
+        .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{log4j}")
+        .config("spark.hadoop.fs.file.impl.disable.cache", "true")
+    )
+    for key, value in conf.items():
+        builder = builder.config(key, value)
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    register(spark)
+    return spark
+
+
+def register(spark) -> None:
+    """Make `format("paimon")` available in a SparkSession (and turn filter pushdown on for it)."""
+    spark.dataSource.register(PaimonDataSource)
+    spark.conf.set("spark.sql.python.filterPushdown.enabled", "true")
+
+
+# ---------------------------------------------------------------- the data source
+
+
+def _options(options: Any) -> dict[str, str]:
+    return {str(k): str(v) for k, v in dict(options).items()}
+
+
+def _path(options: dict[str, str]) -> str:
+    path = options.get("path")
+    if not path:
+        raise UsageError("format('paimon') needs a table directory: .save(path) / .load(path)")
+    return path
+
+
+class PaimonDataSource(DataSource):
+    """`format("paimon")`: a Paimon table directory, read and written with the kit's layouts."""
+
+    @classmethod
+    def name(cls) -> str:
+        return FORMAT
+
+    def schema(self) -> StructType:
+        from pyspark.sql.pandas.types import from_arrow_schema
+
+        return from_arrow_schema(arrow_schema(read_schema(Path(_path(_options(self.options))))))
+
+    def reader(self, schema: StructType) -> DataSourceReader:
+        return PaimonReader(_path(_options(self.options)), schema)
+
+    def writer(self, schema: StructType, overwrite: bool) -> DataSourceArrowWriter:
+        return PaimonWriter(_options(self.options), schema, overwrite)
+
+
+def arrow_schema(schema) -> pa.Schema:
+    """The Arrow schema Spark sees for a table schema."""
+    from .table.files import arrow_type
+
+    return pa.schema([pa.field(f.name, arrow_type(f.type), nullable=f.nullable) for f in schema.fields])
+
+
+# ---------------------------------------------------------------- writing
+
+
+@dataclass
+class TaskCommit(WriterCommitMessage):
+    """What a write task hands to the driver."""
+
+    result: table_write.TaskResult
+
+
+class PaimonWriter(DataSourceArrowWriter):
+    """Tasks write data files; the driver commits snapshots (or removes the files on abort)."""
+
+    def __init__(self, options: dict[str, str], schema: StructType, overwrite: bool) -> None:
+        from pyspark.sql.pandas.types import to_arrow_schema
+
+        self.plan = table_write.prepare(_path(options), to_arrow_schema(schema), options, overwrite)
+
+    def write(self, iterator: Iterator[pa.RecordBatch]) -> TaskCommit:
+        from pyspark import TaskContext
+
+        ctx = TaskContext.get()
+        task = 0 if ctx is None else ctx.partitionId()
+        return TaskCommit(table_write.write_task(self.plan, iterator, task))
+
+    def commit(self, messages: list[TaskCommit | None]) -> None:
+        table_commit.commit(self.plan, [m.result for m in messages if m is not None])
+
+    def abort(self, messages: list[TaskCommit | None]) -> None:
+        table_commit.abort(self.plan, [m.result for m in messages if m is not None])
+
+
+def write(df, path: str, mode: str = "append", **options: str) -> None:
+    """Write a DataFrame so each bucket comes from one task: repartitioned by partition and bucket
+    (fixed buckets, the kit's hash in a pandas UDF) or by primary key (dynamic buckets)."""
+    import pyspark.sql.functions as F
+
+    opts = {k.replace("_", "-") if k not in options else k: str(v) for k, v in options.items()}
+    table = Path(path)
+    if (table / "schema").is_dir():
+        stored = read_schema(table)
+        partition, primary, bucket = stored.partition_keys, stored.primary_keys, stored.bucket
+        opts = stored.options | opts
+        bucket_key = opts.get("bucket-key")
+    else:
+        partition = split_option(opts.get("partition"))
+        primary = split_option(opts.get("primary-key"))
+        bucket, bucket_key = int(opts.get("bucket", "-1")), opts.get("bucket-key")
+    n = int(df.sparkSession.conf.get("spark.sql.shuffle.partitions"))
+    if bucket > 0:
+        keys = split_option(bucket_key) or [k for k in primary if k not in partition]
+        df = df.repartition(n, *[F.col(c) for c in partition], bucket_udf(df, keys, bucket, opts)(*keys))
+    elif primary:
+        df = df.repartition(n, *[F.col(c) for c in primary])
+    df.write.format(FORMAT).mode(mode).options(**opts).save(path)
+
+
+def bucket_udf(df, keys: list[str], buckets: int, options: dict[str, str]):
+    """A pandas UDF giving each row's fixed bucket with the kit's vectorized BinaryRow hash."""
+    from pyspark.sql.functions import pandas_udf
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    from . import bucketing
+    from .table.write import arrow_to_paimon
+
+    fields = to_arrow_schema(df.select(*keys).schema)
+    types = [arrow_to_paimon(f.type, f.name) for f in fields]
+    function = options.get("bucket-function.type", "default").lower()
+
+    @pandas_udf("int")
+    def bucket(*columns: pd.Series) -> pd.Series:
+        arrays = [pa.Array.from_pandas(c, type=f.type) for c, f in zip(columns, fields, strict=True)]
+        return pd.Series(bucketing.bucket_columns(types, arrays, buckets, function)).astype("int32")
+
+    return bucket
+
+
+# ---------------------------------------------------------------- reading
+
+
+def _literal(value: Any) -> query.Literal | bool | None:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float | Decimal):
+        return query.Literal(str(value), True)
+    if isinstance(value, str):
+        return query.Literal(value, False)
+    if isinstance(value, dt.datetime):
+        return query.Literal(value.replace(tzinfo=None).isoformat(), False)
+    if isinstance(value, dt.date):
+        return query.Literal(value.isoformat(), False)
+    return None
+
+
+def to_leaf(f: Any, columns: set[str]) -> query.Leaf | None:
+    """A pushed Spark filter as a query leaf, or None when the kit does not use it."""
+    negate = isinstance(f, Not)
+    inner = f.child if negate else f
+    attr = getattr(inner, "attribute", ())
+    if len(attr) != 1 or attr[0] not in columns:
+        return None
+    column = attr[0]
+    if isinstance(inner, IsNull | IsNotNull):
+        op = "is_null" if isinstance(inner, IsNull) != negate else "is_not_null"
+        return query.Leaf(column, op)
+    if isinstance(inner, In):
+        literals = [_literal(v) for v in inner.value]
+        if any(x is None for x in literals):
+            return None
+        return query.Leaf(column, "not_in" if negate else "in", literals)
+    op = COMPARISONS.get(type(inner))
+    if op is None or (negate and op != "eq"):
+        return None
+    lit = _literal(inner.value)
+    return None if lit is None else query.Leaf(column, "not_eq" if negate else op, [lit])
+
+
+class PaimonReader(DataSourceReader):
+    """Plans splits on the driver (pruned by the pushed filters); each task reads one split."""
+
+    def __init__(self, path: str, schema: StructType) -> None:
+        self.path, self.spark_schema = path, schema
+        self.leaves: list[query.Leaf] = []
+
+    def pushFilters(self, filters: list) -> Iterator:
+        columns = {f.name for f in read_schema(Path(self.path)).fields}
+        for f in filters:
+            leaf = to_leaf(f, columns)
+            if leaf is not None:
+                self.leaves.append(leaf)
+            yield f  # pruning is not filtering: Spark still applies every filter to the rows
+
+    def partitions(self) -> list[InputPartition]:
+        _, splits, _ = scan.plan(self.path, self.leaves)
+        return [InputPartition(s) for s in splits] or [InputPartition(None)]
+
+    def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
+        from pyspark.sql.pandas.types import to_arrow_schema
+
+        if partition.value is None:
+            return
+        schema = read_schema(Path(self.path))
+        rows = scan.read_split(self.path, schema, partition.value)
+        target = to_arrow_schema(self.spark_schema)
+        rows = rows.select(target.names).cast(target)
+        yield from rows.to_batches(max_chunksize=1 << 16)

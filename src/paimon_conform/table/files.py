@@ -1,0 +1,329 @@
+"""One data file of a write: Java's column order, file name, statistics, file index.
+
+Java's value statistics mode is `truncate(16)`: a string minimum keeps its first 16
+characters, a maximum longer than that is cut to 16 with the last one incremented.
+Key statistics and the min / max key are exact. Append tables have no key: their key
+rows are the empty BinaryRow, as Java writes them.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import binary_row, datafile
+from .. import table_layout as tl
+from ..errors import UsageError
+from ..layouts import bloom_filter, file_index
+from ..layouts.bitmap_index import build_payload as bitmap_payload
+from ..layouts.bsi import build_payload as bsi_payload
+from ..layouts.range_bitmap import build_payload as range_payload
+from ..types import DataType
+
+if TYPE_CHECKING:
+    from .write import TaskResult, WritePlan
+
+FORMATS = ("parquet", "orc")
+STATS_TRUNCATE = 16
+DEFAULT_IN_MANIFEST = 500
+PAYLOADS = {
+    "bloom-filter": bloom_filter.build_payload,
+    "bitmap": bitmap_payload,
+    "range-bitmap": range_payload,
+    "bsi": bsi_payload,
+}
+MEMORY_UNITS = {"b": 1, "kb": 1 << 10, "k": 1 << 10, "mb": 1 << 20, "m": 1 << 20, "gb": 1 << 30, "g": 1 << 30}
+
+
+def memory_size(text: str) -> int:
+    """Bytes of a Paimon MemorySize option ('500 b', '1 kb', '64mb')."""
+    s = str(text).strip().lower().replace(" ", "")
+    digits = len(s) - len(s.lstrip("0123456789"))
+    unit = s[digits:] or "b"
+    if not digits or unit not in MEMORY_UNITS:
+        raise UsageError(f"{text!r} is not a memory size such as '500 b' or '1 mb'")
+    return int(s[:digits]) * MEMORY_UNITS[unit]
+
+
+# ---------------------------------------------------------------- statistics
+
+
+def internal(column: pa.Array | pa.ChunkedArray, t: DataType) -> list[Any]:
+    """Values of an Arrow column in the kit's internal form."""
+    if isinstance(column, pa.Array):
+        column = pa.chunked_array([column])
+    return datafile.internal_values(column, t)
+
+
+def _truncate(value: Any, is_max: bool) -> Any:
+    if not isinstance(value, str) or len(value) <= STATS_TRUNCATE:
+        return value
+    if not is_max:
+        return value[:STATS_TRUNCATE]
+    last = ord(value[STATS_TRUNCATE - 1])
+    return value[: STATS_TRUNCATE - 1] + chr(last + 1) if last < 0x10FFFF else None
+
+
+def _row(types: list[DataType], values: list[Any]) -> bytes:
+    return binary_row.serialize_for_manifest(binary_row.write(types, values), len(types))
+
+
+def stats(table: pa.Table, names: list[str], types: list[DataType], truncate: bool) -> dict:
+    """SimpleStats of columns: serialized min and max rows, null counts."""
+    mins, maxs, nulls = [], [], []
+    for name, t in zip(names, types, strict=True):
+        col = table.column(name)
+        nulls.append(col.null_count)
+        if t.root in ("BOOLEAN",) or col.null_count == len(col) or pa.types.is_floating(col.type):
+            pair = pc.min_max(pc.drop_null(col)) if col.null_count < len(col) else None
+            if pa.types.is_floating(col.type) and pair is not None and pc.any(pc.is_nan(col)).as_py():
+                pair = None  # Java keeps no min / max when NaN is present
+        else:
+            pair = pc.min_max(col)
+        if pair is None or not pair["min"].is_valid:
+            mins.append(None)
+            maxs.append(None)
+            continue
+        lo, hi = internal(pa.array([pair["min"].as_py(), pair["max"].as_py()], col.type), t)
+        mins.append(_truncate(lo, False) if truncate else lo)
+        maxs.append(_truncate(hi, True) if truncate else hi)
+    return {"_MIN_VALUES": _row(types, mins), "_MAX_VALUES": _row(types, maxs), "_NULL_COUNTS": nulls}
+
+
+def stats_of_columns(types: list[DataType], columns: list[list[Any]]) -> dict:
+    """SimpleStats of columns of internal values: exact min / max rows and null counts."""
+    mins, maxs, nulls = [], [], []
+    for col in columns:
+        present = [v for v in col if v is not None]
+        mins.append(min(present) if present else None)
+        maxs.append(max(present) if present else None)
+        nulls.append(len(col) - len(present))
+    return {"_MIN_VALUES": _row(types, mins), "_MAX_VALUES": _row(types, maxs), "_NULL_COUNTS": nulls}
+
+
+# ---------------------------------------------------------------- file index
+
+
+def index_columns(options: dict[str, str]) -> list[tuple[str, list[tuple[str, dict]]]]:
+    """(column, [(index kind, options)]) from `file-index.<kind>.columns`, in option order."""
+    out: dict[str, list[tuple[str, dict]]] = {}
+    for kind in PAYLOADS:
+        for col in (c.strip() for c in options.get(f"file-index.{kind}.columns", "").split(",")):
+            if not col:
+                continue
+            prefix = f"file-index.{kind}.{col}."
+            opts = {k[len(prefix) :]: v for k, v in options.items() if k.startswith(prefix)}
+            out.setdefault(col, []).append((kind, opts))
+    return list(out.items())
+
+
+def build_index(table: pa.Table, plan: WritePlan) -> bytes | None:
+    """The file-index container of a data file, or None when the table asks for none."""
+    wanted = index_columns(plan.schema.options)
+    if not wanted:
+        return None
+    columns = []
+    for name, kinds in wanted:
+        t = plan.schema.field(name).type
+        values = internal(table.column(name), t)
+        payloads = []
+        for kind, opts in kinds:
+            if kind == "bloom-filter":
+                opts = {"items": len(values)} | opts
+                payload = bloom_filter.build_payload({"options": opts}, t, _json_values(t, values))
+            else:
+                payload = PAYLOADS[kind]({"options": opts}, t, _json_values(t, values))
+            payloads.append((kind, payload))
+        columns.append((name, payloads))
+    return file_index.write(columns)
+
+
+def _json_values(t: DataType, values: list[Any]) -> list[Any]:
+    from ..types import to_json
+
+    return [None if v is None else to_json(t, v) for v in values]
+
+
+# ---------------------------------------------------------------- writing
+
+ARROW_TYPES = {
+    "TINYINT": pa.int8(),
+    "SMALLINT": pa.int16(),
+    "INT": pa.int32(),
+    "BIGINT": pa.int64(),
+    "FLOAT": pa.float32(),
+    "DOUBLE": pa.float64(),
+    "BOOLEAN": pa.bool_(),
+    "DATE": pa.date32(),
+    "CHAR": pa.string(),
+    "VARCHAR": pa.string(),
+    "BINARY": pa.binary(),
+    "VARBINARY": pa.binary(),
+}
+
+
+def arrow_type(t: DataType) -> pa.DataType:
+    """The Arrow type a Paimon column is read as (timestamps in microseconds; LTZ in UTC)."""
+    if t.root in ARROW_TYPES:
+        return ARROW_TYPES[t.root]
+    if t.root == "DECIMAL":
+        return pa.decimal128(t.precision, t.scale)
+    if t.root == "TIMESTAMP":
+        return pa.timestamp("us")
+    if t.root == "TIMESTAMP_LTZ":
+        return pa.timestamp("us", tz="UTC")
+    raise UsageError(f"type {t} has no Arrow type in this kit")
+
+
+def arrow_schema(plan: WritePlan, table: pa.Table) -> pa.Schema:
+    """The data file's Arrow schema in Java's column order (system columns for primary-key tables)."""
+    schema = plan.schema
+    layout = tl.LayoutOptions.of(schema.options)
+    out = []
+    for f in tl.data_file_fields(schema.fields, schema.primary_keys, schema.partition_keys, layout):
+        if f.name == tl.spec()["system_fields"]["sequence_number"]["name"]:
+            t = pa.int64()
+        elif f.name == tl.spec()["system_fields"]["value_kind"]["name"]:
+            t = pa.int8()
+        else:
+            source = f.name.removeprefix(tl.spec()["system_fields"]["key_prefix"]) if f.id >= 1 << 29 else f.name
+            t = table.schema.field(source).type
+        out.append(pa.field(f.name, t, nullable=f.nullable))
+    return pa.schema(out)
+
+
+def write_data(path: Path, table: pa.Table, fmt: str) -> None:
+    """Write an Arrow table as a Parquet or ORC data file (zstd, as Java's default)."""
+    buf = io.BytesIO()
+    if fmt == "parquet":
+        import pyarrow.parquet as pq
+
+        pq.write_table(table, buf, compression="zstd")
+    else:
+        from pyarrow import orc
+
+        orc.write_table(table, buf, compression="zstd")
+    path.write_bytes(buf.getvalue())
+
+
+def read_columns(path: Path, columns: list[str]) -> pa.Table:
+    """Some columns of a Parquet or ORC data file (by magic bytes)."""
+    with path.open("rb") as f:
+        head = f.read(4)
+    if head == b"PAR1":
+        import pyarrow.parquet as pq
+
+        return pq.ParquetFile(path).read(columns=columns)
+    if head[:3] == b"ORC":
+        from pyarrow import orc
+
+        return orc.ORCFile(path).read(columns=columns)
+    raise UsageError(f"{path}: this writer reads back Parquet and ORC data files only")
+
+
+def _last_per_key(group: pa.Table, keys: list[str]) -> pa.Table:
+    """The last row (highest sequence) of every key of a key-sorted group."""
+    n = group.num_rows
+    if n < 2 or not keys:
+        return group
+    change = np.zeros(n - 1, dtype=bool)
+    for k in keys:
+        col = group.column(k).combine_chunks()
+        change |= np.asarray(pc.not_equal(col.slice(1), col.slice(0, n - 1)).to_numpy(zero_copy_only=False))
+    last = np.append(change, True)
+    return group.filter(pa.array(last)) if not last.all() else group
+
+
+def write_group(
+    plan: WritePlan,
+    group: pa.Table,
+    trimmed: list[str],
+    part_values: tuple,
+    partition: bytes,
+    bucket: int,
+    name_id: str,
+    result: TaskResult,
+) -> None:
+    """Write one partition-and-bucket group of a task as a data file (+ index) and record it."""
+    from .write import RETRACT, NewFile
+
+    schema = plan.schema
+    pk = bool(schema.primary_keys)
+    if pk:
+        group = _last_per_key(group, trimmed)
+        kinds = np.asarray(group.column("__kind").to_numpy())
+        retract = np.isin(kinds, RETRACT)
+        if plan.dv and retract.any():
+            gone = group.filter(pa.array(retract)).select([*trimmed, "__seq"])
+            sink = io.BytesIO()
+            with pa.ipc.new_stream(sink, gone.schema) as w:
+                w.write_table(gone)
+            result.retractions[(partition, bucket)] = sink.getvalue()
+            group = group.filter(pa.array(~retract))
+            if group.num_rows == 0:
+                return
+    layout = tl.LayoutOptions.of(schema.options)
+    ptypes = [(k, schema.field(k).type) for k in schema.partition_keys]
+    folder = tl.partition_path(ptypes, list(part_values), layout) + tl.bucket_dir(bucket)
+    if layout.path_directory:
+        folder = f"{layout.path_directory.strip('/')}/{folder}"
+    fmt = schema.options.get("file.format", "parquet").lower()
+    name = f"{layout.data_prefix}{name_id}.{fmt}"
+    root = Path(plan.root)
+    (root / folder).mkdir(parents=True, exist_ok=True)
+    names = [f.name for f in schema.fields]
+    seq = group.column("__seq")
+    if pk:
+        cols = [group.column(k) for k in trimmed] + [seq, group.column("__kind")] + [group.column(c) for c in names]
+        file_table = pa.Table.from_arrays(cols, schema=arrow_schema(plan, group))
+    else:
+        file_table = group.select(names).cast(arrow_schema(plan, group))
+    write_data(root / folder / name, file_table, fmt)
+    index = build_index(group, plan)
+    threshold = memory_size(schema.options.get("file-index.in-manifest-threshold", f"{DEFAULT_IN_MANIFEST} b"))
+    embedded, index_file = None, None
+    if index is not None and len(index) > threshold:
+        index_file = f"{name}.index"
+        (root / folder / index_file).write_bytes(index)
+    elif index is not None:
+        embedded = index
+    key_types = [schema.field(k).type for k in trimmed]
+    if pk:
+        last = group.num_rows - 1
+        lo = [internal(group.column(k).slice(0, 1), t)[0] for k, t in zip(trimmed, key_types, strict=True)]
+        hi = [internal(group.column(k).slice(last, 1), t)[0] for k, t in zip(trimmed, key_types, strict=True)]
+        min_key, max_key = _row(key_types, lo), _row(key_types, hi)
+        key_stats = stats(group, trimmed, key_types, truncate=False)
+        deletes = int(np.isin(np.asarray(group.column("__kind").to_numpy()), RETRACT).sum())
+    else:
+        min_key = max_key = _row([], [])
+        key_stats = {"_MIN_VALUES": min_key, "_MAX_VALUES": min_key, "_NULL_COUNTS": []}
+        deletes = 0
+    seqs = np.asarray(seq.to_numpy())
+    record = {
+        "_FILE_NAME": name,
+        "_FILE_SIZE": (root / folder / name).stat().st_size,
+        "_ROW_COUNT": group.num_rows,
+        "_MIN_KEY": min_key,
+        "_MAX_KEY": max_key,
+        "_KEY_STATS": key_stats,
+        "_VALUE_STATS": stats(group, names, [f.type for f in schema.fields], truncate=True),
+        "_MIN_SEQUENCE_NUMBER": int(seqs.min()),
+        "_MAX_SEQUENCE_NUMBER": int(seqs.max()),
+        "_SCHEMA_ID": schema.id,
+        "_LEVEL": 0,
+        "_EXTRA_FILES": [index_file] if index_file else [],
+        "_CREATION_TIME": datetime.fromtimestamp(time.time(), UTC),
+        "_DELETE_ROW_COUNT": deletes,
+        "_EMBEDDED_FILE_INDEX": embedded,
+        "_FILE_SOURCE": 0,
+        "_VALUE_STATS_COLS": None,
+    }
+    result.files.append(NewFile(partition, part_values, bucket, f"{folder}/{name}", record, index_file))

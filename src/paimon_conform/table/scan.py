@@ -1,0 +1,266 @@
+"""Plan and read a table's latest snapshot as Java's batch scan does, in splits a Spark task can read.
+
+A split is one bucket of a primary-key table without deletion vectors (its files are merged
+by key: the row with the highest sequence number wins, retractions dropped), or one data
+file otherwise (its deletion vector applied). With deletion vectors, level-0 files are not
+yet compacted and Java's batch scan skips them; so does this one.
+
+Filters are a conjunction of `query.Leaf` predicates. They prune partitions (on the
+partition values), fixed buckets (when every bucket-key column is pinned by `=` or `IN`),
+and files through their file index (embedded or `.index`): a merged bucket is skipped only
+when every one of its files is, since skipping one file could bring back an older row.
+Pruning only drops what cannot match; the caller still applies the filters to the rows.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import bucketing, query
+from .. import table_layout as tl
+from ..errors import LayoutError, UsageError
+from . import data_files
+from .index_files import load_index_files
+from .paths import inside, plain_name
+from .schema import TableSchema, read_schema
+from .state import Placer, latest_state
+
+MAX_INDEX_BYTES = 64 << 20
+MAX_PINNED_BUCKET_KEYS = 4096
+
+
+@dataclass
+class SplitFile:
+    """One data file of a split."""
+
+    relative: str
+    level: int
+    deleted: np.ndarray | None  # deletion-vector positions
+    embedded_index: bytes | None
+    index_file: str | None  # relative path of a separate .index file
+
+
+@dataclass
+class Split:
+    """Files read together: one bucket to merge, or one file."""
+
+    partition_values: tuple
+    bucket: int
+    merge: bool
+    files: list[SplitFile] = field(default_factory=list)
+
+
+@dataclass
+class ScanStats:
+    """How much the filters pruned (for tests and the benchmark)."""
+
+    partitions_pruned: int = 0
+    buckets_pruned: int = 0
+    files_skipped_by_index: int = 0
+
+
+# ---------------------------------------------------------------- filters on values
+
+
+def _compare(op: str, value: Any, literals: list[Any]) -> bool | None:
+    """A leaf on one value; None when it cannot be decided (incomparable values)."""
+    try:
+        if op == "is_null":
+            return value is None
+        if op == "is_not_null":
+            return value is not None
+        if value is None:
+            return False
+        if op in ("in", "not_in"):
+            hit = value in literals
+            return hit if op == "in" else not hit
+        lit = literals[0]
+        return {
+            "eq": value == lit,
+            "not_eq": value != lit,
+            "lt": value < lit,
+            "lte": value <= lit,
+            "gt": value > lit,
+            "gte": value >= lit,
+        }[op]
+    except (TypeError, KeyError, IndexError):
+        return None
+
+
+def literals_of(leaf: query.Leaf, schema: TableSchema) -> list[Any]:
+    """A leaf's literals as the column's internal values."""
+    t = schema.field(leaf.column).type
+    return [query.literal_value(t, lit) for lit in leaf.literals]
+
+
+def _partition_matches(leaves: list[query.Leaf], schema: TableSchema, values: list[Any]) -> bool:
+    by_name = dict(zip(schema.partition_keys, values, strict=True))
+    for leaf in leaves:
+        if leaf.column in by_name and _compare(leaf.op, by_name[leaf.column], literals_of(leaf, schema)) is False:
+            return False
+    return True
+
+
+def _buckets(leaves: list[query.Leaf], schema: TableSchema) -> set[int] | None:
+    """The fixed buckets the pinned bucket-key values hash to; None when not all are pinned."""
+    if schema.bucket <= 0:
+        return None
+    trimmed = tl.trimmed_primary_keys(schema.primary_keys, schema.partition_keys)
+    keys = bucketing.split_option(schema.options.get("bucket-key")) or trimmed
+    if not keys:
+        return None
+    pinned: dict[str, list[Any]] = {}
+    for leaf in leaves:
+        if leaf.column in keys and leaf.op in ("eq", "in"):
+            values = literals_of(leaf, schema)
+            pinned[leaf.column] = [v for v in values if v in pinned.get(leaf.column, values)]
+    if set(pinned) != set(keys):
+        return None
+    combos = 1
+    for k in keys:
+        combos *= len(pinned[k])
+    if combos > MAX_PINNED_BUCKET_KEYS:
+        return None
+    types = [schema.field(k).type for k in keys]
+    function = schema.options.get("bucket-function.type", "default").lower()
+    return {
+        bucketing.bucket(function, types, list(combo), schema.bucket)
+        for combo in itertools.product(*(pinned[k] for k in keys))
+    }
+
+
+def _index_skips(root: Path, f: SplitFile, leaves: list[query.Leaf], schema: TableSchema) -> bool:
+    """Whether the file's index proves no row matches."""
+    data = f.embedded_index
+    if data is None and f.index_file is not None:
+        path = inside(root, f.index_file)
+        if path is None or not path.is_file() or path.stat().st_size > MAX_INDEX_BYTES:
+            return False
+        data = path.read_bytes()
+    if data is None:
+        return False
+    try:
+        columns = query.open_container(data, {c.name: c.type for c in schema.fields})
+        return query.evaluate(query.Compound("and", list(leaves)), columns) == query.SKIP
+    except (LayoutError, UsageError):
+        return False  # an index that cannot be read proves nothing
+
+
+# ---------------------------------------------------------------- planning
+
+
+def plan(root: str | Path, leaves: list[query.Leaf] | None = None) -> tuple[TableSchema, list[Split], ScanStats]:
+    """The splits of the latest snapshot that may hold rows matching `leaves`."""
+    root = Path(root)
+    schema = read_schema(root)
+    state = latest_state(root, schema)
+    stats = ScanStats()
+    if state.snapshot is None:
+        return schema, [], stats
+    leaves = leaves or []
+    placer = Placer(schema)
+    pk = bool(schema.primary_keys)
+    dv = pk and tl.bool_option(schema.options.get("deletion-vectors.enabled", False))
+    vectors = load_index_files(root, state.index_files, "").vectors
+    wanted_buckets = _buckets(leaves, schema)
+    groups: dict[tuple[bytes, int], list[SplitFile]] = {}
+    pruned_parts: set[bytes] = set()
+    for e in state.live:
+        key = (e.partition, e.bucket)
+        if e.partition in pruned_parts:
+            continue
+        if key not in groups:
+            if not _partition_matches(leaves, schema, placer.values(e.partition)):
+                pruned_parts.add(e.partition)
+                stats.partitions_pruned += 1
+                continue
+            if wanted_buckets is not None and e.bucket not in wanted_buckets:
+                stats.buckets_pruned += 1
+                groups[key] = []
+                continue
+            groups[key] = []
+        if wanted_buckets is not None and e.bucket not in wanted_buckets:
+            continue
+        f = e.file
+        if f.external_path is not None or not plain_name(f.file_name):
+            raise UsageError(f"{root}: data file {f.file_name!r} is outside the table; not read")
+        if dv and f.level == 0:
+            continue
+        folder = placer.folder(e.partition, e.bucket)
+        vec = vectors.get(key, {}).get(f.file_name)
+        index_file = next((x for x in f.extra_files if x.endswith(".index") and plain_name(x)), None)
+        groups[key].append(
+            SplitFile(
+                f"{folder}/{f.file_name}",
+                f.level,
+                None if vec is None else vec[2],
+                f.embedded_index,
+                None if index_file is None else f"{folder}/{index_file}",
+            )
+        )
+    splits = []
+    for (partition, bucket), split_files in groups.items():
+        values = tuple(placer.values(partition))
+        if pk and not dv:
+            if split_files and leaves and all(_index_skips(root, f, leaves, schema) for f in split_files):
+                stats.files_skipped_by_index += len(split_files)
+                continue
+            if split_files:
+                splits.append(Split(values, bucket, True, split_files))
+            continue
+        for f in split_files:
+            if leaves and _index_skips(root, f, leaves, schema):
+                stats.files_skipped_by_index += 1
+                continue
+            splits.append(Split(values, bucket, False, [f]))
+    return schema, splits, stats
+
+
+# ---------------------------------------------------------------- reading
+
+
+def _file_rows(root: Path, f: SplitFile) -> pa.Table:
+    path = inside(root, f.relative)
+    if path is None:
+        raise UsageError(f"{root}: {f.relative} leads outside the table; not read")
+    table = data_files.read_data_file(path).table
+    if f.deleted is not None and len(f.deleted):
+        keep = np.ones(table.num_rows, dtype=bool)
+        keep[f.deleted[f.deleted < table.num_rows]] = False
+        table = table.filter(pa.array(keep))
+    return table
+
+
+def merge_rows(rows: pa.Table, keys: list[str], seq: str, kind: str) -> pa.Table:
+    """Deduplicate merge: per key the row with the highest sequence number; retractions dropped."""
+    latest = rows.group_by(keys).aggregate([(seq, "max")]).rename_columns([*keys, seq])
+    winners = rows.join(latest, keys=[*keys, seq], join_type="inner")
+    retract = pa.array([tl.row_kind_byte("-U"), tl.row_kind_byte("-D")], winners.schema.field(kind).type)
+    return winners.filter(pc.invert(pc.is_in(winners.column(kind), value_set=retract)))
+
+
+def read_split(root: str | Path, schema: TableSchema, split: Split) -> pa.Table:
+    """The rows of one split, in the table's columns."""
+    root = Path(root)
+    names = [f.name for f in schema.fields]
+    seq, kind = (tl.spec()["system_fields"][k]["name"] for k in ("sequence_number", "value_kind"))
+    keep = names + ([seq, kind] if split.merge else [])
+    parts = [_file_rows(root, f).select(keep) for f in split.files]
+    if not parts:
+        return empty(schema)
+    rows = pa.concat_tables(parts, promote_options="permissive")
+    if split.merge:
+        rows = merge_rows(rows, schema.primary_keys, seq, kind)
+    return rows.select(names)
+
+
+def empty(schema: TableSchema) -> pa.Table:
+    """A table with the schema's columns and no rows (null-typed columns)."""
+    return pa.table({f.name: pa.array([], pa.null()) for f in schema.fields})

@@ -1,0 +1,103 @@
+"""The latest snapshot's state, read for a write or a scan: live data files (manifest entries
+merged as Java's FileEntry.mergeEntries does), live index files, the manifest-list records
+a new snapshot carries over, and where each data file lives. Reads only the latest snapshot
+(the validator's chain.py follows every kept one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import binary_row
+from .. import table_layout as tl
+from ..errors import UsageError
+from .chain import live_index, merge, snapshot_ids
+from .metadata import (
+    IndexManifestEntry,
+    ManifestEntry,
+    MetadataProblem,
+    Snapshot,
+    index_manifest_entry,
+    manifest_entry,
+    read_records,
+    read_snapshot,
+)
+from .paths import inside, plain_name
+from .schema import TableSchema
+
+
+@dataclass
+class TableState:
+    """What the latest snapshot holds."""
+
+    snapshot: Snapshot | None
+    list_records: list[dict] = field(default_factory=list)  # base + delta manifest-list records
+    live: list[ManifestEntry] = field(default_factory=list)
+    index_files: list[IndexManifestEntry] = field(default_factory=list)
+    total_records: int = 0
+
+
+class Placer:
+    """The directory of a partition and bucket (partition rows decoded once)."""
+
+    def __init__(self, schema: TableSchema) -> None:
+        self.layout = tl.LayoutOptions.of(schema.options)
+        self.partition = [(k, schema.field(k).type) for k in schema.partition_keys]
+        self.types = [t for _, t in self.partition]
+        self.prefix = f"{self.layout.path_directory.strip('/')}/" if self.layout.path_directory else ""
+        self.cache: dict[bytes, tuple[list, str]] = {}
+
+    def values(self, partition: bytes) -> list:
+        """The partition's values (internal form)."""
+        return self._entry(partition)[0]
+
+    def folder(self, partition: bytes, bucket: int) -> str:
+        """`<partition path>bucket-N` under the table root."""
+        return f"{self._entry(partition)[1]}{tl.bucket_dir(bucket)}"
+
+    def _entry(self, partition: bytes) -> tuple[list, str]:
+        if partition not in self.cache:
+            _, values = binary_row.read(self.types, partition, serialized=True)
+            path = self.prefix + tl.partition_path(self.partition, values, self.layout)
+            self.cache[partition] = (values, path)
+        return self.cache[partition]
+
+
+def _records(root: Path, name: str) -> list[dict]:
+    if not plain_name(name) or inside(root, f"manifest/{name}") is None:
+        raise UsageError(f"{root}: manifest name {name!r} leads outside the table")
+    try:
+        return read_records(root / "manifest" / name).records
+    except MetadataProblem as p:
+        raise UsageError(f"{root}: manifest/{name}: {p.message}") from None
+
+
+def latest_state(root: Path, schema: TableSchema) -> TableState:
+    """The latest snapshot's live files and index files (UsageError when metadata is unusable)."""
+    ids = snapshot_ids(root)
+    if not ids:
+        return TableState(None)
+    rel = f"snapshot/snapshot-{ids[-1]}"
+    try:
+        snap = read_snapshot(root / rel)
+        lists = []
+        for name in (snap.base_manifest_list, snap.delta_manifest_list):
+            lists += _records(root, name)
+        entries = []
+        for rec in lists:
+            name = rec["_FILE_NAME"]
+            entries += [manifest_entry(r, name, i) for i, r in enumerate(_records(root, name))]
+        index = []
+        if snap.index_manifest:
+            recs = _records(root, snap.index_manifest)
+            index = live_index([index_manifest_entry(r, i) for i, r in enumerate(recs)])
+    except MetadataProblem as p:
+        raise UsageError(f"{root}: {rel}: {p.path}: {p.message}") from None
+    live, findings = merge(entries, rel)
+    if any(f.severity == "must" for f in findings):
+        raise UsageError(f"{root}: {findings[0].line()}")
+    total = snap.total_record_count
+    if total is None:
+        total = sum(e.file.row_count for e in live)
+    return TableState(snap, lists, live, index, total)
