@@ -57,3 +57,19 @@ def paimon_java():
 def pytest_report_header(config):
     """Say which Hypothesis profile runs, so a CI log shows it."""
     return f"hypothesis profile: {settings._current_profile}; CI={IN_CI}"
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One local[2] SparkSession for the whole run, `format("paimon")` registered."""
+    try:
+        from paimon_conform import spark as ps
+    except ImportError as exc:
+        message = f"PySpark (the spark extra) is not installed: {exc}"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    require("java")
+    session = ps.session("paimon-conform-tests")
+    yield session
+    session.stop()

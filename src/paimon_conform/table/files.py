@@ -134,13 +134,8 @@ def build_index(table: pa.Table, plan: WritePlan) -> bytes | None:
         t = plan.schema.field(name).type
         values = internal(table.column(name), t)
         payloads = []
-        for kind, opts in kinds:
-            if kind == "bloom-filter":
-                opts = {"items": len(values)} | opts
-                payload = bloom_filter.build_payload({"options": opts}, t, _json_values(t, values))
-            else:
-                payload = PAYLOADS[kind]({"options": opts}, t, _json_values(t, values))
-            payloads.append((kind, payload))
+        for kind, opts in kinds:  # Java's defaults where unset (a bloom filter sized for 10^6 items)
+            payloads.append((kind, PAYLOADS[kind]({"options": opts}, t, _json_values(t, values))))
         columns.append((name, payloads))
     return file_index.write(columns)
 
