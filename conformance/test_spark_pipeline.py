@@ -323,3 +323,17 @@ def test_overwrite_replaces_every_row(spark, tmp_path):
     to_spark(spark, second).write.format("paimon").mode("overwrite").options(**options).save(str(path))
     assert spark_rows(spark, path, PLAIN) == as_json_rows(second[PLAIN].values.tolist())
     assert [f.line() for r in validate_table(path) for f in r.findings if f.severity == "must"] == []
+
+
+def test_pipeline_report_fails_on_a_difference(tmp_path):
+    from paimon_conform.findings import Finding
+    from paimon_conform.pipeline import TableRun, report
+
+    good = TableRun("db.a", tmp_path, 10, 10, True, 2)
+    assert report([good], 1.0)[1] is True
+    different = TableRun("db.b", tmp_path, 10, 9, False, 2)
+    text, ok = report([good, different], 1.0)
+    assert ok is False
+    assert "DIFFERENT" in text
+    finding = Finding("DATA_FILE_COLUMNS", "must", "", None, "m", "x")
+    assert report([TableRun("db.c", tmp_path, 1, 1, True, 1, [finding])], 1.0)[1] is False

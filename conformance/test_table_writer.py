@@ -68,12 +68,18 @@ def test_java_reads_the_written_table(paimon_java, tmp_path, version, release):
     assert not {r["id"] for r in table.deleted} & {r[1] for r in read["rows"]}
 
 
-def test_main_job_writes_and_validates_a_sample_table(tmp_path, capsys):
+@pytest.mark.spark
+def test_main_job_writes_and_validates_a_sample_table(spark, tmp_path, capsys):
+    """The main job: sample files, the reference table, the Spark pipeline's warehouse, the corpus."""
     from paimon_conform import cli
 
     assert cli.main(["--sample-dir", str(tmp_path / "s")]) == 0
     out = capsys.readouterr().out
     assert "sample table written by the reference table writer" in out
+    assert "db.orders: 20600 rows read back, model 20600 (equal)" in out
+    for name in ("orders", "events"):
+        table = tmp_path / "s" / "warehouse" / "db.db" / name
+        assert [f for r in validate_table(table) for f in r.findings if f.severity != "warning"] == []
     assert (tmp_path / "s" / "table" / "snapshot" / "snapshot-1").is_file()
     assert validate_table(tmp_path / "s" / "table")[0].findings == []
     # a second run into the same directory is refused rather than mixing two tables

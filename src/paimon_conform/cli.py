@@ -298,7 +298,7 @@ def cmd_corpus(args: argparse.Namespace) -> int:
 
 
 def cmd_main(args: argparse.Namespace) -> int:
-    """The main job: build a sample, validate it, then check the golden corpus."""
+    """The main job: build a sample, run the Spark pipeline, validate both, then check the golden corpus."""
     with tempfile.TemporaryDirectory(prefix="paimon-conform-sample-") as tmp:
         target = Path(args.sample_dir) if args.sample_dir else Path(tmp)
         files = write_sample(target / "files")
@@ -314,6 +314,12 @@ def cmd_main(args: argparse.Namespace) -> int:
         print(f"sample table written by the reference table writer under {table.root} ({len(table.rows)} rows):")
         sys.stdout.write(RENDERERS["text"](table_results, "should"))
         sample_code = exit_code(results + table_results, "should")
+        if not args.no_spark:
+            from .pipeline import main_job
+
+            print(f"local warehouse: {target / 'warehouse'}")
+            if not main_job(target / "warehouse"):
+                sample_code = max(sample_code, 1)
     corpus_args = argparse.Namespace(golden=args.golden, report="text", output=None)
     corpus_code = cmd_corpus(corpus_args)
     code = max(sample_code, corpus_code)
@@ -333,6 +339,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"paimon-conform {__version__}")
     p.add_argument("--golden", help="golden corpus root (default: the checkout's golden/)")
     p.add_argument("--sample-dir", help="where the main job writes its sample (default: a temporary directory)")
+    p.add_argument("--no-spark", action="store_true", help="main job: leave out the Spark pipeline")
     sub = p.add_subparsers(dest="command")
 
     i = sub.add_parser("inspect", help="show a file's structure, or its JSON case with --json")
