@@ -36,10 +36,13 @@ def run_writes(root, options, steps) -> dict:
                 model.pop((dt, key), None)
             else:
                 model[(dt, key)] = value
-        table = pa.Table.from_pylist(rows, SCHEMA)
         plan = write.prepare(root, SCHEMA, options, False)
-        size = -(-len(rows) // tasks)
-        results = [write.write_task(plan, table.slice(i * size, size).to_batches(), i) for i in range(tasks)]
+        if options["bucket"] == "-1":  # dynamic buckets: all rows of a key in one task
+            parts = [[r for r in rows if r["id"] % tasks == i] for i in range(tasks)]
+        else:
+            size = -(-len(rows) // tasks)
+            parts = [rows[i * size : (i + 1) * size] for i in range(tasks)]
+        results = [write.write_task(plan, pa.Table.from_pylist(p, SCHEMA).to_batches(), i) for i, p in enumerate(parts)]
         commit.commit(plan, results)
     return model
 
@@ -101,3 +104,14 @@ def test_writer_refuses_what_it_cannot_write(tmp_path):
     table = pa.Table.from_pylist([{"id": 1, "dt": "a", "v": 1.0, "op": "-D"}], SCHEMA)
     with pytest.raises(Exception, match=r"\+I"):
         write.write_task(plan, table.to_batches(), 0)
+
+
+def test_a_dynamic_bucket_key_split_over_tasks_is_refused(tmp_path):
+    options = {"primary-key": "dt,id", "partition": "dt", "bucket": "-1", "dynamic-bucket.target-row-num": "2"}
+    plan = write.prepare(tmp_path / "t", SCHEMA, options, False)
+    one = pa.Table.from_pylist([{"id": i, "dt": "a", "v": 1.0, "op": "+I"} for i in range(4)], SCHEMA)
+    other = pa.Table.from_pylist([{"id": i, "dt": "a", "v": 2.0, "op": "+I"} for i in (9, 3)], SCHEMA)
+    results = [write.write_task(plan, one.to_batches(), 0), write.write_task(plan, other.to_batches(), 1)]
+    with pytest.raises(Exception, match="different tasks"):
+        commit.commit(plan, results)
+    assert not list((tmp_path / "t").rglob("*.parquet"))  # the refused write's files are removed

@@ -28,7 +28,7 @@ from ..layouts.range_bitmap import build_payload as range_payload
 from ..types import DataType
 
 if TYPE_CHECKING:
-    from .write import TaskResult, WritePlan
+    from .write import NewFile, TaskResult, WritePlan
 
 FORMATS = ("parquet", "orc")
 STATS_TRUNCATE = 16
@@ -236,6 +236,26 @@ def _last_per_key(group: pa.Table, keys: list[str]) -> pa.Table:
     return group.filter(pa.array(last)) if not last.all() else group
 
 
+def retraction_bytes(rows: pa.Table) -> bytes:
+    """Retracted keys with their sequence numbers as Arrow IPC (what a task hands to the commit)."""
+    sink = io.BytesIO()
+    with pa.ipc.new_stream(sink, rows.schema) as w:
+        w.write_table(rows)
+    return sink.getvalue()
+
+
+def place(plan: WritePlan, part_values: tuple, bucket: int, name_id: str) -> tuple[str, str]:
+    """(folder under the root, file name) of a new data file, as Java names them."""
+    schema = plan.schema
+    layout = tl.LayoutOptions.of(schema.options)
+    ptypes = [(k, schema.field(k).type) for k in schema.partition_keys]
+    folder = tl.partition_path(ptypes, list(part_values), layout) + tl.bucket_dir(bucket)
+    if layout.path_directory:
+        folder = f"{layout.path_directory.strip('/')}/{folder}"
+    fmt = schema.options.get("file.format", "parquet").lower()
+    return folder, f"{layout.data_prefix}{name_id}.{fmt}"
+
+
 def write_group(
     plan: WritePlan,
     group: pa.Table,
@@ -246,41 +266,55 @@ def write_group(
     name_id: str,
     result: TaskResult,
 ) -> None:
-    """Write one partition-and-bucket group of a task as a data file (+ index) and record it."""
-    from .write import RETRACT, NewFile
+    """Write one partition-and-bucket group of a task as a data file (+ index) and record it.
+
+    `group` holds the table's columns, `__seq` and `__kind`, sorted by key and sequence.
+    """
+    from .write import RETRACT
 
     schema = plan.schema
     pk = bool(schema.primary_keys)
     if pk:
         group = _last_per_key(group, trimmed)
-        kinds = np.asarray(group.column("__kind").to_numpy())
-        retract = np.isin(kinds, RETRACT)
+        retract = np.isin(np.asarray(group.column("__kind").to_numpy()), RETRACT)
         if plan.dv and retract.any():
-            gone = group.filter(pa.array(retract)).select([*trimmed, "__seq"])
-            sink = io.BytesIO()
-            with pa.ipc.new_stream(sink, gone.schema) as w:
-                w.write_table(gone)
-            result.retractions[(partition, bucket)] = sink.getvalue()
+            result.retractions[(partition, bucket)] = retraction_bytes(
+                group.filter(pa.array(retract)).select([*trimmed, "__seq"])
+            )
             group = group.filter(pa.array(~retract))
             if group.num_rows == 0:
                 return
-    layout = tl.LayoutOptions.of(schema.options)
-    ptypes = [(k, schema.field(k).type) for k in schema.partition_keys]
-    folder = tl.partition_path(ptypes, list(part_values), layout) + tl.bucket_dir(bucket)
-    if layout.path_directory:
-        folder = f"{layout.path_directory.strip('/')}/{folder}"
-    fmt = schema.options.get("file.format", "parquet").lower()
-    name = f"{layout.data_prefix}{name_id}.{fmt}"
+    folder, name = place(plan, part_values, bucket, name_id)
     root = Path(plan.root)
     (root / folder).mkdir(parents=True, exist_ok=True)
     names = [f.name for f in schema.fields]
-    seq = group.column("__seq")
     if pk:
-        cols = [group.column(k) for k in trimmed] + [seq, group.column("__kind")] + [group.column(c) for c in names]
+        cols = [group.column(k) for k in trimmed] + [group.column("__seq"), group.column("__kind")]
+        cols += [group.column(c) for c in names]
         file_table = pa.Table.from_arrays(cols, schema=arrow_schema(plan, group))
     else:
         file_table = group.select(names).cast(arrow_schema(plan, group))
-    write_data(root / folder / name, file_table, fmt)
+    write_data(root / folder / name, file_table, schema.options.get("file.format", "parquet").lower())
+    result.files.append(describe(plan, group, trimmed, part_values, partition, bucket, folder, name))
+
+
+def describe(
+    plan: WritePlan,
+    group: pa.Table,
+    trimmed: list[str],
+    part_values: tuple,
+    partition: bytes,
+    bucket: int,
+    folder: str,
+    name: str,
+) -> NewFile:
+    """The manifest record of a written data file whose rows are `group` (file index written beside it
+    or embedded), as a NewFile for the commit."""
+    from .write import RETRACT, NewFile
+
+    schema = plan.schema
+    root = Path(plan.root)
+    names = [f.name for f in schema.fields]
     index = build_index(group, plan)
     threshold = memory_size(schema.options.get("file-index.in-manifest-threshold", f"{DEFAULT_IN_MANIFEST} b"))
     embedded, index_file = None, None
@@ -290,7 +324,7 @@ def write_group(
     elif index is not None:
         embedded = index
     key_types = [schema.field(k).type for k in trimmed]
-    if pk:
+    if schema.primary_keys:
         last = group.num_rows - 1
         lo = [internal(group.column(k).slice(0, 1), t)[0] for k, t in zip(trimmed, key_types, strict=True)]
         hi = [internal(group.column(k).slice(last, 1), t)[0] for k, t in zip(trimmed, key_types, strict=True)]
@@ -301,7 +335,7 @@ def write_group(
         min_key = max_key = _row([], [])
         key_stats = {"_MIN_VALUES": min_key, "_MAX_VALUES": min_key, "_NULL_COUNTS": []}
         deletes = 0
-    seqs = np.asarray(seq.to_numpy())
+    seqs = pc.min_max(group.column("__seq"))
     record = {
         "_FILE_NAME": name,
         "_FILE_SIZE": (root / folder / name).stat().st_size,
@@ -310,8 +344,8 @@ def write_group(
         "_MAX_KEY": max_key,
         "_KEY_STATS": key_stats,
         "_VALUE_STATS": stats(group, names, [f.type for f in schema.fields], truncate=True),
-        "_MIN_SEQUENCE_NUMBER": int(seqs.min()),
-        "_MAX_SEQUENCE_NUMBER": int(seqs.max()),
+        "_MIN_SEQUENCE_NUMBER": seqs["min"].as_py(),
+        "_MAX_SEQUENCE_NUMBER": seqs["max"].as_py(),
         "_SCHEMA_ID": schema.id,
         "_LEVEL": 0,
         "_EXTRA_FILES": [index_file] if index_file else [],
@@ -321,4 +355,4 @@ def write_group(
         "_FILE_SOURCE": 0,
         "_VALUE_STATS_COLS": None,
     }
-    result.files.append(NewFile(partition, part_values, bucket, f"{folder}/{name}", record, index_file))
+    return NewFile(partition, part_values, bucket, f"{folder}/{name}", record, index_file)

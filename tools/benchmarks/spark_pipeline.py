@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Benchmark: the Spark pipeline against pypaimon 2.1.0 and pypaimon-rust 0.4.0, same machine, same run.
+
+    .venv/bin/python tools/benchmarks/spark_pipeline.py [--rows 1000000 10000000] [--only spark,pypaimon,rust]
+
+For each size N: a primary-key table (id BIGINT, dt STRING partition of 4 days, v DOUBLE,
+s STRING; 4 fixed buckets; `op` as rowkind.field so deletes can be written) gets N rows, then
+one write of 10 % upserts (id % 10 == 0) and 2 % deletes (id % 50 == 1), then a full read of
+the latest snapshot into Arrow. Every contender runs in its own child process (pypaimon with
+`pypaimon_rust` made unimportable, so it stays on its Python path) and reports its phase times
+and the rows it read (count and sum of v, which must agree). Ours: `paimon_conform.spark.write`
+on a local[2] session (deletion vectors on: the update ends compacted, as Java's compaction
+leaves it) and `spark.read.format("paimon").load(...).toArrow()`; the session start is reported
+separately. pypaimon-rust has no deletes on primary-key tables (its INSERT ignores
+`rowkind.field` here): its update writes the upserts only, which the report notes.
+
+Prints per size the seconds per phase, ratios ours / peer, and growth from the first size to
+the last. Goal: ahead of pypaimon at both sizes; within 3x of pypaimon-rust at 10^7 rows.
+A benchmark, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+DAYS = 4
+
+COMMON = """
+import json, sys, time
+import numpy as np
+import pyarrow as pa
+N = int(sys.argv[1]); WH = sys.argv[2]
+def base(n):
+    ids = np.arange(n, dtype=np.int64)
+    return ids
+def frame(ids, op, upsert=False):
+    day = np.array([f"2024-01-0{d}" for d in range(1, 5)])[ids % 4]
+    v = (ids * 7 % 1000) / 10.0
+    if upsert:
+        v = -v
+    s = np.char.add("s", (ids % 1000).astype(str))
+    return pa.table({"id": ids, "dt": day, "v": v, "s": s, "op": np.full(len(ids), op)})
+def update():
+    ids = np.arange(N, dtype=np.int64)
+    up = frame(ids[ids % 10 == 0], "+U", True)
+    gone = frame(ids[ids % 50 == 1], "-D")
+    return pa.concat_tables([up, gone])
+def report(d): print("RESULT " + json.dumps(d))
+"""
+
+PYPAIMON = """
+class _NoRust:
+    def find_spec(self, name, path=None, target=None):
+        if name.startswith("pypaimon_rust"):
+            raise ImportError("blocked")
+sys.meta_path.insert(0, _NoRust())
+from pypaimon import CatalogFactory, Schema
+catalog = CatalogFactory.create({"warehouse": WH})
+catalog.create_database("db", True)
+first = frame(base(N), "+I")
+catalog.create_table("db.t", Schema.from_pyarrow_schema(first.schema, partition_keys=["dt"],
+    primary_keys=["dt", "id"], options={"bucket": "4", "rowkind.field": "op"}), False)
+t = catalog.get_table("db.t")
+def commit(data):
+    wb = t.new_batch_write_builder(); w = wb.new_write(); c = wb.new_commit()
+    w.write_arrow(data); c.commit(w.prepare_commit()); w.close(); c.close()
+out = {}
+a = time.perf_counter(); commit(first); out["write"] = time.perf_counter() - a
+u = update()
+a = time.perf_counter(); commit(u); out["update"] = time.perf_counter() - a
+a = time.perf_counter()
+rb = t.new_read_builder(); rows = rb.new_read().to_arrow(rb.new_scan().plan().splits())
+out["read"] = time.perf_counter() - a
+assert "pypaimon_rust" not in sys.modules
+out["rows"] = rows.num_rows; out["sum_v"] = float(pa.compute.sum(rows["v"]).as_py())
+report(out)
+"""
+
+RUST = """
+from pypaimon_rust.datafusion import PaimonCatalog, SQLContext
+ctx = SQLContext(); ctx.register_catalog("paimon", {"warehouse": WH})
+ctx.sql("CREATE SCHEMA paimon.db")
+ctx.sql("CREATE TABLE paimon.db.t (id BIGINT NOT NULL, dt STRING NOT NULL, v DOUBLE, s STRING, op STRING, "
+        "PRIMARY KEY (dt, id)) PARTITIONED BY (dt) WITH ('bucket'='4', 'rowkind.field'='op')")
+t = PaimonCatalog({"warehouse": WH}).get_table("db.t")
+def commit(data):
+    wb = t.new_batch_write_builder(); w = wb.new_write()
+    for b in data.to_batches(max_chunksize=1 << 20):
+        w.write_arrow(b)
+    c = wb.new_commit(); c.commit(w.prepare_commit()); w.close(); c.close()
+out = {}
+first = frame(base(N), "+I")
+a = time.perf_counter(); commit(first); out["write"] = time.perf_counter() - a
+u = update()
+a = time.perf_counter(); commit(u); out["update"] = time.perf_counter() - a
+a = time.perf_counter()
+rb = t.new_read_builder(); batches = rb.new_read().read(rb.new_scan().plan().splits())
+rows = pa.Table.from_batches(batches)
+out["read"] = time.perf_counter() - a
+out["rows"] = rows.num_rows; out["sum_v"] = float(pa.compute.sum(rows["v"]).as_py())
+report(out)
+"""
+
+SPARK = """
+from paimon_conform import spark as ps
+import pyspark.sql.functions as F
+a = time.perf_counter(); spark = ps.session("bench"); out = {"session": time.perf_counter() - a}
+path = WH + "/db.db/t"
+opts = {"primary-key": "dt,id", "partition": "dt", "bucket": "4", "rowkind.field": "op",
+        "deletion-vectors.enabled": "true"}
+def frame_sql(df, op, upsert):
+    v = (F.col("id") * 7 % 1000) / 10.0
+    return df.select(F.col("id"), F.concat(F.lit("2024-01-0"), (F.col("id") % 4 + 1).cast("string")).alias("dt"),
+                     (-v if upsert else v).alias("v"), F.concat(F.lit("s"), (F.col("id") % 1000).cast("string")).alias("s"),
+                     F.lit(op).alias("op"))
+rng = spark.range(N)
+a = time.perf_counter(); ps.write(frame_sql(rng, "+I", False), path, **opts); out["write"] = time.perf_counter() - a
+upd = frame_sql(rng.where("id % 10 = 0"), "+U", True).unionByName(frame_sql(rng.where("id % 50 = 1"), "-D", False))
+a = time.perf_counter(); ps.write(upd, path); out["update"] = time.perf_counter() - a
+a = time.perf_counter(); rows = spark.read.format("paimon").load(path).toArrow(); out["read"] = time.perf_counter() - a
+out["rows"] = rows.num_rows; out["sum_v"] = float(pa.compute.sum(rows["v"]).as_py())
+spark.stop()
+report(out)
+"""
+
+CONTENDERS = {"spark": SPARK, "pypaimon": PYPAIMON, "rust": RUST}
+
+
+def run(name: str, rows: int, base: Path) -> dict:
+    """One contender at one size in a child process: its phase times and what it read."""
+    wh = base / f"{name}-{rows}"
+    shutil.rmtree(wh, ignore_errors=True)
+    wh.mkdir(parents=True)
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", COMMON + CONTENDERS[name], str(rows), str(wh)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    wall = time.perf_counter() - start
+    lines = [ln for ln in done.stdout.splitlines() if ln.startswith("RESULT ")]
+    if done.returncode != 0 or not lines:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
+        return {"error": " | ".join(tail)}
+    out = json.loads(lines[-1][7:])
+    out["total"] = out["write"] + out["update"] + out["read"]
+    out["wall"] = wall
+    shutil.rmtree(wh, ignore_errors=True)
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rows", type=int, nargs="+", default=[1_000_000, 10_000_000])
+    p.add_argument("--only", default="spark,pypaimon,rust", help="comma-separated contenders")
+    p.add_argument("--dir", help="scratch directory (default: a temporary one)")
+    args = p.parse_args()
+    names = [n for n in args.only.split(",") if n]
+    base = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="paimon-bench-"))
+    results: dict[int, dict[str, dict]] = {}
+    for rows in args.rows:
+        results[rows] = {}
+        for name in names:
+            print(f"running {name} at {rows:,} rows ...", file=sys.stderr, flush=True)
+            results[rows][name] = run(name, rows, base)
+    print_table(results, names)
+
+
+def print_table(results: dict[int, dict[str, dict]], names: list[str]) -> None:
+    """Phase times, ratios ours / peer, and growth across sizes."""
+    print(
+        f"{'rows':>12} {'contender':>10} {'write s':>9} {'update s':>9} {'read s':>8} {'total s':>8} {'rows read':>11}"
+    )
+    for rows, by_name in results.items():
+        for name in names:
+            r = by_name[name]
+            if "error" in r:
+                print(f"{rows:>12,} {name:>10}  failed: {r['error'][:150]}")
+                continue
+            print(
+                f"{rows:>12,} {name:>10} {r['write']:>9.2f} {r['update']:>9.2f} {r['read']:>8.2f} "
+                f"{r['total']:>8.2f} {r['rows']:>11,}"
+            )
+        ours = by_name.get("spark", {})
+        for peer in ("pypaimon", "rust"):
+            other = by_name.get(peer, {})
+            if "total" in ours and "total" in other:
+                print(
+                    f"{'':>12} ours / {peer}: total {ours['total'] / other['total']:.2f}x  "
+                    f"(write {ours['write'] / other['write']:.2f}x, update {ours['update'] / other['update']:.2f}x, "
+                    f"read {ours['read'] / other['read']:.2f}x)"
+                )
+        if "session" in ours:
+            print(f"{'':>12} Spark session start (not in the totals): {ours['session']:.1f} s")
+        want = (rows - rows // 50) if rows % 50 == 0 else None
+        for name in names:
+            r = by_name[name]
+            if "rows" in r and want is not None and r["rows"] != want:
+                print(f"{'':>12} note: {name} read {r['rows']:,} rows, {want:,} expected after the deletes")
+    sizes = sorted(results)
+    if len(sizes) > 1:
+        lo, hi = sizes[0], sizes[-1]
+        for name in names:
+            a, b = results[lo].get(name, {}), results[hi].get(name, {})
+            if "total" in a and "total" in b:
+                print(f"growth {lo:,} -> {hi:,} rows, {name}: {b['total'] / a['total']:.1f}x ({hi / lo:.0f}x the rows)")
+
+
+if __name__ == "__main__":
+    main()
