@@ -376,7 +376,7 @@ def _compact(
             upgraded = file_record(e.file) | {"_LEVEL": top - len(fresh) + i, "_FILE_SOURCE": FILE_SOURCE_COMPACT}
             upgraded["_CREATION_TIME"] = None
             entries += [_Entry(1, key[0], key[1], file_record(e.file)), _Entry(0, key[0], key[1], upgraded)]
-        losers = _losers(c.root, folder, older + fresh, old_dv, retractions.get(key, []), _key_names(schema))
+        losers = _losers(c.root, folder, older + fresh, new_names, old_dv, retractions.get(key, []), _key_names(schema))
         merged = dict(old_dv)
         for name, positions in losers.items():
             merged[name] = np.union1d(merged.get(name, np.empty(0, dtype=np.int64)), positions)
@@ -424,25 +424,39 @@ def _losers(
     root: Path,
     folder: str,
     entries: list[ManifestEntry],
+    fresh: set[str],
     old_dv: dict[str, np.ndarray],
     retractions: list[pa.Table],
     keys: list[str],
 ) -> dict[str, np.ndarray]:
-    """Positions, per data file, of rows a newer row or a retraction of the same key replaced."""
-    parts = []
+    """Positions, per data file, of rows a newer row or a retraction of the same key replaced.
+
+    Only keys this write brings (in `fresh` files or retractions) can be contested: the older
+    files' rows are narrowed to those keys before the per-key maximum is taken.
+    """
+    new_parts, old_parts = [], []
     for i, e in enumerate(entries):
         t = files.read_columns(root / folder / e.file.file_name, [*keys, SEQ])
         pos = _positions(t.num_rows, old_dv.get(e.file.file_name))
         t = t.take(pa.array(pos)) if len(pos) != t.num_rows else t
         t = t.append_column("__file", pa.array(np.full(t.num_rows, i, dtype=np.int32)))
-        parts.append(t.append_column("__pos", pa.array(pos.astype(np.int64))))
+        t = t.append_column("__pos", pa.array(pos.astype(np.int64)))
+        (new_parts if e.file.file_name in fresh else old_parts).append(t)
     for r in retractions:
         t = pa.table({k: r.column(j) for j, k in enumerate(keys)} | {SEQ: r.column("__seq")})
         t = t.append_column("__file", pa.array(np.full(t.num_rows, -1, dtype=np.int32)))
-        parts.append(t.append_column("__pos", pa.array(np.full(t.num_rows, -1, dtype=np.int64))))
-    if not parts:
+        new_parts.append(t.append_column("__pos", pa.array(np.full(t.num_rows, -1, dtype=np.int64))))
+    if not new_parts:
         return {}
-    rows = pa.concat_tables(parts, promote_options="permissive")
+    new = pa.concat_tables(new_parts, promote_options="permissive")
+    if old_parts:
+        old = pa.concat_tables(old_parts, promote_options="permissive")
+        if len(keys) == 1:
+            old = old.filter(pc.is_in(old.column(keys[0]), value_set=pc.unique(new.column(keys[0]))))
+        else:
+            old = old.join(new.select(keys).group_by(keys).aggregate([]), keys=keys, join_type="left semi")
+        new = pa.concat_tables([new, old.cast(new.schema)])
+    rows = new
     counts = rows.group_by(keys).aggregate([(SEQ, "count"), (SEQ, "max")])
     contested = counts.filter(pc.greater(counts.column(f"{SEQ}_count"), 1))
     if contested.num_rows == 0:

@@ -226,11 +226,27 @@ def plan(root: str | Path, leaves: list[query.Leaf] | None = None) -> tuple[Tabl
 # ---------------------------------------------------------------- reading
 
 
-def _file_rows(root: Path, f: SplitFile) -> pa.Table:
+def _read(path: Path, columns: list[str]) -> pa.Table:
+    """The columns of a data file: Parquet read column by column, ORC and Avro through the validator's reader."""
+    with path.open("rb") as fh:
+        head = fh.read(4)
+    if head == b"PAR1":
+        import pyarrow.parquet as pq
+
+        try:
+            pf = pq.ParquetFile(path)
+            if set(columns) <= set(pf.schema_arrow.names):
+                return pf.read(columns=columns)
+        except Exception as exc:  # noqa: BLE001 - pyarrow raises many kinds on a damaged file
+            raise UsageError(f"{path}: cannot read the data file: {exc.__class__.__name__}: {exc}") from None
+    return data_files.read_data_file(path).table
+
+
+def _file_rows(root: Path, f: SplitFile, columns: list[str]) -> pa.Table:
     path = inside(root, f.relative)
     if path is None:
         raise UsageError(f"{root}: {f.relative} leads outside the table; not read")
-    table = data_files.read_data_file(path).table
+    table = _read(path, columns)
     if f.deleted is not None and len(f.deleted):
         keep = np.ones(table.num_rows, dtype=bool)
         keep[f.deleted[f.deleted < table.num_rows]] = False
@@ -252,7 +268,7 @@ def read_split(root: str | Path, schema: TableSchema, split: Split) -> pa.Table:
     names = [f.name for f in schema.fields]
     seq, kind = (tl.spec()["system_fields"][k]["name"] for k in ("sequence_number", "value_kind"))
     keep = names + ([seq, kind] if split.merge else [])
-    parts = [_file_rows(root, f).select(keep) for f in split.files]
+    parts = [_file_rows(root, f, keep).select(keep) for f in split.files]
     if not parts:
         return empty(schema)
     rows = pa.concat_tables(parts, promote_options="permissive")
