@@ -118,16 +118,17 @@ opts = {"primary-key": "dt,id", "partition": "dt", "bucket": "4", "rowkind.field
         "deletion-vectors.enabled": "true"}
 def frame_sql(df, op, upsert):
     v = (F.col("id") * 7 % 1000) / 10.0
-    return df.select(F.col("id"), F.concat(F.lit("2024-01-0"), (F.col("id") % 4 + 1).cast("string")).alias("dt"),
-                     (-v if upsert else v).alias("v"), F.concat(F.lit("s"), (F.col("id") % 1000).cast("string")).alias("s"),
-                     F.lit(op).alias("op"))
+    day = F.concat(F.lit("2024-01-0"), (F.col("id") % 4 + 1).cast("string")).alias("dt")
+    s = F.concat(F.lit("s"), (F.col("id") % 1000).cast("string")).alias("s")
+    return df.select(F.col("id"), day, (-v if upsert else v).alias("v"), s, F.lit(op).alias("op"))
 rng = spark.range(N)
 a = time.perf_counter(); ps.write(frame_sql(rng, "+I", False), path, **opts); out["write"] = time.perf_counter() - a
 upd = frame_sql(rng.where("id % 10 = 0"), "+U", True).unionByName(frame_sql(rng.where("id % 50 = 1"), "-D", False))
 a = time.perf_counter(); ps.write(upd, path); out["update"] = time.perf_counter() - a
 a = time.perf_counter(); spark.read.format("paimon").load(path).write.format("noop").mode("overwrite").save()
 out["read"] = time.perf_counter() - a
-a = time.perf_counter(); rows = spark.read.format("paimon").load(path).toArrow(); out["collect"] = time.perf_counter() - a
+a = time.perf_counter(); rows = spark.read.format("paimon").load(path).toArrow()
+out["collect"] = time.perf_counter() - a
 out["rows"] = rows.num_rows; out["sum_v"] = float(pa.compute.sum(rows["v"]).as_py())
 spark.stop()
 report(out)

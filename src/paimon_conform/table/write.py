@@ -74,7 +74,8 @@ def arrow_to_paimon(t: pa.DataType, where: str) -> DataType:
 
 def new_schema(arrow_schema: pa.Schema, options: dict[str, str]) -> dict:
     """schema-0 JSON for a new table from the rows' Arrow schema and Paimon options."""
-    table_options = {k: str(v) for k, v in options.items() if k not in ("path", "primary-key", "partition")}
+    kit_only = ("path", "primary-key", "partition", "paimon.release")
+    table_options = {k: str(v) for k, v in options.items() if k not in kit_only}
     primary = bucketing.split_option(options.get("primary-key"))
     partition = bucketing.split_option(options.get("partition"))
     names = arrow_schema.names
