@@ -114,6 +114,15 @@ def rust_rows(warehouse: Path, ident: str, columns: list[str]) -> list[str]:
     return sorted(json.dumps([r[c] for c in columns], default=str) for b in batches for r in b.to_pylist())
 
 
+def sql_values(rows) -> str:
+    """Rows as the VALUES list of an INSERT statement (strings quoted, None as NULL)."""
+
+    def lit(v) -> str:
+        return "NULL" if v is None else f"'{v}'" if isinstance(v, str) else repr(v)
+
+    return ", ".join("(" + ", ".join(lit(v) for v in r) + ")" for r in rows)
+
+
 def as_json_rows(rows: list[tuple] | list[list]) -> list[str]:
     """Rows in the form the peers' answers take (sorted JSON text per row)."""
     return sorted(json.dumps(list(r), default=str) for r in rows)

@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 from conftest import ROOT
-from peers import as_json_rows, pypaimon_write, rust_context, rust_sql
+from peers import as_json_rows, pypaimon_write, rust_context, rust_sql, sql_values
 
 from paimon_conform.table.reader import logical_rows
 from paimon_conform.table.schema import read_schema
@@ -95,10 +95,6 @@ def rust_tables(tmp_path_factory) -> tuple:
     first = [r[:4] for r in rows(150, "2024-01-01") + rows(90, "2024-01-02")]
     upserts = [["2024-01-01", i, 9.5, "r"] for i in range(0, 150, 6)]
 
-    def values(rs: list[list]) -> str:
-        lit = lambda v: "NULL" if v is None else f"'{v}'" if isinstance(v, str) else repr(v)  # noqa: E731
-        return ", ".join("(" + ", ".join(lit(v) for v in r) + ")" for r in rs)
-
     want = {}
     for name, keys, options in (
         ("pk", True, {"bucket": "4"}),
@@ -112,9 +108,9 @@ def rust_tables(tmp_path_factory) -> tuple:
             f"CREATE TABLE paimon.db.{name} (dt STRING NOT NULL, id BIGINT NOT NULL, v DOUBLE, s STRING{pk}) "
             f"PARTITIONED BY (dt) WITH ({opts})",
         )
-        rust_sql(ctx, f"INSERT INTO paimon.db.{name} VALUES {values(first)}")
+        rust_sql(ctx, f"INSERT INTO paimon.db.{name} VALUES {sql_values(first)}")
         if keys:
-            rust_sql(ctx, f"INSERT INTO paimon.db.{name} VALUES {values(upserts)}")
+            rust_sql(ctx, f"INSERT INTO paimon.db.{name} VALUES {sql_values(upserts)}")
             merged = {(r[0], r[1]): r for r in first} | {(r[0], r[1]): r for r in upserts}
             want[name] = sorted(merged.values())
         else:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import IN_CI
+from peers import sql_values
 
 from paimon_conform import cli
 from paimon_conform.table.validate import TableStats, validate_table
@@ -46,13 +47,6 @@ def run(ctx, sql: str) -> list:
     return result.collect() if hasattr(result, "collect") else result
 
 
-def values(rows: list[tuple]) -> str:
-    def lit(v) -> str:
-        return "NULL" if v is None else f"'{v}'" if isinstance(v, str) else repr(v)
-
-    return ", ".join("(" + ", ".join(lit(v) for v in r) + ")" for r in rows)
-
-
 def rows_kv(n: int, day: str = "2024-01-01") -> list[tuple]:
     return [(day if i % 3 else "a b:c/d", i, i * 0.5, None if i % 11 == 0 else f"s{i % 7}") for i in range(n)]
 
@@ -81,13 +75,13 @@ def rust_tables(tmp_path_factory) -> dict[str, tuple[Path, list[tuple]]]:
     # primary key, 4 fixed buckets, two commits (the second upserts a third of the keys)
     create(ctx, "pk_fixed", True, {"bucket": "4", "file.format": "parquet"})
     first, upserts = rows_kv(240), [("2024-01-01", i, i * 1.5, f"u{i % 5}") for i in range(1, 240, 3) if i % 3]
-    run(ctx, f"INSERT INTO paimon.db.pk_fixed VALUES {values(first)}")
-    run(ctx, f"INSERT INTO paimon.db.pk_fixed VALUES {values(upserts)}")
+    run(ctx, f"INSERT INTO paimon.db.pk_fixed VALUES {sql_values(first)}")
+    run(ctx, f"INSERT INTO paimon.db.pk_fixed VALUES {sql_values(upserts)}")
     merged = {(r[0], r[1]): r for r in first} | {(r[0], r[1]): r for r in upserts}
     out["pk_fixed"] = (sorted(merged.values()), None)
     # primary key, dynamic bucket: HASH index files
     create(ctx, "pk_dynamic", True, {"bucket": "-1", "dynamic-bucket.target-row-num": "50"})
-    run(ctx, f"INSERT INTO paimon.db.pk_dynamic VALUES {values(rows_kv(300))}")
+    run(ctx, f"INSERT INTO paimon.db.pk_dynamic VALUES {sql_values(rows_kv(300))}")
     out["pk_dynamic"] = (sorted(rows_kv(300)), None)
     # append with bloom-filter and bitmap file indexes
     create(
@@ -100,11 +94,11 @@ def rust_tables(tmp_path_factory) -> dict[str, tuple[Path, list[tuple]]]:
             "file-index.bloom-filter.s.items": "200",
         },
     )
-    run(ctx, f"INSERT INTO paimon.db.append_index VALUES {values(rows_kv(200))}")
+    run(ctx, f"INSERT INTO paimon.db.append_index VALUES {sql_values(rows_kv(200))}")
     out["append_index"] = (sorted(rows_kv(200)), None)
     # append with a fixed bucket count and a bucket key
     create(ctx, "append_fixed", False, {"bucket": "3", "bucket-key": "id"})
-    run(ctx, f"INSERT INTO paimon.db.append_fixed VALUES {values(rows_kv(150))}")
+    run(ctx, f"INSERT INTO paimon.db.append_fixed VALUES {sql_values(rows_kv(150))}")
     out["append_fixed"] = (sorted(rows_kv(150)), None)
     return {name: (wh / "db.db" / name, read_back(ctx, name), want) for name, (want, _) in out.items()}
 

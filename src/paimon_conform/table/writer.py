@@ -28,18 +28,11 @@ from .. import table_layout as tl
 from ..errors import UsageError
 from ..layouts import deletion_vectors, file_index
 from ..types import DataType, parse_type
-from .files import stats_of_columns
+from .files import arrow_type, stats_of_columns
 
 AVRO_NAMESPACE = "org.apache.paimon.avro.generated.record"
 MAX_LEVEL = 5  # num-levels defaults to 6: a full compaction writes level 5
 MANIFEST_ENTRY_VERSION, MANIFEST_FILE_META_VERSION, INDEX_ENTRY_VERSION = 2, 2, 1
-ARROW = {
-    "STRING": pa.string(),
-    "BIGINT": pa.int64(),
-    "INT": pa.int32(),
-    "DOUBLE": pa.float64(),
-    "TINYINT": pa.int8(),
-}
 
 
 # ---------------------------------------------------------------- Avro schemas from the spec
@@ -186,7 +179,7 @@ def write_table(
             "_KEY_id": pa.array([r["id"] for r in group], pa.int64()),
             "_SEQUENCE_NUMBER": pa.array(seqs, pa.int64()),
             "_VALUE_KIND": pa.array([tl.row_kind_byte("+I")] * len(group), pa.int8()),
-        } | {c: pa.array([r[c] for r in group], ARROW[t]) for c, t, _ in FIELDS}
+        } | {c: pa.array([r[c] for r in group], arrow_type(types[c])) for c, _, _ in FIELDS}
         schema = pa.schema([pa.field(k, v.type, nullable=k in ("v", "s")) for k, v in columns.items()])
         pq.write_table(pa.table(columns, schema=schema), root / folder / name, compression="zstd")
         values = [r["s"] for r in group]
