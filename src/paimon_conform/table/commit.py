@@ -376,7 +376,8 @@ def _compact(
             upgraded = file_record(e.file) | {"_LEVEL": top - len(fresh) + i, "_FILE_SOURCE": FILE_SOURCE_COMPACT}
             upgraded["_CREATION_TIME"] = None
             entries += [_Entry(1, key[0], key[1], file_record(e.file)), _Entry(0, key[0], key[1], upgraded)]
-        losers = _losers(c.root, folder, older + fresh, new_names, old_dv, retractions.get(key, []), _key_names(schema))
+        paths = [placer.data_path(c.root, e) for e in older + fresh]
+        losers = _losers(older + fresh, paths, new_names, old_dv, retractions.get(key, []), _key_names(schema))
         merged = dict(old_dv)
         for name, positions in losers.items():
             merged[name] = np.union1d(merged.get(name, np.empty(0, dtype=np.int64)), positions)
@@ -421,9 +422,8 @@ def _positions(n: int, deleted: np.ndarray | None) -> np.ndarray:
 
 
 def _losers(
-    root: Path,
-    folder: str,
     entries: list[ManifestEntry],
+    paths: list[Path],
     fresh: set[str],
     old_dv: dict[str, np.ndarray],
     retractions: list[pa.Table],
@@ -436,7 +436,7 @@ def _losers(
     """
     new_parts, old_parts = [], []
     for i, e in enumerate(entries):
-        t = files.read_columns(root / folder / e.file.file_name, [*keys, SEQ])
+        t = files.read_columns(paths[i], [*keys, SEQ])
         pos = _positions(t.num_rows, old_dv.get(e.file.file_name))
         t = t.take(pa.array(pos)) if len(pos) != t.num_rows else t
         t = t.append_column("__file", pa.array(np.full(t.num_rows, i, dtype=np.int32)))
@@ -497,7 +497,7 @@ def _rewrite(
     trimmed = tl.trimmed_primary_keys(schema.primary_keys, schema.partition_keys)
     parts = []
     for e in entries:
-        t = files.read_columns(c.root / folder / e.file.file_name, [*names, SEQ, KIND])
+        t = files.read_columns(placer.data_path(c.root, e), [*names, SEQ, KIND])
         pos = _positions(t.num_rows, old_dv.get(e.file.file_name))
         parts.append(t.take(pa.array(pos)) if len(pos) != t.num_rows else t)
     rows = pa.concat_tables(parts, promote_options="permissive") if parts else None

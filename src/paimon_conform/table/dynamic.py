@@ -17,6 +17,7 @@ import numpy as np
 import pyarrow as pa
 
 from .. import bucketing, dynamic_bucket
+from ..errors import EncodeError, UsageError
 from ..layouts import hash_index
 
 if TYPE_CHECKING:
@@ -27,9 +28,13 @@ MAX_HASH_FILE = 1 << 30
 
 def load_hashes(root: Path, name: str) -> np.ndarray:
     """The key hashes of one HASH index file."""
-    path = root / "index" / name
+    from .paths import inside, plain_name
+
+    path = inside(root, f"index/{name}") if plain_name(name) else None
+    if path is None:
+        raise UsageError(f"HASH index file name {name!r} leads outside the table")
     if path.stat().st_size > MAX_HASH_FILE:
-        raise ValueError(f"{path}: larger than {MAX_HASH_FILE} bytes")
+        raise UsageError(f"{path}: larger than {MAX_HASH_FILE} bytes")
     return hash_index.load(path.read_bytes())
 
 
@@ -47,7 +52,7 @@ def _fill(index: dynamic_bucket.PartitionIndex, fresh: int, target: int) -> np.n
         while candidate in index.buckets:
             candidate += 1
         if candidate >= dynamic_bucket.SHORT_MAX:
-            raise ValueError("more than 32767 buckets in one partition: raise dynamic-bucket.target-row-num")
+            raise EncodeError("more than 32767 buckets in one partition: raise dynamic-bucket.target-row-num")
         take = min(left, target)
         out.append(np.full(take, candidate, dtype=np.int32))
         index.buckets.add(candidate)

@@ -56,6 +56,14 @@ class Placer:
         """`<partition path>bucket-N` under the table root."""
         return f"{self._entry(partition)[1]}{tl.bucket_dir(bucket)}"
 
+    def data_path(self, root: Path, e: ManifestEntry) -> Path:
+        """Where an entry's data file is; UsageError when its name or place leads outside the root."""
+        rel = f"{self.folder(e.partition, e.bucket)}/{e.file.file_name}"
+        path = inside(root, rel) if plain_name(e.file.file_name) and e.file.external_path is None else None
+        if path is None:
+            raise UsageError(f"{root}: data file {e.file.file_name!r} is not inside the table; not opened")
+        return path
+
     def _entry(self, partition: bytes) -> tuple[list, str]:
         if partition not in self.cache:
             _, values = binary_row.read(self.types, partition, serialized=True)
