@@ -59,3 +59,23 @@ def test_damaged_tables_are_reported_not_raised(tmp_path_factory, table, pick, h
         # a flip may land where nothing is checked (Parquet page padding, compressed statistics
         # Java ignores, a timestamp); it must at least not have been read as the same file
         assert how[0] == "flip"
+
+
+@settings(max_examples=120, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(table=st.sampled_from(TABLES), pick=st.integers(0, 10**6), how=damage)
+def test_damaged_tables_fail_the_scan_with_the_kits_errors(tmp_path_factory, table, pick, how):
+    """What the Spark source runs (plan on the driver, read_split in tasks) on a damaged table:
+    rows, or an error of the kit's hierarchy naming the problem; never another exception."""
+    from paimon_conform.errors import PaimonConformError
+    from paimon_conform.table import scan
+
+    names = files_of(table)
+    rel = names[pick % len(names)]
+    root = shutil.copytree(JAVA / table, tmp_path_factory.mktemp("t") / table)
+    apply(root / rel, how)
+    try:
+        schema, splits, _ = scan.plan(root)
+        for s in splits:
+            scan.read_split(root, schema, s)
+    except PaimonConformError as exc:
+        assert str(exc)

@@ -20,6 +20,7 @@ from .metadata import (
     Snapshot,
     index_manifest_entry,
     manifest_entry,
+    manifest_file_meta,
     read_records,
     read_snapshot,
 )
@@ -93,9 +94,9 @@ def latest_state(root: Path, schema: TableSchema) -> TableState:
         for name in (snap.base_manifest_list, snap.delta_manifest_list):
             lists += _records(root, name)
         entries = []
-        for rec in lists:
-            name = rec["_FILE_NAME"]
-            entries += [manifest_entry(r, name, i) for i, r in enumerate(_records(root, name))]
+        for i, rec in enumerate(lists):
+            name = manifest_file_meta(rec, f"entries[{i}]").file_name
+            entries += [manifest_entry(r, name, j) for j, r in enumerate(_records(root, name))]
         index = []
         if snap.index_manifest:
             recs = _records(root, snap.index_manifest)
