@@ -115,3 +115,30 @@ def test_a_dynamic_bucket_key_split_over_tasks_is_refused(tmp_path):
     with pytest.raises(Exception, match="different tasks"):
         commit.commit(plan, results)
     assert not list((tmp_path / "t").rglob("*.parquet"))  # the refused write's files are removed
+
+
+@pytest.mark.java
+@pytest.mark.parametrize(
+    ("version", "release"), [("0.9.0", "0.9.0"), ("1.0-SNAPSHOT", "0.9.0"), ("1.0-SNAPSHOT", "1.0.0")]
+)
+def test_java_reads_what_the_engine_wrote(paimon_java, tmp_path, version, release):
+    """Upserts and deletes in three writes (deletion vectors, ORC, a dynamic-bucket table) as Java reads them."""
+    import json
+
+    steps = [
+        ([(k, "a" if k % 2 else "b", "+I") for k in range(40)], 2),
+        ([(k, "a" if k % 2 else "b", "+U") for k in range(0, 40, 3)] + [(5, "a", "-D"), (8, "b", "-D")], 1),
+        ([(k, "a" if k % 2 else "b", "+U") for k in range(1, 40, 4)], 3),
+    ]
+    for name, extra in (
+        ("dv", {"bucket": "3", "deletion-vectors.enabled": "true"}),
+        ("orc", {"bucket": "2", "file.format": "orc"}),
+        ("dynamic", {"bucket": "-1", "dynamic-bucket.target-row-num": "6"}),
+    ):
+        root = tmp_path / name
+        options = {"primary-key": "dt,id", "partition": "dt", "rowkind.field": "op", "paimon.release": release} | extra
+        model = run_writes(root, options, steps)
+        out = tmp_path / f"{name}.json"
+        paimon_java.run_java_tables(version, "TableReader", str(root), str(out))
+        read = json.loads(out.read_text())
+        assert {(r[1], r[0]): r[2] for r in read["rows"]} == model, name
