@@ -241,8 +241,13 @@ def _buckets(plan: WritePlan, table: pa.Table, part_ids: np.ndarray, partitions:
     return assign_dynamic(plan, table, trimmed, part_ids, partitions, result)
 
 
-def write_task(plan: WritePlan, batches: Iterable[pa.RecordBatch], task_id: int) -> TaskResult:
-    """Write the rows of one task into data files; what the commit needs."""
+def write_task(
+    plan: WritePlan, batches: Iterable[pa.RecordBatch], task_id: int, kinds: np.ndarray | None = None
+) -> TaskResult:
+    """Write the rows of one task into data files; what the commit needs.
+
+    Row kinds come from `rowkind.field`, or from `kinds` (bytes of tl.row_kind_byte) when given.
+    """
     batches = list(batches)
     result = TaskResult()
     if not batches or sum(b.num_rows for b in batches) == 0:
@@ -250,7 +255,9 @@ def write_task(plan: WritePlan, batches: Iterable[pa.RecordBatch], task_id: int)
     schema = plan.schema
     names = [f.name for f in schema.fields]
     table = pa.Table.from_batches(batches).select(names)
-    kinds = _row_kinds(table, plan.rowkind_field)
+    kinds = _row_kinds(table, plan.rowkind_field) if kinds is None else np.asarray(kinds, dtype=np.int8)
+    if len(kinds) != table.num_rows:
+        raise UsageError(f"{len(kinds)} row kinds for {table.num_rows} rows")
     if not schema.primary_keys and bool((kinds != 0).any()):
         raise UsageError("an append table takes only +I rows (rowkind.field holds another kind)")
     for f in schema.fields:
