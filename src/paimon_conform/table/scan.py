@@ -247,6 +247,9 @@ def _file_rows(root: Path, f: SplitFile, columns: list[str]) -> pa.Table:
     if path is None:
         raise UsageError(f"{root}: {f.relative} leads outside the table; not read")
     table = _read(path, columns)
+    missing = [c for c in columns if c not in table.column_names]
+    if missing:
+        raise UsageError(f"{path}: the data file has no column {missing[0]!r}; not read")
     if f.deleted is not None and len(f.deleted):
         keep = np.ones(table.num_rows, dtype=bool)
         keep[f.deleted[f.deleted < table.num_rows]] = False
