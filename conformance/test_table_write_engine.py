@@ -98,6 +98,10 @@ def test_writer_refuses_what_it_cannot_write(tmp_path):
         write.prepare(tmp_path / "t", SCHEMA, {"primary-key": "id", "partition": "dt"}, False)
     with pytest.raises(Exception, match="bucket-key"):
         write.prepare(tmp_path / "t", SCHEMA, {"bucket": "2"}, False)
+    with pytest.raises(Exception, match="partition keys alone"):
+        write.prepare(tmp_path / "t", SCHEMA, {"primary-key": "dt", "partition": "dt", "bucket": "2"}, False)
+    with pytest.raises(Exception, match="must not contain partition fields"):
+        write.prepare(tmp_path / "t", SCHEMA, {"bucket": "2", "bucket-key": "dt", "partition": "dt"}, False)
     with pytest.raises(Exception, match=r"file\.format"):
         write.prepare(tmp_path / "t", SCHEMA, {"file.format": "csv"}, False)
     plan = write.prepare(tmp_path / "t", SCHEMA, {"rowkind.field": "op"}, False)

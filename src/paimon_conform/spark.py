@@ -52,11 +52,12 @@ from pyspark.sql.pandas.types import to_arrow_schema
 from pyspark.sql.types import StructType
 
 from . import query, spark_bucket
-from .bucketing import split_option
+from .bucketing import bucket_columns
 from .errors import UsageError
 from .table import commit as table_commit
 from .table import scan
 from .table import write as table_write
+from .table.data_files import bucket_rule
 from .table.schema import read_schema
 
 FORMAT = "paimon"
@@ -168,8 +169,6 @@ class PaimonWriter(DataSourceArrowWriter):
     """Tasks write data files; the driver commits snapshots (or removes the files on abort)."""
 
     def __init__(self, options: dict[str, str], schema: StructType, overwrite: bool) -> None:
-        from pyspark.sql.pandas.types import to_arrow_schema
-
         self.plan = table_write.prepare(_path(options), to_arrow_schema(schema), options, overwrite)
 
     def write(self, iterator: Iterator[pa.RecordBatch]) -> TaskCommit:
@@ -194,60 +193,39 @@ def write(df, path: str, mode: str = "append", **options: str) -> None:
     they see."""
     import pyspark.sql.functions as F
 
-    opts = {k: str(v) for k, v in options.items()}
-    table = Path(path)
-    if (table / "schema").is_dir():
-        stored = read_schema(table)
-        partition, primary, bucket = stored.partition_keys, stored.primary_keys, stored.bucket
-        opts = stored.options | opts
-        bucket_key = opts.get("bucket-key")
-    else:
-        partition = split_option(opts.get("partition"))
-        primary = split_option(opts.get("primary-key"))
-        bucket, bucket_key = int(opts.get("bucket", "-1")), opts.get("bucket-key")
-    n = int(df.sparkSession.conf.get("spark.sql.shuffle.partitions"))
     if mode not in ("append", "overwrite"):
         raise UsageError(f"save mode {mode!r}: Paimon tables take append or overwrite")
-    keys = split_option(bucket_key) or [k for k in primary if k not in partition]
-    column = None
-    if bucket > 0:
-        df, column = with_bucket_column(df, keys, bucket, opts)
-    if column is not None:
-        df = df.repartition(n, *[F.col(c) for c in partition], column).drop(BUCKET_COLUMN)
-    elif primary:
-        df = df.repartition(n, *[F.col(c) for c in primary])
+    opts = {k: str(v) for k, v in options.items()}
+    schema, _ = table_write.target_schema(Path(path), to_arrow_schema(df.schema), opts)
+    n = int(df.sparkSession.conf.get("spark.sql.shuffle.partitions"))
+    rule = bucket_rule(schema)
+    if rule is not None:
+        keys, buckets, function = rule
+        df = with_bucket_column(df, keys, buckets, function)
+        df = df.repartition(n, *[F.col(c) for c in schema.partition_keys], F.col(BUCKET_COLUMN)).drop(BUCKET_COLUMN)
+    elif schema.primary_keys:
+        df = df.repartition(n, *[F.col(c) for c in schema.primary_keys])
     df.write.format(FORMAT).mode(mode).options(**opts).save(path)
 
 
-def with_bucket_column(df, keys: list[str], buckets: int, options: dict[str, str]):
-    """(df with a bucket column, that column): Spark SQL for INT / BIGINT keys without nulls, else a pandas UDF."""
-    import pyspark.sql.functions as F
-
-    fields = [df.schema[k] for k in keys]
-    types = [table_write.arrow_to_paimon(to_arrow_schema(df.select(k).schema)[0].type, k) for k in keys]
-    default = options.get("bucket-function.type", "default").lower() == "default"
-    if default and spark_bucket.supported(types, [f.nullable for f in fields]):
-        return spark_bucket.with_bucket(df, keys, types, buckets, BUCKET_COLUMN), F.col(BUCKET_COLUMN)
-    df = df.withColumn(BUCKET_COLUMN, bucket_udf(df, keys, buckets, options)(*keys))
-    return df, F.col(BUCKET_COLUMN)
+def with_bucket_column(df, keys: list[str], buckets: int, function: str):
+    """df with each row's fixed bucket in BUCKET_COLUMN: Spark SQL for INT / BIGINT keys without nulls
+    under the default function, else a pandas UDF."""
+    fields = to_arrow_schema(df.select(*keys).schema)
+    types = [table_write.arrow_to_paimon(f.type, f.name) for f in fields]
+    if function == "default" and spark_bucket.supported(types, [f.nullable for f in fields]):
+        return spark_bucket.with_bucket(df, keys, types, buckets, BUCKET_COLUMN)
+    return df.withColumn(BUCKET_COLUMN, bucket_udf(fields, types, buckets, function)(*keys))
 
 
-def bucket_udf(df, keys: list[str], buckets: int, options: dict[str, str]):
+def bucket_udf(fields: pa.Schema, types: list, buckets: int, function: str):
     """A pandas UDF giving each row's fixed bucket with the kit's vectorized BinaryRow hash."""
     from pyspark.sql.functions import pandas_udf
-    from pyspark.sql.pandas.types import to_arrow_schema
-
-    from . import bucketing
-    from .table.write import arrow_to_paimon
-
-    fields = to_arrow_schema(df.select(*keys).schema)
-    types = [arrow_to_paimon(f.type, f.name) for f in fields]
-    function = options.get("bucket-function.type", "default").lower()
 
     @pandas_udf("int")
     def bucket(*columns: pd.Series) -> pd.Series:
         arrays = [pa.Array.from_pandas(c, type=f.type) for c, f in zip(columns, fields, strict=True)]
-        return pd.Series(bucketing.bucket_columns(types, arrays, buckets, function)).astype("int32")
+        return pd.Series(bucket_columns(types, arrays, buckets, function)).astype("int32")
 
     return bucket
 
@@ -297,10 +275,11 @@ class PaimonReader(DataSourceReader):
 
     def __init__(self, path: str, schema: StructType) -> None:
         self.path, self.spark_schema = path, schema
+        self.table = read_schema(Path(path))  # read once on the driver, pickled to the tasks
         self.leaves: list[query.Leaf] = []
 
     def pushFilters(self, filters: list) -> Iterator:
-        columns = {f.name for f in read_schema(Path(self.path)).fields}
+        columns = {f.name for f in self.table.fields}
         for f in filters:
             leaf = to_leaf(f, columns)
             if leaf is not None:
@@ -312,12 +291,9 @@ class PaimonReader(DataSourceReader):
         return [InputPartition(s) for s in splits] or [InputPartition(None)]
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
-        from pyspark.sql.pandas.types import to_arrow_schema
-
         if partition.value is None:
             return
-        schema = read_schema(Path(self.path))
-        rows = scan.read_split(self.path, schema, partition.value)
+        rows = scan.read_split(self.path, self.table, partition.value)
         target = to_arrow_schema(self.spark_schema)
         rows = rows.select(target.names).cast(target)
         yield from rows.to_batches(max_chunksize=1 << 20)

@@ -32,7 +32,7 @@ from ..errors import UsageError
 from ..layouts import deletion_vectors, hash_index
 from . import files
 from .dynamic import load_hashes
-from .metadata import DataFileMeta, IndexManifestEntry, ManifestEntry, SimpleStats
+from .metadata import DataFileMeta, DeletionVectorRange, IndexManifestEntry, ManifestEntry, SimpleStats
 from .schema import TableSchema
 from .state import Placer, TableState, latest_state
 from .write import RETRACT, NewFile, TaskResult, WritePlan
@@ -114,12 +114,18 @@ class _Entry:
 @dataclass
 class _Commit:
     plan: WritePlan
-    schema: TableSchema
-    root: Path
     uid: str = field(default_factory=lambda: str(uuid.uuid4()))
     user: str = field(default_factory=lambda: str(uuid.uuid4()))
     written: list[Path] = field(default_factory=list)
     counter: int = 0
+
+    @property
+    def schema(self) -> TableSchema:
+        return self.plan.schema
+
+    @property
+    def root(self) -> Path:
+        return Path(self.plan.root)
 
     def name(self, kind: str) -> str:
         self.counter += 1
@@ -233,7 +239,7 @@ def commit(plan: WritePlan, results: list[TaskResult]) -> list[int]:
     root = Path(plan.root)
     ids: list[int] = []
     schema = plan.schema
-    c = _Commit(plan, schema, root)
+    c = _Commit(plan)
     try:
         if plan.schema_json is not None:
             _create_schema(root, plan.schema_json, c)
@@ -247,8 +253,8 @@ def commit(plan: WritePlan, results: list[TaskResult]) -> list[int]:
         entries = [_Entry(1, e.partition, e.bucket, file_record(e.file)) for e in state.live] if plan.overwrite else []
         entries += [_Entry(0, f.partition, f.bucket, f.record) for f in new]
         index = _hash_index(c, state, results) if schema.bucket == -1 and schema.primary_keys else None
-        if plan.overwrite:
-            index = [] if index is None else [r for r in index if r["_INDEX_TYPE"] == "HASH"]
+        if plan.overwrite and index is None:
+            index = []  # an overwrite drops every index file; _hash_index keeps only the new HASH files
         if entries or index:
             ids.append(c.snapshot(state, entries, index, "OVERWRITE" if plan.overwrite else "APPEND", placer))
             state = latest_state(root, schema)
@@ -335,8 +341,7 @@ def _key_names(schema: TableSchema) -> list[str]:
     return [prefix + k for k in tl.trimmed_primary_keys(schema.primary_keys, schema.partition_keys)]
 
 
-SEQ = "_SEQUENCE_NUMBER"
-KIND = "_VALUE_KIND"
+SEQ, KIND = (tl.spec()["system_fields"][k]["name"] for k in ("sequence_number", "value_kind"))
 
 
 def _compact(
@@ -374,7 +379,6 @@ def _compact(
             continue
         for i, e in enumerate(fresh):
             upgraded = file_record(e.file) | {"_LEVEL": top - len(fresh) + i, "_FILE_SOURCE": FILE_SOURCE_COMPACT}
-            upgraded["_CREATION_TIME"] = None
             entries += [_Entry(1, key[0], key[1], file_record(e.file)), _Entry(0, key[0], key[1], upgraded)]
         paths = [placer.data_path(c.root, e) for e in older + fresh]
         losers = _losers(older + fresh, paths, new_names, old_dv, retractions.get(key, []), _key_names(schema))
@@ -394,31 +398,10 @@ def _compact(
         for written in deletion_vectors.write_files(vecs, bitmap64=bitmap64):
             name = c.name("index")
             size = c.put(c.root / "index" / name, written.data)
-            ranges = [
-                {"f0": f, "f1": off, "f2": length, "_CARDINALITY": card}
-                for f, (off, length, card) in written.ranges.items()
-            ]
-            index.append(
-                {
-                    "_VERSION": INDEX_ENTRY_VERSION,
-                    "_KIND": 0,
-                    "_PARTITION": key[0],
-                    "_BUCKET": key[1],
-                    "_INDEX_TYPE": "DELETION_VECTORS",
-                    "_FILE_NAME": name,
-                    "_FILE_SIZE": size,
-                    "_ROW_COUNT": len(ranges),
-                    "_DELETIONS_VECTORS_RANGES": ranges,
-                }
-            )
+            ranges = tuple(DeletionVectorRange(f, *where) for f, where in written.ranges.items())
+            entry = IndexManifestEntry(0, key[0], key[1], "DELETION_VECTORS", name, size, len(ranges), ranges, None, 0)
+            index.append(index_record(entry))
     return c.snapshot(state, entries, index, "COMPACT", placer)
-
-
-def _positions(n: int, deleted: np.ndarray | None) -> np.ndarray:
-    keep = np.ones(n, dtype=bool)
-    if deleted is not None and len(deleted):
-        keep[deleted[deleted < n]] = False
-    return np.flatnonzero(keep)
 
 
 def _losers(
@@ -437,7 +420,7 @@ def _losers(
     new_parts, old_parts = [], []
     for i, e in enumerate(entries):
         t = files.read_columns(paths[i], [*keys, SEQ])
-        pos = _positions(t.num_rows, old_dv.get(e.file.file_name))
+        pos = np.flatnonzero(files.kept(t.num_rows, old_dv.get(e.file.file_name)))
         t = t.take(pa.array(pos)) if len(pos) != t.num_rows else t
         t = t.append_column("__file", pa.array(np.full(t.num_rows, i, dtype=np.int32)))
         t = t.append_column("__pos", pa.array(pos.astype(np.int64)))
@@ -498,7 +481,7 @@ def _rewrite(
     parts = []
     for e in entries:
         t = files.read_columns(placer.data_path(c.root, e), [*names, SEQ, KIND])
-        pos = _positions(t.num_rows, old_dv.get(e.file.file_name))
+        pos = np.flatnonzero(files.kept(t.num_rows, old_dv.get(e.file.file_name)))
         parts.append(t.take(pa.array(pos)) if len(pos) != t.num_rows else t)
     rows = pa.concat_tables(parts, promote_options="permissive") if parts else None
     for r in retractions:

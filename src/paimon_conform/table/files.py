@@ -25,7 +25,8 @@ from ..layouts import bloom_filter, file_index
 from ..layouts.bitmap_index import build_payload as bitmap_payload
 from ..layouts.bsi import build_payload as bsi_payload
 from ..layouts.range_bitmap import build_payload as range_payload
-from ..types import DataType
+from ..options import parse_memory_size
+from ..types import DataType, to_json
 
 if TYPE_CHECKING:
     from .write import NewFile, TaskResult, WritePlan
@@ -39,17 +40,6 @@ PAYLOADS = {
     "range-bitmap": range_payload,
     "bsi": bsi_payload,
 }
-MEMORY_UNITS = {"b": 1, "kb": 1 << 10, "k": 1 << 10, "mb": 1 << 20, "m": 1 << 20, "gb": 1 << 30, "g": 1 << 30}
-
-
-def memory_size(text: str) -> int:
-    """Bytes of a Paimon MemorySize option ('500 b', '1 kb', '64mb')."""
-    s = str(text).strip().lower().replace(" ", "")
-    digits = len(s) - len(s.lstrip("0123456789"))
-    unit = s[digits:] or "b"
-    if not digits or unit not in MEMORY_UNITS:
-        raise UsageError(f"{text!r} is not a memory size such as '500 b' or '1 mb'")
-    return int(s[:digits]) * MEMORY_UNITS[unit]
 
 
 # ---------------------------------------------------------------- statistics
@@ -81,12 +71,9 @@ def stats(table: pa.Table, names: list[str], types: list[DataType], truncate: bo
     for name, t in zip(names, types, strict=True):
         col = table.column(name)
         nulls.append(col.null_count)
-        if t.root in ("BOOLEAN",) or col.null_count == len(col) or pa.types.is_floating(col.type):
-            pair = pc.min_max(pc.drop_null(col)) if col.null_count < len(col) else None
-            if pa.types.is_floating(col.type) and pair is not None and pc.any(pc.is_nan(col)).as_py():
-                pair = None  # Java keeps no min / max when NaN is present
-        else:
-            pair = pc.min_max(col)
+        pair = pc.min_max(col) if col.null_count < len(col) else None  # nulls skipped
+        if pair is not None and pa.types.is_floating(col.type) and pc.any(pc.is_nan(col)).as_py():
+            pair = None  # Java keeps no min / max when NaN is present
         if pair is None or not pair["min"].is_valid:
             mins.append(None)
             maxs.append(None)
@@ -132,18 +119,10 @@ def build_index(table: pa.Table, plan: WritePlan) -> bytes | None:
     columns = []
     for name, kinds in wanted:
         t = plan.schema.field(name).type
-        values = internal(table.column(name), t)
-        payloads = []
-        for kind, opts in kinds:  # Java's defaults where unset (a bloom filter sized for 10^6 items)
-            payloads.append((kind, PAYLOADS[kind]({"options": opts}, t, _json_values(t, values))))
-        columns.append((name, payloads))
+        values = [None if v is None else to_json(t, v) for v in internal(table.column(name), t)]
+        # Java's defaults where an option is unset (a bloom filter sized for 10^6 items)
+        columns.append((name, [(kind, PAYLOADS[kind]({"options": opts}, t, values)) for kind, opts in kinds]))
     return file_index.write(columns)
-
-
-def _json_values(t: DataType, values: list[Any]) -> list[Any]:
-    from ..types import to_json
-
-    return [None if v is None else to_json(t, v) for v in values]
 
 
 # ---------------------------------------------------------------- writing
@@ -181,15 +160,16 @@ def arrow_schema(plan: WritePlan, table: pa.Table) -> pa.Schema:
     """The data file's Arrow schema in Java's column order (system columns for primary-key tables)."""
     schema = plan.schema
     layout = tl.LayoutOptions.of(schema.options)
+    system = tl.spec()["system_fields"]
     out = []
     for f in tl.data_file_fields(schema.fields, schema.primary_keys, schema.partition_keys, layout):
-        if f.name == tl.spec()["system_fields"]["sequence_number"]["name"]:
+        if f.name == system["sequence_number"]["name"]:
             t = pa.int64()
-        elif f.name == tl.spec()["system_fields"]["value_kind"]["name"]:
+        elif f.name == system["value_kind"]["name"]:
             t = pa.int8()
         else:
-            source = f.name.removeprefix(tl.spec()["system_fields"]["key_prefix"]) if f.id >= 1 << 29 else f.name
-            t = table.schema.field(source).type
+            is_key = f.id >= system["key_field_id_offset"]
+            t = table.schema.field(f.name.removeprefix(system["key_prefix"]) if is_key else f.name).type
         out.append(pa.field(f.name, t, nullable=f.nullable))
     return pa.schema(out)
 
@@ -209,18 +189,36 @@ def write_data(path: Path, table: pa.Table, fmt: str) -> None:
 
 
 def read_columns(path: Path, columns: list[str]) -> pa.Table:
-    """Some columns of a Parquet or ORC data file (by magic bytes)."""
-    with path.open("rb") as f:
-        head = f.read(4)
+    """Some columns of a data file: Parquet read column by column, ORC and Avro through the validator's
+    reader (ORC in its worker process). UsageError when the file is damaged or lacks a column."""
+    from .data_files import read_data_file
+
+    with path.open("rb") as fh:
+        head = fh.read(4)
+    table = None
     if head == b"PAR1":
         import pyarrow.parquet as pq
 
-        return pq.ParquetFile(path).read(columns=columns)
-    if head[:3] == b"ORC":
-        from pyarrow import orc
+        try:
+            pf = pq.ParquetFile(path)
+            if set(columns) <= set(pf.schema_arrow.names):
+                table = pf.read(columns=columns)
+        except Exception as exc:  # noqa: BLE001 - pyarrow raises many kinds on a damaged file
+            raise UsageError(f"{path}: cannot read the data file: {exc.__class__.__name__}: {exc}") from None
+    if table is None:
+        table = read_data_file(path).table
+    missing = [c for c in columns if c not in table.column_names]
+    if missing:
+        raise UsageError(f"{path}: the data file has no column {missing[0]!r}; not read")
+    return table.select(columns)
 
-        return orc.ORCFile(path).read(columns=columns)
-    raise UsageError(f"{path}: this writer reads back Parquet and ORC data files only")
+
+def kept(num_rows: int, deleted: np.ndarray | None) -> np.ndarray:
+    """Which rows of a file its deletion vector leaves (positions past the end are ignored)."""
+    keep = np.ones(num_rows, dtype=bool)
+    if deleted is not None and len(deleted):
+        keep[deleted[deleted < num_rows]] = False
+    return keep
 
 
 def _last_per_key(group: pa.Table, keys: list[str]) -> pa.Table:
@@ -316,7 +314,7 @@ def describe(
     root = Path(plan.root)
     names = [f.name for f in schema.fields]
     index = build_index(group, plan)
-    threshold = memory_size(schema.options.get("file-index.in-manifest-threshold", f"{DEFAULT_IN_MANIFEST} b"))
+    threshold = parse_memory_size(schema.options.get("file-index.in-manifest-threshold", f"{DEFAULT_IN_MANIFEST} b"))
     embedded, index_file = None, None
     if index is not None and len(index) > threshold:
         index_file = f"{name}.index"

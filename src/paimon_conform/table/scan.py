@@ -26,7 +26,7 @@ import pyarrow.compute as pc
 from .. import bucketing, query
 from .. import table_layout as tl
 from ..errors import LayoutError, UsageError
-from . import data_files
+from . import data_files, files
 from .index_files import load_index_files
 from .paths import inside, plain_name
 from .schema import TableSchema, read_schema
@@ -110,12 +110,10 @@ def _partition_matches(leaves: list[query.Leaf], schema: TableSchema, values: li
 
 def _buckets(leaves: list[query.Leaf], schema: TableSchema) -> set[int] | None:
     """The fixed buckets the pinned bucket-key values hash to; None when not all are pinned."""
-    if schema.bucket <= 0:
+    rule = data_files.bucket_rule(schema)
+    if rule is None:
         return None
-    trimmed = tl.trimmed_primary_keys(schema.primary_keys, schema.partition_keys)
-    keys = bucketing.split_option(schema.options.get("bucket-key")) or trimmed
-    if not keys:
-        return None
+    keys, count, function = rule
     pinned: dict[str, list[Any]] = {}
     for leaf in leaves:
         if leaf.column in keys and leaf.op in ("eq", "in"):
@@ -129,10 +127,8 @@ def _buckets(leaves: list[query.Leaf], schema: TableSchema) -> set[int] | None:
     if combos > MAX_PINNED_BUCKET_KEYS:
         return None
     types = [schema.field(k).type for k in keys]
-    function = schema.options.get("bucket-function.type", "default").lower()
     return {
-        bucketing.bucket(function, types, list(combo), schema.bucket)
-        for combo in itertools.product(*(pinned[k] for k in keys))
+        bucketing.bucket(function, types, list(combo), count) for combo in itertools.product(*(pinned[k] for k in keys))
     }
 
 
@@ -166,8 +162,7 @@ def plan(root: str | Path, leaves: list[query.Leaf] | None = None) -> tuple[Tabl
         return schema, [], stats
     leaves = leaves or []
     placer = Placer(schema)
-    pk = bool(schema.primary_keys)
-    dv = pk and tl.bool_option(schema.options.get("deletion-vectors.enabled", False))
+    pk, dv = bool(schema.primary_keys), schema.deletion_vectors
     vectors = load_index_files(root, state.index_files, "").vectors
     wanted_buckets = _buckets(leaves, schema)
     groups: dict[tuple[bytes, int], list[SplitFile]] = {}
@@ -181,16 +176,13 @@ def plan(root: str | Path, leaves: list[query.Leaf] | None = None) -> tuple[Tabl
                 pruned_parts.add(e.partition)
                 stats.partitions_pruned += 1
                 continue
+            groups[key] = []
             if wanted_buckets is not None and e.bucket not in wanted_buckets:
                 stats.buckets_pruned += 1
-                groups[key] = []
-                continue
-            groups[key] = []
         if wanted_buckets is not None and e.bucket not in wanted_buckets:
             continue
         f = e.file
-        if f.external_path is not None or not plain_name(f.file_name):
-            raise UsageError(f"{root}: data file {f.file_name!r} is outside the table; not read")
+        placer.data_path(root, e)  # refuses a name that leads outside the table
         if dv and f.level == 0:
             continue
         folder = placer.folder(e.partition, e.bucket)
@@ -226,34 +218,13 @@ def plan(root: str | Path, leaves: list[query.Leaf] | None = None) -> tuple[Tabl
 # ---------------------------------------------------------------- reading
 
 
-def _read(path: Path, columns: list[str]) -> pa.Table:
-    """The columns of a data file: Parquet read column by column, ORC and Avro through the validator's reader."""
-    with path.open("rb") as fh:
-        head = fh.read(4)
-    if head == b"PAR1":
-        import pyarrow.parquet as pq
-
-        try:
-            pf = pq.ParquetFile(path)
-            if set(columns) <= set(pf.schema_arrow.names):
-                return pf.read(columns=columns)
-        except Exception as exc:  # noqa: BLE001 - pyarrow raises many kinds on a damaged file
-            raise UsageError(f"{path}: cannot read the data file: {exc.__class__.__name__}: {exc}") from None
-    return data_files.read_data_file(path).table
-
-
 def _file_rows(root: Path, f: SplitFile, columns: list[str]) -> pa.Table:
     path = inside(root, f.relative)
     if path is None:
         raise UsageError(f"{root}: {f.relative} leads outside the table; not read")
-    table = _read(path, columns)
-    missing = [c for c in columns if c not in table.column_names]
-    if missing:
-        raise UsageError(f"{path}: the data file has no column {missing[0]!r}; not read")
+    table = files.read_columns(path, columns)
     if f.deleted is not None and len(f.deleted):
-        keep = np.ones(table.num_rows, dtype=bool)
-        keep[f.deleted[f.deleted < table.num_rows]] = False
-        table = table.filter(pa.array(keep))
+        table = table.filter(pa.array(files.kept(table.num_rows, f.deleted)))
     return table
 
 
@@ -271,7 +242,7 @@ def read_split(root: str | Path, schema: TableSchema, split: Split) -> pa.Table:
     names = [f.name for f in schema.fields]
     seq, kind = (tl.spec()["system_fields"][k]["name"] for k in ("sequence_number", "value_kind"))
     keep = names + ([seq, kind] if split.merge else [])
-    parts = [_file_rows(root, f, keep).select(keep) for f in split.files]
+    parts = [_file_rows(root, f, keep) for f in split.files]
     if not parts:
         return empty(schema)
     rows = pa.concat_tables(parts, promote_options="permissive")

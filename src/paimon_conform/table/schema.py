@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ..table_layout import Field
+from ..table_layout import Field, bool_option
 from ..types import DataType, parse_type
 
 MAX_SCHEMA_BYTES = 16 << 20
@@ -32,6 +32,11 @@ class TableSchema:
             if f.name == name:
                 return f
         raise KeyError(name)
+
+    @property
+    def deletion_vectors(self) -> bool:
+        """A primary-key table with `deletion-vectors.enabled` (its batch reads skip level 0)."""
+        return bool(self.primary_keys) and bool_option(self.options.get("deletion-vectors.enabled", False))
 
     @property
     def bucket(self) -> int:

@@ -28,13 +28,12 @@ from .. import binary_row, bucketing, datafile
 from .. import table_layout as tl
 from ..errors import UsageError
 from ..types import DataType
-from . import files
+from . import data_files, files
 from .schema import TableSchema, parse_schema, read_schema, schema_ids
 
 SEQ_STRIDE = 1 << 40  # sequence numbers of task t start at base + t * SEQ_STRIDE
-ROW_KINDS = ("+I", "-U", "+U", "-D")
+ROW_KINDS = tuple(name for _, name in sorted(tl.row_kind_bytes().items()))  # position = _VALUE_KIND byte
 RETRACT = (tl.row_kind_byte("-U"), tl.row_kind_byte("-D"))
-INDEX_KINDS = ("bloom-filter", "bitmap", "range-bitmap", "bsi")
 
 
 # ---------------------------------------------------------------- the plan (driver)
@@ -55,9 +54,7 @@ class WritePlan:
 
     @property
     def dv(self) -> bool:
-        return bool(self.schema.primary_keys) and tl.bool_option(
-            self.schema.options.get("deletion-vectors.enabled", False)
-        )
+        return self.schema.deletion_vectors
 
     @property
     def rowkind_field(self) -> str | None:
@@ -110,6 +107,9 @@ def check_options(schema: TableSchema) -> None:
         raise UsageError(f"bucket must be a positive count or -1 (dynamic / unaware), not {bucket}")
     if not schema.primary_keys and bucket > 0 and not o.get("bucket-key"):
         raise UsageError("an append table with a fixed bucket count needs the bucket-key option")
+    if schema.primary_keys and not tl.trimmed_primary_keys(schema.primary_keys, schema.partition_keys):
+        raise UsageError(f"the primary key {schema.primary_keys} must not be the partition keys alone (as Java says)")
+    data_files.bucket_rule(schema)  # the bucket key SchemaValidation accepts
     fmt = o.get("file.format", "parquet").lower()
     if fmt not in files.FORMATS:
         raise UsageError(f"file.format {fmt!r}: this writer writes {', '.join(files.FORMATS)}")
@@ -120,20 +120,24 @@ def check_options(schema: TableSchema) -> None:
         raise UsageError("data-file.thin-mode is not written by this writer")
 
 
+def target_schema(root: Path, arrow_schema: pa.Schema, options: dict[str, str]) -> tuple[TableSchema, dict | None]:
+    """The schema a write goes into: the table's newest, or (with its schema-0 JSON) a new one from the options."""
+    if not (root.is_dir() and schema_ids(root)):
+        doc = new_schema(arrow_schema, options)
+        return parse_schema(json.dumps(doc), "new table"), doc
+    return read_schema(root), None
+
+
 def prepare(root: str | Path, arrow_schema: pa.Schema, options: dict[str, str], overwrite: bool) -> WritePlan:
     """The plan of one write into the table at `root` (created at commit when it does not exist)."""
     from .chain import load_chain
-    from .metadata import read_snapshot
 
     root = Path(root)
-    ids = schema_ids(root) if root.is_dir() else []
     release = str(options.get("paimon.release", "1.0.0"))
-    if not ids:
-        doc = new_schema(arrow_schema, options)
-        schema = parse_schema(json.dumps(doc), "new table")
+    schema, doc = target_schema(root, arrow_schema, options)
+    if doc is not None:
         check_options(schema)
         return WritePlan(str(root), schema, doc, None, 0, overwrite, release)
-    schema = read_schema(root)
     names = [f.name for f in schema.fields]
     if arrow_schema.names != names:
         raise UsageError(f"{root}: the data has columns {arrow_schema.names}, the table {names}")
@@ -141,7 +145,7 @@ def prepare(root: str | Path, arrow_schema: pa.Schema, options: dict[str, str], 
         if arrow_to_paimon(af.type, af.name).root != f.type.root:
             raise UsageError(f"{root}: column {f.name} is {f.type} in the table, {af.type} in the data")
     check_options(schema)
-    chain = load_chain(root, schema, ids)
+    chain = load_chain(root, schema, schema_ids(root))
     problems = [f for f in chain.findings if f.severity == "must"]
     if problems:
         raise UsageError(f"{root}: will not write into a table with must-level problems: {problems[0].line()}")
@@ -155,8 +159,6 @@ def prepare(root: str | Path, arrow_schema: pa.Schema, options: dict[str, str], 
             if e.index_type == "HASH":
                 hash_files[(e.partition, e.bucket)] = e.file_name
     base = None if latest is None else latest.id
-    if base is not None:
-        read_snapshot(root / "snapshot" / f"snapshot-{base}")
     return WritePlan(str(root), schema, None, base, next_seq, overwrite, release, hash_files)
 
 
@@ -225,19 +227,18 @@ def _partition_keys(plan: WritePlan, table: pa.Table) -> tuple[np.ndarray, list[
 
 def _buckets(plan: WritePlan, table: pa.Table, part_ids: np.ndarray, partitions: list[bytes], result: TaskResult):
     schema = plan.schema
-    bucket = schema.bucket
-    trimmed = tl.trimmed_primary_keys(schema.primary_keys, schema.partition_keys)
-    if bucket > 0:
-        names = bucketing.split_option(schema.options.get("bucket-key")) or trimmed
+    rule = data_files.bucket_rule(schema)
+    if rule is not None:
+        names, count, function = rule
         types = [schema.field(n).type for n in names]
-        function = schema.options.get("bucket-function.type", "default").lower()
         return np.asarray(
-            bucketing.bucket_columns(types, [table.column(n) for n in names], bucket, function), dtype=np.int32
+            bucketing.bucket_columns(types, [table.column(n) for n in names], count, function), dtype=np.int32
         )
     if not schema.primary_keys:
         return np.zeros(table.num_rows, dtype=np.int32)
     from .dynamic import assign_dynamic
 
+    trimmed = tl.trimmed_primary_keys(schema.primary_keys, schema.partition_keys)
     return assign_dynamic(plan, table, trimmed, part_ids, partitions, result)
 
 
