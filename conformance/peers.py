@@ -106,6 +106,17 @@ def rust_sql(ctx, sql: str) -> list:
     return result.collect() if hasattr(result, "collect") else result
 
 
+def rust_create_table(ctx, name: str, keys: bool, options: dict[str, str]) -> None:
+    """CREATE TABLE paimon.db.<name> (dt, id, v, s), partitioned by dt, primary key (dt, id) when `keys`."""
+    pk = ", PRIMARY KEY (dt, id)" if keys else ""
+    opts = ", ".join(f"'{k}'='{v}'" for k, v in options.items())
+    rust_sql(
+        ctx,
+        f"CREATE TABLE paimon.db.{name} (dt STRING NOT NULL, id BIGINT NOT NULL, v DOUBLE, s STRING{pk}) "
+        f"PARTITIONED BY (dt) WITH ({opts})",
+    )
+
+
 def rust_rows(warehouse: Path, ident: str, columns: list[str]) -> list[str]:
     """What pypaimon-rust 0.4.0 reads from `db.table`."""
     ctx = rust_context(warehouse)

@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 from conftest import ROOT
-from peers import as_json_rows, pypaimon_write, rust_context, rust_sql, sql_values
+from peers import as_json_rows, pypaimon_write, rust_context, rust_create_table, rust_sql, sql_values
 
 from paimon_conform.table.reader import logical_rows
 from paimon_conform.table.schema import read_schema
@@ -101,13 +101,7 @@ def rust_tables(tmp_path_factory) -> tuple:
         ("dyn", True, {"bucket": "-1", "dynamic-bucket.target-row-num": "40"}),
         ("app", False, {"file-index.bloom-filter.columns": "s", "file-index.bloom-filter.s.items": "100"}),
     ):
-        pk = ", PRIMARY KEY (dt, id)" if keys else ""
-        opts = ", ".join(f"'{k}'='{v}'" for k, v in options.items())
-        rust_sql(
-            ctx,
-            f"CREATE TABLE paimon.db.{name} (dt STRING NOT NULL, id BIGINT NOT NULL, v DOUBLE, s STRING{pk}) "
-            f"PARTITIONED BY (dt) WITH ({opts})",
-        )
+        rust_create_table(ctx, name, keys, options)
         rust_sql(ctx, f"INSERT INTO paimon.db.{name} VALUES {sql_values(first)}")
         if keys:
             rust_sql(ctx, f"INSERT INTO paimon.db.{name} VALUES {sql_values(upserts)}")

@@ -15,8 +15,9 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import IN_CI
-from peers import sql_values
+from peers import rust_context, sql_values
+from peers import rust_create_table as create
+from peers import rust_sql as run
 
 from paimon_conform import cli
 from paimon_conform.table.validate import TableStats, validate_table
@@ -29,22 +30,9 @@ THIN_MODE = {
 
 
 def sql_context(warehouse: Path):
-    try:
-        from pypaimon_rust.datafusion import SQLContext
-    except ImportError:
-        if IN_CI:
-            pytest.fail("pypaimon-rust (the peers extra) is not installed")
-        pytest.skip("pypaimon-rust (the peers extra) is not installed")
-    ctx = SQLContext()
-    ctx.register_catalog("paimon", {"warehouse": str(warehouse)})
+    ctx = rust_context(warehouse)
     run(ctx, "CREATE SCHEMA paimon.db")
     return ctx
-
-
-def run(ctx, sql: str) -> list:
-    """Run a statement; DDL comes back already executed, queries as a frame to collect."""
-    result = ctx.sql(sql)
-    return result.collect() if hasattr(result, "collect") else result
 
 
 def rows_kv(n: int, day: str = "2024-01-01") -> list[tuple]:
@@ -54,16 +42,6 @@ def rows_kv(n: int, day: str = "2024-01-01") -> list[tuple]:
 def read_back(ctx, table: str) -> list[tuple]:
     batches = run(ctx, f"SELECT dt, id, v, s FROM paimon.db.{table}")
     return sorted(tuple(r.values()) for b in batches for r in b.to_pylist())
-
-
-def create(ctx, name: str, keys: bool, options: dict[str, str]) -> None:
-    pk = ", PRIMARY KEY (dt, id)" if keys else ""
-    opts = ", ".join(f"'{k}'='{v}'" for k, v in options.items())
-    run(
-        ctx,
-        f"CREATE TABLE paimon.db.{name} (dt STRING NOT NULL, id BIGINT NOT NULL, v DOUBLE, s STRING{pk}) "
-        f"PARTITIONED BY (dt) WITH ({opts})",
-    )
 
 
 @pytest.fixture(scope="module")
