@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .findings import Finding
+from .table.validate import validate_table
 
 ORDERS_OPTIONS = {
     "primary-key": "dt,id",
@@ -81,7 +82,6 @@ def _same(got: pd.DataFrame, want: pd.DataFrame, columns: list[str]) -> bool:
 def run(spark, warehouse: Path, n: int = 20_000) -> list[TableRun]:
     """Write, read back and validate the sample tables under `warehouse` (must not hold them yet)."""
     from .spark import write
-    from .table.validate import validate_table
 
     out = []
     orders = warehouse / "db.db" / "orders"
@@ -95,7 +95,7 @@ def run(spark, warehouse: Path, n: int = 20_000) -> list[TableRun]:
     want = model_rows(batches)
     got = spark.read.format("paimon").load(str(orders)).toPandas()
     columns = ["id", "dt", "amount", "status", "op"]
-    out.append(_result("db.orders", orders, want, got, columns, validate_table))
+    out.append(_result("db.orders", orders, want, got, columns))
 
     events = warehouse / "db.db" / "events"
     rng = np.random.default_rng(9)
@@ -110,11 +110,11 @@ def run(spark, warehouse: Path, n: int = 20_000) -> list[TableRun]:
         **EVENTS_OPTIONS
     ).save(str(events))
     got = spark.read.format("paimon").load(str(events)).toPandas()
-    out.append(_result("db.events", events, frame, got, ["dt", "kind", "user"], validate_table))
+    out.append(_result("db.events", events, frame, got, ["dt", "kind", "user"]))
     return out
 
 
-def _result(name, path, want, got, columns, validate_table) -> TableRun:
+def _result(name: str, path: Path, want: pd.DataFrame, got: pd.DataFrame, columns: list[str]) -> TableRun:
     findings = [f for r in validate_table(path) for f in r.findings if f.severity != "warning"]
     snapshots = len(list((path / "snapshot").glob("snapshot-*")))
     return TableRun(name, path, len(want), len(got), _same(got, want, columns), snapshots, findings)
