@@ -361,7 +361,8 @@ def _compact(
     for e in state.live:
         if (e.partition, e.bucket) in touched:
             live[(e.partition, e.bucket)].append(e)
-    vectors = load_index_files(c.root, state.index_files, "").vectors
+    here = [e for e in state.index_files if (e.partition, e.bucket) in touched]  # untouched buckets keep theirs
+    vectors = load_index_files(c.root, here, "").vectors
     entries: list[_Entry] = []
     dv_files: dict[tuple[bytes, int], dict[str, np.ndarray]] = {}
     for key in sorted(touched):
