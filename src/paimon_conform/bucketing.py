@@ -23,7 +23,7 @@ import mmh3
 import numpy as np
 import pyarrow as pa
 
-from . import binary_row, javahash
+from . import binary_row, datafile, javahash
 from .errors import EncodeError, UsageError
 from .types import DataType
 
@@ -395,13 +395,22 @@ def rows_of_columns(types: Sequence[DataType], columns: Sequence[Any]) -> list[t
     return out
 
 
-def _pylists(columns: Sequence[Any]) -> list[list[Any]]:
-    """Each column as a Python list of its values."""
-    return [c.to_pylist() if isinstance(c, pa.Array | pa.ChunkedArray) else list(c) for c in columns]
+def _internal_lists(types: Sequence[DataType], columns: Sequence[Any]) -> list[list[Any]]:
+    """Each column as a Python list of internal values (Arrow columns converted by their Arrow type)."""
+    out = []
+    for t, c in zip(types, columns, strict=True):
+        if isinstance(c, pa.Array | pa.ChunkedArray):
+            try:
+                out.append(datafile.internal_values(c, t))
+            except (pa.ArrowException, TypeError, ValueError, UsageError) as exc:
+                raise EncodeError(f"{t}: cannot take the column as {t} values: {exc}") from None
+        else:
+            out.append(list(c))
+    return out
 
 
 def _scalar_rows(types: Sequence[DataType], columns: Sequence[Any]) -> list[tuple[np.ndarray, np.ndarray]]:
-    rows = [binary_row.write(types, list(r)) for r in zip(*_pylists(columns), strict=True)]
+    rows = [binary_row.write(types, list(r)) for r in zip(*_internal_lists(types, columns), strict=True)]
     sizes = np.array([len(r) for r in rows], dtype=np.int64)
     out = []
     for size in np.unique(sizes):
@@ -466,6 +475,6 @@ def bucket_columns(
         arr = _arrow(columns[0], types[0])
         return mod_bucket(np.asarray(arr.fill_null(0), dtype=np.int64), num_buckets)  # null reads as 0
     if function == "hive":
-        rows = zip(*_pylists(columns), strict=True)
+        rows = zip(*_internal_lists(types, columns), strict=True)
         return np.array([hive_bucket(types, list(r), num_buckets) for r in rows], dtype=np.int32)
     raise UsageError(f"unknown bucket function {function!r}; known: {', '.join(BUCKET_FUNCTIONS)}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from .errors import UsageError
@@ -85,8 +86,38 @@ def internal_values(column: pa.ChunkedArray, t: DataType) -> list[Any]:
                 out.append((total // 1_000_000, total % 1_000_000))
         return out
     if pa.types.is_decimal(at):
-        return [None if v is None else (int(v.scaleb(t.scale)), t.precision, t.scale) for v in column.to_pylist()]
+        return decimal_values(column, t)
     return column.to_pylist()
+
+
+def decimal_values(column: pa.Array | pa.ChunkedArray, t: DataType) -> list[Any]:
+    """A decimal column as (unscaled, p, s) at the scale of `t`, exact for all 38 digits.
+
+    Read from the 128-bit buffers, not through Python's Decimal (whose default
+    28-digit context would round DECIMAL(38, s) values).
+    """
+    arr = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    if not pa.types.is_decimal128(arr.type):
+        arr = arr.cast(pa.decimal128(38, arr.type.scale))
+    n = len(arr)
+    words = np.frombuffer(arr.buffers()[1], dtype="<u8", count=2 * (n + arr.offset))[2 * arr.offset :]
+    low, high = words[0::2].tolist(), words[1::2].view("<i8").tolist()
+    shift = t.scale - arr.type.scale
+    valid = arr.is_valid().to_pylist() if arr.null_count else [True] * n
+    out: list[Any] = []
+    for lo, hi, ok in zip(low, high, valid, strict=True):
+        if not ok:
+            out.append(None)
+            continue
+        unscaled = (hi << 64) | lo
+        if shift >= 0:
+            unscaled *= 10**shift
+        else:
+            unscaled, rest = divmod(unscaled, 10**-shift)
+            if rest:
+                raise UsageError(f"{t}: a stored decimal has more than {t.scale} fraction digits")
+        out.append((unscaled, t.precision, t.scale))
+    return out
 
 
 def distinct_values(column: pa.ChunkedArray) -> pa.ChunkedArray:
