@@ -126,3 +126,36 @@ def test_embedded_bytes_as_hex(capsys):
     assert json.loads(capsys.readouterr().out.split("\n", 1)[1])["kind"] == "file-index"
     assert cli.main(["validate", "hex:abc"]) == 2
     capsys.readouterr()
+
+
+def test_a_bug_in_a_check_exits_2_naming_the_file_not_a_traceback(monkeypatch, capsys):
+    """An exception outside the kit's hierarchy is an InternalError naming the file being checked: exit 2."""
+    from paimon_conform.table import data_files
+
+    def broken(*args, **kwargs):
+        raise KeyError("boom")
+
+    table = GOLDEN / "tables" / "java-0.9.0" / "append-fixed3-avro"
+    monkeypatch.setattr(data_files, "check_value_kinds", broken)
+    assert cli.main(["validate", str(table)]) == 2
+    err = capsys.readouterr().err
+    assert "internal error while checking" in err and "KeyError" in err and "Traceback" not in err
+    assert f"{table}/dt=" in err and ".avro" in err  # the data file, not just the table
+    monkeypatch.setattr(cli, "validate_file", broken)
+    assert cli.main(["validate", str(GOOD_DV)]) == 2
+    assert str(GOOD_DV) in capsys.readouterr().err
+
+
+def test_the_cli_process_never_prints_a_traceback_on_a_kit_bug(tmp_path):
+    """The same through the console script: exit 2, a one-line message on stderr."""
+    script = (
+        "import sys\n"
+        "from paimon_conform import cli, layouts\n"
+        "def broken(*a, **k):\n"
+        "    raise IndexError('injected')\n"
+        "cli.get = broken\n"
+        "sys.exit(cli.main(['validate', '--kind', 'hash-index', sys.argv[1]]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(HASH)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and "IndexError: injected" in done.stderr

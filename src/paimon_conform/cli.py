@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, cases
-from .errors import LayoutError, PaimonConformError, UsageError
+from .errors import LayoutError, PaimonConformError, UsageError, checking
 from .findings import SEVERITIES
 from .golden import check_corpus, default_root
 from .layouts import LAYOUTS, detect, get
@@ -152,12 +152,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
     types = parse_types(args.types, args.type)
     results = []
     for p in args.files:
-        if Path(p).is_dir():
+        if not p.startswith("hex:") and Path(p).is_dir():
             from .table.validate import stderr_progress, validate_table
 
             results += validate_table(p, progress=stderr_progress if args.progress else None)
         else:
-            results.append(validate_file(p, args.kind, types, args.data, args.column))
+            with checking(p if not p.startswith("hex:") else "hex:…"):
+                results.append(validate_file(p, args.kind, types, args.data, args.column))
     if args.expect_failures:
         from . import expectations
 
@@ -426,16 +427,23 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if exc.code == 0 else 2
     func = getattr(args, "func", cmd_main)
     try:
-        return func(args)
-    except UsageError as exc:
-        print(f"paimon-conform: {exc}", file=sys.stderr)
-        return 2
-    except PaimonConformError as exc:
-        print(f"paimon-conform: {exc}", file=sys.stderr)
-        return 2
+        with checking(_subject(args)):
+            return func(args)
     except BrokenPipeError:  # output piped into `head` and closed early
         sys.stderr.close()
         return 0
+    except PaimonConformError as exc:
+        print(f"paimon-conform: {exc}", file=sys.stderr)
+        return 2
+
+
+def _subject(args: argparse.Namespace) -> str:
+    """What a command works on, for the message of an internal error outside any narrower check."""
+    for name in ("file", "files", "index", "input", "table"):
+        value = getattr(args, name, None)
+        if value:
+            return ", ".join(value) if isinstance(value, list) else str(value)
+    return f"paimon-conform {getattr(args, 'command', '') or ''}".strip()
 
 
 if __name__ == "__main__":

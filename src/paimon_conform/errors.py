@@ -7,12 +7,20 @@ IndexError, struct.error, EOFError or UnicodeDecodeError):
     ├── UsageError          bad arguments, unknown kind, unreadable input
     ├── CaseError           a JSON case that does not match its schema
     ├── EncodeError         logical content that the layout cannot hold
+    ├── InternalError       a fault in the kit itself (a bug), with the file and field it was checking
     └── LayoutError         bytes that violate a layout; carries code, path, offset
         ├── TruncatedError  the bytes end inside a field
         └── InvariantError  a field holds a value the layout forbids
+
+`checking(file, field)` turns any other exception raised inside it into an
+InternalError naming that file and field; the CLI exits 2 with it, never with a
+traceback.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 class PaimonConformError(Exception):
@@ -58,3 +66,32 @@ class TruncatedError(LayoutError):
 
 class InvariantError(LayoutError):
     """A field's value breaks a rule of the layout."""
+
+
+class InternalError(PaimonConformError):
+    """An exception outside this hierarchy, raised while the kit checked `file` (at `field`): a bug in the kit."""
+
+    def __init__(self, file: str, field: str, cause: BaseException) -> None:
+        self.file = file
+        self.field = field
+        self.cause = cause
+        where = f"{file}" + (f" (field {field})" if field else "")
+        super().__init__(
+            f"internal error while checking {where}: {type(cause).__name__}: {cause}; "
+            "this is a bug in paimon-conform, not a finding about the input"
+        )
+
+
+@contextmanager
+def checking(file: str, field: str = "") -> Iterator[None]:
+    """Run a check of `file`; an exception outside the kit's hierarchy becomes an InternalError naming it."""
+    try:
+        yield
+    except PaimonConformError:
+        raise
+    except (KeyboardInterrupt, SystemExit, GeneratorExit, BrokenPipeError):
+        raise
+    except MemoryError as exc:
+        raise InternalError(file, field, exc) from None
+    except Exception as exc:  # the one boundary: any other exception is a kit bug
+        raise InternalError(file, field, exc) from exc

@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import PaimonConformError
+
 MAX_SNAPSHOT_BYTES = 16 << 20
 MAX_MANIFEST_BYTES = 1 << 30
 
 
-class MetadataProblem(Exception):
-    """A metadata file that cannot be used: finding code, field path, message."""
+class MetadataProblem(PaimonConformError):
+    """A metadata file that cannot be used: finding code, field path, message (reported as a finding)."""
 
     def __init__(self, code: str, path: str, message: str) -> None:
         super().__init__(message)
