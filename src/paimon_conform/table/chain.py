@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .. import binary_row
 from .. import table_layout as tl
-from ..errors import LayoutError
+from ..errors import LayoutError, checking
 from ..findings import Finding
 from ..findings import file_finding as _f
 from . import manifest_schema
@@ -56,6 +56,7 @@ class Chain:
     index_files: list[IndexManifestEntry] = field(default_factory=list)
     older_index_files: dict[str, IndexManifestEntry] = field(default_factory=dict)  # kept snapshots', not live
     referenced: set[str] = field(default_factory=set)  # relative paths any kept snapshot refers to
+    added: dict[str, ManifestEntry] = field(default_factory=dict)  # data file path → the entry that added it
     missing: list[tuple[Finding, str]] = field(default_factory=list)  # DATA_FILE_MISSING and the path
     snapshots: int = 0
 
@@ -114,12 +115,14 @@ class _Loader:
         if rel in self.cache:
             return self.cache[rel]  # type: ignore[return-value]
         try:
-            rf = read_records(self.root / rel)
+            with checking(str(self.root / rel)):
+                rf = read_records(self.root / rel)
         except MetadataProblem as p:
             self.chain.findings.append(_f(p.code, "must", rel, p.path, p.message))
             self.cache[rel] = None
             return None
-        self.chain.findings.extend(manifest_schema.check(rf, kind, rel))
+        with checking(str(self.root / rel), "schema"):
+            self.chain.findings.extend(manifest_schema.check(rf, kind, rel))
         self.cache[rel] = rf.records
         return rf.records
 
@@ -279,29 +282,10 @@ def load_chain(root: Path, schema: TableSchema, known_schemas: list[int]) -> Cha
     latest_changelog: list[ManifestEntry] = []
     for sid in ids:
         rel = f"snapshot/snapshot-{sid}"
-        try:
-            snap = read_snapshot(root / rel)
-        except MetadataProblem as p:
-            chain.findings.append(_f(p.code, "must", rel, p.path, p.message))
-            continue
-        if snap.id != sid:
-            chain.findings.append(_f("SNAPSHOT_ID_MISMATCH", "must", rel, "id", f"id is {snap.id} in snapshot-{sid}"))
-        if snap.schema_id not in known_schemas:
-            msg = f"schemaId {snap.schema_id} has no schema file (known: {known_schemas})"
-            chain.findings.append(_f("SNAPSHOT_SCHEMA_UNKNOWN", "must", rel, "schemaId", msg))
-        base = loader.manifest_list(rel, "baseManifestList", snap.base_manifest_list)
-        delta = loader.manifest_list(rel, "deltaManifestList", snap.delta_manifest_list)
-        changelog = loader.manifest_list(rel, "changelogManifestList", snap.changelog_manifest_list)
-        entries = [e for m in base + delta for e in loader.entries(m.file_name) or []]
-        logs = [e for m in changelog for e in loader.entries(m.file_name) or []]
-        index = loader.index_entries(rel, snap.index_manifest)
-        for e in entries + logs:
-            _reference_data(loader, e)
-        if sid == ids[-1]:
-            chain.latest = snap
-            latest_entries, latest_changelog = entries, logs
-            chain.index_files = live_index(index)
-            _check_counts(chain, rel, snap, base, delta, loader)
+        with checking(str(root / rel)):
+            latest = _follow_snapshot(root, loader, chain, sid == ids[-1], sid, rel, known_schemas)
+        if latest is not None:
+            latest_entries, latest_changelog = latest
     live_names = {e.file_name for e in chain.index_files}
     chain.older_index_files = {n: e for n, e in loader.index_files.items() if n not in live_names}
     if chain.latest is not None:
@@ -314,12 +298,47 @@ def load_chain(root: Path, schema: TableSchema, known_schemas: list[int]) -> Cha
     return chain
 
 
+def _follow_snapshot(
+    root: Path, loader: _Loader, chain: Chain, is_latest: bool, sid: int, rel: str, known_schemas: list[int]
+) -> tuple[list[ManifestEntry], list[ManifestEntry]] | None:
+    """One kept snapshot: its manifest lists, manifests, index manifest and data-file references.
+
+    For the latest snapshot, its data entries (base + delta) and changelog entries.
+    """
+    try:
+        snap = read_snapshot(root / rel)
+    except MetadataProblem as p:
+        chain.findings.append(_f(p.code, "must", rel, p.path, p.message))
+        return None
+    if snap.id != sid:
+        chain.findings.append(_f("SNAPSHOT_ID_MISMATCH", "must", rel, "id", f"id is {snap.id} in snapshot-{sid}"))
+    if snap.schema_id not in known_schemas:
+        msg = f"schemaId {snap.schema_id} has no schema file (known: {known_schemas})"
+        chain.findings.append(_f("SNAPSHOT_SCHEMA_UNKNOWN", "must", rel, "schemaId", msg))
+    base = loader.manifest_list(rel, "baseManifestList", snap.base_manifest_list)
+    delta = loader.manifest_list(rel, "deltaManifestList", snap.delta_manifest_list)
+    changelog = loader.manifest_list(rel, "changelogManifestList", snap.changelog_manifest_list)
+    entries = [e for m in base + delta for e in loader.entries(m.file_name) or []]
+    logs = [e for m in changelog for e in loader.entries(m.file_name) or []]
+    index = loader.index_entries(rel, snap.index_manifest)
+    for e in entries + logs:
+        _reference_data(loader, e)
+    if not is_latest:
+        return None
+    chain.latest = snap
+    chain.index_files = live_index(index)
+    _check_counts(chain, rel, snap, base, delta, loader)
+    return entries, logs
+
+
 def _reference_data(loader: _Loader, e: ManifestEntry) -> None:
     """Mark an entry's data file and extra files as referenced; an ADDed one that is missing is a finding."""
     folder = loader.folder(e)
     if e.file.external_path is not None or not isinstance(folder, str):
         return
     chain = loader.chain
+    if e.kind == ADD and plain_name(e.file.file_name):
+        chain.added.setdefault(f"{folder}/{e.file.file_name}", e)
     for name in (e.file.file_name, *e.file.extra_files):
         rel = f"{folder}/{name}"
         if not plain_name(name) or rel in chain.referenced:

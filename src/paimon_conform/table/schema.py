@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from ..findings import Finding
 from ..table_layout import Field, bool_option
 from ..types import DataType, parse_type
 
@@ -114,3 +115,65 @@ def read_schema(root: Path, schema_id: int | None = None) -> TableSchema:
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: cannot read ({exc})") from None
     return parse_schema(text, str(path))
+
+
+class Schemas:
+    """Every schema version of a table, read on first use; a data file is checked against the one it names.
+
+    Java reads a data file through the schema of its manifest entry's `_SCHEMA_ID`
+    (columns, statistics, keys and file indexes are those of that version) and maps
+    it to the newest schema by field id.
+    """
+
+    def __init__(self, root: Path, newest: TableSchema) -> None:
+        self.root = root
+        self.newest = newest
+        self.ids = schema_ids(root)
+        self.loaded: dict[int, TableSchema | None] = {newest.id: newest}
+        self.findings: list[Finding] = []
+
+    def get(self, schema_id: int, owner: str = "", where: str = "") -> TableSchema | None:
+        """Schema `schema_id`, or None (with one finding per id) when it is missing or unreadable."""
+        if schema_id in self.loaded:
+            return self.loaded[schema_id]
+        schema = None
+        if schema_id not in self.ids:
+            msg = f"_SCHEMA_ID {schema_id} has no schema file (known: {self.ids}); Java cannot read the file"
+            self.findings.append(Finding("DATA_FILE_SCHEMA_UNKNOWN", "must", where, None, msg, owner))
+        else:
+            try:
+                schema = read_schema(self.root, schema_id)
+            except UsageError as exc:
+                self.findings.append(
+                    Finding("SCHEMA_UNREADABLE", "must", "", None, str(exc), f"schema/schema-{schema_id}")
+                )
+        self.loaded[schema_id] = schema
+        return schema
+
+    def of_file(self, entry: Any, columns: list[str]) -> TableSchema | None:
+        """The schema a data file was written with: the `_SCHEMA_ID` of the manifest entry that added it; for
+        a file no kept snapshot adds, the newest schema whose data-file columns are the file's (else the newest)."""
+        if entry is not None:
+            return self.get(entry.file.schema_id, entry.manifest, f"entries[{entry.index}]._FILE._SCHEMA_ID")
+        for sid in reversed(self.ids):
+            schema = self.loaded.get(sid) if sid in self.loaded else self._quiet(sid)
+            if schema is not None and [f.name for f in data_file_fields(schema)] == columns:
+                return schema
+        return self.newest
+
+    def _quiet(self, schema_id: int) -> TableSchema | None:
+        try:
+            schema: TableSchema | None = read_schema(self.root, schema_id)
+        except UsageError:
+            schema = None
+        self.loaded[schema_id] = schema
+        return schema
+
+
+def data_file_fields(schema: TableSchema) -> list[Field]:
+    """The data-file columns Java writes under this schema."""
+    from ..table_layout import LayoutOptions
+    from ..table_layout import data_file_fields as fields_of
+
+    options = LayoutOptions.of(schema.options)
+    return fields_of(schema.fields, schema.primary_keys, schema.partition_keys, options)

@@ -14,7 +14,7 @@ import pyarrow as pa
 
 from .. import bucketing
 from .. import table_layout as tl
-from ..errors import PaimonConformError, UsageError
+from ..errors import PaimonConformError, UsageError, checking
 from ..findings import Finding
 from ..report import FileResult
 from . import data_files
@@ -30,7 +30,7 @@ from .index_files import (
 )
 from .layout import BucketFile, walk
 from .paths import plain_name
-from .schema import TableSchema, read_schema, schema_ids
+from .schema import Schemas, TableSchema, data_file_fields, read_schema, schema_ids
 
 
 @dataclass
@@ -45,8 +45,7 @@ class TableStats:
 
 def expected_fields(schema: TableSchema) -> list[tl.Field]:
     """The data-file columns Java writes for this table."""
-    options = tl.LayoutOptions.of(schema.options)
-    return tl.data_file_fields(schema.fields, schema.primary_keys, schema.partition_keys, options)
+    return data_file_fields(schema)
 
 
 def _read(root: Path, relative: str, stats: TableStats) -> tuple[data_files.DataFile | None, list[Finding]]:
@@ -169,6 +168,22 @@ def _index_checks(root: Path, live, df, schema: TableSchema) -> list[Finding]:
     return out
 
 
+@dataclass
+class _Run:
+    """What the per-file checks of one table share."""
+
+    root: Path
+    schema: TableSchema  # the newest
+    schemas: Schemas
+    stats: TableStats
+    state: object
+    live_by_path: dict
+    added: dict  # every data file a kept snapshot adds → that entry (its schema id)
+    latest_data: set[str]
+    dynamic: bool
+    seen: KeyHashes
+
+
 def validate_table(
     root: str | Path, progress: Callable[[str], None] | None = None, stats: TableStats | None = None
 ) -> list[FileResult]:
@@ -177,10 +192,16 @@ def validate_table(
     stats = stats if stats is not None else TableStats()
     if not root.is_dir():
         return [FileResult(str(root), "table", unusable="not a directory")]
+    with checking(str(root)):
+        return _validate(root, progress, stats)
+
+
+def _validate(root: Path, progress: Callable[[str], None] | None, stats: TableStats) -> list[FileResult]:
     try:
         schema = read_schema(root)
     except UsageError as exc:
         return [FileResult(str(root), "table", unusable=str(exc))]
+    schemas = Schemas(root, schema)
     files, findings = walk(root, schema)
     for name, raw in schema.unreadable_types.items():
         msg = f"column {name}: type {str(raw)[:80]} is not one the kit models; checks that need it are skipped"
@@ -195,40 +216,29 @@ def validate_table(
     state = load_index_files(root, chain.index_files, index_owner)
     findings += state.findings + check_older_index_files(root, chain.older_index_files)
     stats.seconds["metadata"] += time.perf_counter() - t0
-    live_by_path = {lf.relative: lf for lf in chain.live + chain.changelog if lf.relative is not None}
-    latest_data = {lf.relative for lf in chain.live}
     live_keys = {(lf.entry.partition, lf.entry.bucket, lf.entry.file.file_name) for lf in chain.live}
     findings += unknown_vectors(state, live_keys, index_owner)
-    dynamic = schema.bucket == -1 and bool(schema.primary_keys)
-    seen = KeyHashes()
+    run = _Run(
+        root=root,
+        schema=schema,
+        schemas=schemas,
+        stats=stats,
+        state=state,
+        live_by_path={lf.relative: lf for lf in chain.live + chain.changelog if lf.relative is not None},
+        added=chain.added,
+        latest_data={lf.relative for lf in chain.live},
+        dynamic=schema.bucket == -1 and bool(schema.primary_keys),
+        seen=KeyHashes(),
+    )
     data = [f for f in files if f.kind in ("data", "changelog")]
     for i, ref in enumerate(data):
         if progress and (i % 100 == 0 or i == len(data) - 1):
             progress(f"data files {i + 1}/{len(data)}")
-        df, found = _read(root, ref.relative, stats)
-        findings += found
-        if df is None:
-            continue
-        bad_strings = data_files.check_strings(df, ref.relative)
-        if bad_strings:  # values that cannot be decoded: no row-level check can run on them
-            findings += bad_strings
-            continue
-        findings += check_data_file(df, ref, schema, stats)
-        lf = live_by_path.get(ref.relative)
-        if lf is None:
-            continue
-        t1 = time.perf_counter()
-        findings += check_file_meta(df, lf, schema, root)
-        e = lf.entry
-        findings += check_vector(state, e.partition, e.bucket, e.file.file_name, df.table.num_rows)
-        findings += _index_checks(root, lf, df, schema)
-        if dynamic and ref.relative in latest_data:
-            hashes = _dynamic_key_hashes(df, schema)
-            if hashes is not None:
-                seen.add(e.partition, e.bucket, hashes, ref.relative)
-        stats.seconds["entries"] += time.perf_counter() - t1
-    if dynamic:
-        findings += check_hash_index(state, seen)
+        with checking(f"{root}/{ref.relative}"):
+            findings += _check_one(run, ref)
+    if run.dynamic:
+        findings += check_hash_index(state, run.seen)
+    findings += schemas.findings
     by_file: dict[str, list[Finding]] = defaultdict(list)
     for f in findings:
         by_file[f.file].append(f)
@@ -238,6 +248,34 @@ def validate_table(
         for f in by_file[name]:
             f.file = f"{root}/{name}"
     return results
+
+
+def _check_one(run: _Run, ref: BucketFile) -> list[Finding]:
+    """Every check of one data or changelog file, against the schema it was written with."""
+    df, findings = _read(run.root, ref.relative, run.stats)
+    if df is None:
+        return findings
+    bad_strings = data_files.check_strings(df, ref.relative)
+    if bad_strings:  # values that cannot be decoded: no row-level check can run on them
+        return findings + bad_strings
+    lf = run.live_by_path.get(ref.relative)
+    schema = run.schemas.of_file(lf.entry if lf else run.added.get(ref.relative), df.table.column_names)
+    if schema is None:  # the entry names a schema id without a schema file (reported once per id)
+        return findings
+    findings += check_data_file(df, ref, schema, run.stats)
+    if lf is None:
+        return findings
+    t1 = time.perf_counter()
+    findings += check_file_meta(df, lf, schema, run.root)
+    e = lf.entry
+    findings += check_vector(run.state, e.partition, e.bucket, e.file.file_name, df.table.num_rows)
+    findings += _index_checks(run.root, lf, df, schema)
+    if run.dynamic and ref.relative in run.latest_data:
+        hashes = _dynamic_key_hashes(df, schema)
+        if hashes is not None:
+            run.seen.add(e.partition, e.bucket, hashes, ref.relative)
+    run.stats.seconds["entries"] += time.perf_counter() - t1
+    return findings
 
 
 def _kind_of(relative: str) -> str:
