@@ -30,9 +30,21 @@ def test_validate_exit_codes(capsys):
 
 
 def test_finding_line_names_file_path_offset_and_code(capsys):
-    cli.main(["validate", str(BAD_CRC)])
+    cli.main(["validate", "--java-version", "0.9.0", str(BAD_CRC)])
     line = capsys.readouterr().out.splitlines()[0]
     assert line.startswith(f"{BAD_CRC}: vectors[1].crc @59 DV_CRC_MISMATCH [must]")
+    assert line.endswith("[Java 0.9-1.1]")  # a must-finding names the releases it is about
+
+
+def test_java_version_judges_against_one_reader(capsys):
+    """A bad DV CRC fails Java 0.9-1.1 (a write reloading the vector); Java 1.2-2.0 never check it: should."""
+    for version, severity in (("0.9", "must"), ("1.1.0", "must"), ("1.2", "should"), ("2.0.0", "should")):
+        assert cli.main(["validate", "--java-version", version, str(BAD_CRC)]) == 1
+        assert f"DV_CRC_MISMATCH [{severity}]" in capsys.readouterr().out
+    assert cli.main(["validate", "--level", "must", str(BAD_CRC)]) == 0  # the default target is the newest
+    assert cli.main(["validate", "--level", "must", "--java-version", "1.0", str(BAD_CRC)]) == 1
+    assert cli.main(["validate", "--java-version", "7.3", str(BAD_CRC)]) == 2
+    assert "known: 0.8, 0.9" in capsys.readouterr().err
 
 
 def test_level_must_ignores_should_findings(tmp_path, capsys):
@@ -47,7 +59,8 @@ def test_level_must_ignores_should_findings(tmp_path, capsys):
 
 def test_json_report(tmp_path, capsys):
     out = tmp_path / "r.json"
-    assert cli.main(["validate", "--report", "json", "-o", str(out), str(GOOD_DV), str(BAD_CRC)]) == 1
+    args = ["validate", "--java-version", "0.9", "--report", "json", "-o", str(out), str(GOOD_DV), str(BAD_CRC)]
+    assert cli.main(args) == 1
     doc = json.loads(out.read_text())
     assert doc["exit_code"] == 1
     by_file = {Path(f["file"]).name: f for f in doc["files"]}
@@ -61,13 +74,15 @@ def test_json_report(tmp_path, capsys):
         "message": "",
         "file": str(BAD_CRC),
         "expected": None,  # the reason, when --expect-failures lists the finding
+        "java_releases": ["0.9", "1.0", "1.1"],  # the releases a must-finding is about
     }
     capsys.readouterr()
 
 
 def test_junit_report_parses(tmp_path, capsys):
     out = tmp_path / "r.xml"
-    assert cli.main(["validate", "--report", "junit", "-o", str(out), str(GOOD_DV), str(BAD_CRC)]) == 1
+    args = ["validate", "--java-version", "0.9", "--report", "junit", "-o", str(out), str(GOOD_DV), str(BAD_CRC)]
+    assert cli.main(args) == 1
     root = ET.parse(out).getroot()
     assert root.tag == "testsuites"
     (suite,) = root.findall("testsuite")
@@ -139,8 +154,11 @@ def test_a_bug_in_a_check_exits_2_naming_the_file_not_a_traceback(monkeypatch, c
     monkeypatch.setattr(data_files, "check_value_kinds", broken)
     assert cli.main(["validate", str(table)]) == 2
     err = capsys.readouterr().err
-    assert "internal error while checking" in err and "KeyError" in err and "Traceback" not in err
-    assert f"{table}/dt=" in err and ".avro" in err  # the data file, not just the table
+    assert "internal error while checking" in err
+    assert "KeyError" in err
+    assert "Traceback" not in err
+    assert f"{table}/dt=" in err
+    assert ".avro" in err
     monkeypatch.setattr(cli, "validate_file", broken)
     assert cli.main(["validate", str(GOOD_DV)]) == 2
     assert str(GOOD_DV) in capsys.readouterr().err
@@ -158,4 +176,5 @@ def test_the_cli_process_never_prints_a_traceback_on_a_kit_bug(tmp_path):
     )
     done = subprocess.run([sys.executable, "-c", script, str(HASH)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
-    assert "Traceback" not in done.stderr and "IndexError: injected" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert "IndexError: injected" in done.stderr

@@ -32,9 +32,9 @@ def to_long(t: DataType, v: Any) -> int | None:
         return None
     if t.root not in SUPPORTED:
         raise EncodeError(f"the bsi index does not support {t} (Java: unsupported type)")
-    if t.root == "DECIMAL":
-        if t.precision > 18:
-            raise EncodeError(f"the bsi index needs DECIMAL precision <= 18, not {t}")
+    if t.root == "DECIMAL":  # Decimal.toUnscaledLong() for every precision; only the value must fit a long
+        if not -(2**63) <= v[0] < 2**63:
+            raise EncodeError(f"{t}: the unscaled value {v[0]} does not fit a long (Java's write fails)")
         return v[0]
     if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
         return timestamp_long(t, v)

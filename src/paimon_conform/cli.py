@@ -17,6 +17,7 @@ from . import __version__, cases
 from .errors import LayoutError, PaimonConformError, UsageError, checking
 from .findings import SEVERITIES
 from .golden import check_corpus, default_root
+from .java_releases import NEWEST, RELEASES, judge, release
 from .layouts import LAYOUTS, detect, get
 from .layouts.base import Layout
 from .report import RENDERERS, FileResult, exit_code
@@ -100,9 +101,14 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 
 def validate_file(
-    path: str, kind: str | None, types: Any = None, data_file: str | None = None, column: str | None = None
+    path: str,
+    kind: str | None,
+    types: Any = None,
+    data_file: str | None = None,
+    column: str | None = None,
+    java_version: str = NEWEST,
 ) -> FileResult:
-    """Validate one file into a FileResult (unusable input recorded, not raised)."""
+    """Validate one file into a FileResult (unusable input recorded, not raised), judged for one Java release."""
     try:
         data = _read(path)
         layout = _layout_for(data, kind, path)
@@ -111,7 +117,7 @@ def validate_file(
             found += against_data(layout, data, data_file, column, types)
     except UsageError as exc:
         return FileResult(path, kind or "", unusable=str(exc))
-    findings = sorted(found, key=lambda f: SEVERITIES.index(f.severity))  # musts first
+    findings = sorted(judge(found, java_version), key=lambda f: SEVERITIES.index(f.severity))  # musts first
     for f in findings:
         f.file = path
     return FileResult(path, layout.kind, findings)
@@ -150,15 +156,16 @@ def _emit(results: list[FileResult], fmt: str, level: str, out: str | None) -> N
 def cmd_validate(args: argparse.Namespace) -> int:
     """Validate files and report findings."""
     types = parse_types(args.types, args.type)
+    target = release(args.java_version)
     results = []
     for p in args.files:
         if not p.startswith("hex:") and Path(p).is_dir():
             from .table.validate import stderr_progress, validate_table
 
-            results += validate_table(p, progress=stderr_progress if args.progress else None)
+            results += validate_table(p, progress=stderr_progress if args.progress else None, java_version=target)
         else:
             with checking(p if not p.startswith("hex:") else "hex:…"):
-                results.append(validate_file(p, args.kind, types, args.data, args.column))
+                results.append(validate_file(p, args.kind, types, args.data, args.column, target))
     if args.expect_failures:
         from . import expectations
 
@@ -362,6 +369,13 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["must", "should"],
         default="should",
         help="'must' ignores should-findings when deciding the exit code",
+    )
+    v.add_argument(
+        "--java-version",
+        metavar="V",
+        default=NEWEST,
+        help=f"judge against this Java Paimon release ({', '.join(RELEASES)}; default {NEWEST}): a must-finding "
+        "about other releases only is reported at the severity it has for V",
     )
     v.add_argument(
         "--expect-failures",

@@ -28,21 +28,45 @@ class Finding:
     message: str
     file: str = field(default="")
     expected: str | None = None  # the reason, when an --expect-failures entry lists this finding
+    # Java release lines a must-finding holds for (None: every release the kit knows), and what it is for the
+    # other releases (`java_releases.judge`: should, warning, or None to drop it)
+    java_releases: tuple[str, ...] | None = None
+    otherwise: Severity | None = "should"
 
     @classmethod
     def from_error(cls, err: LayoutError, file: str = "") -> Finding:
         """A must-level finding for a LayoutError."""
         return cls(err.code, "must", err.path, err.offset, err.detail, file)
 
+    def affects(self) -> str:
+        """The Java releases a must-finding is about, for reports ('' for other severities)."""
+        if self.severity != "must":
+            return ""
+        from .java_releases import describe
+
+        return describe(self.java_releases)
+
     def to_json(self) -> dict:
         """Plain-dict form used by the JSON report."""
-        return asdict(self)
+        out = asdict(self)
+        del out["otherwise"]
+        if self.severity == "must":
+            from .java_releases import RELEASES
+
+            out["java_releases"] = list(self.java_releases or RELEASES)
+        else:
+            out["java_releases"] = None
+        return out
 
     def line(self) -> str:
-        """One text line: file, path, offset, code, severity, message."""
+        """One text line: file, path, offset, code, severity, message, and for musts the Java releases."""
         where = f"@{self.offset}" if self.offset is not None else "@-"
         known = f" (expected: {self.expected})" if self.expected is not None else ""
-        return f"{self.file}: {self.path or '<root>'} {where} {self.code} [{self.severity}] {self.message}{known}"
+        releases = f" [{self.affects()}]" if self.severity == "must" else ""
+        return (
+            f"{self.file}: {self.path or '<root>'} {where} {self.code} [{self.severity}] "
+            f"{self.message}{releases}{known}"
+        )
 
 
 def file_finding(

@@ -86,7 +86,11 @@ def double_bits(v: float) -> int:
 def timestamp_long(t: DataType, v: tuple[int, int]) -> int:
     """A timestamp as Paimon's indexes use it: millis (p <= 3) or micros."""
     millis, nano = v
-    return millis if t.timestamp_precision <= 3 else millis * 1000 + nano // 1000
+    if t.timestamp_precision <= 3:
+        return millis
+    if not -(2**63) <= millis * 1000 < 2**63:  # Timestamp.toMicros: Math.multiplyExact
+        raise EncodeError(f"{t}: {millis} ms in microseconds overflows a long (Java's Timestamp.toMicros throws)")
+    return millis * 1000 + nano // 1000
 
 
 def timestamp_from_long(t: DataType, v: int) -> tuple[int, int]:

@@ -263,3 +263,12 @@ def _to_json(t: DataType, v: Any) -> Any:
     unscaled, _, scale = v
     with localcontext(Context(prec=100)):
         return str(Decimal(unscaled).scaleb(-scale))
+
+
+def java_equals(t: DataType, a: Any, b: Any) -> bool:
+    """Equality as Java's Float.compare / Double.compare see it: every NaN equals NaN, -0.0 differs from 0.0."""
+    if t.root in ("FLOAT", "DOUBLE") and isinstance(a, float) and isinstance(b, float):
+        if math.isnan(a) or math.isnan(b):
+            return math.isnan(a) and math.isnan(b)
+        return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+    return a == b

@@ -15,7 +15,7 @@ from .. import table_layout as tl
 from ..errors import LayoutError
 from ..findings import Finding, Severity
 from ..findings import file_finding as _f
-from ..types import DataType
+from ..types import DataType, java_equals
 from .chain import LiveFile
 from .data_files import DataFile, _internal, count_in, key_columns
 from .schema import TableSchema
@@ -97,7 +97,7 @@ def _key_range(df: DataFile, meta: Any, schema: TableSchema, owner: str, at: str
             out.append(_f("MANIFEST_KEY_RANGE", "must", owner, f"{at}.{field_name}", msg))
             continue
         actual = _row_values(df, cols, row)
-        if values != actual:
+        if not all(java_equals(t, a, b) for t, a, b in zip(types, values, actual, strict=True)):
             msg = f"{field_name} is {values}, the file's {'first' if row == 0 else 'last'} key is {actual}"
             out.append(_f("MANIFEST_KEY_RANGE", "must", owner, f"{at}.{field_name}", msg))
     return out

@@ -1,13 +1,14 @@
 """Check the Avro writer schema of a metadata file against Java's record layout
 (specs/table_layout.yaml, `metadata_records`).
 
-Catches what other ports shipped: `_VERSION` not first, `_FILE` written as a nullable
-union, fields out of Java's order, wrong Avro types (must: released Java readers reject
-them; apache/paimon-rust#741, #742). A NOT NULL field written as a union with null, and a
-top-level union, are what Java 0.8 wrote before apache/paimon#3962: Java still reads them,
-so they are should-findings, except `_FILE`, which Java's specialized manifest reader
-rejected until apache/paimon#9816. A union with null in the second branch failed Java's
-Avro reader before apache/paimon#9418: must.
+Catches what other ports shipped: `_VERSION` not first, fields out of Java's order, wrong
+Avro types (must; apache/paimon-rust#741, #742). A NOT NULL field written as a union with
+null (`_FILE` included), and a top-level union, are what Java 0.8 wrote before
+apache/paimon#3962: every release 0.9-2.0 reads them (AvroRowDatumReader decodes with the
+writer schema, a union as null-or-branch-1), so they are should-findings; only the block
+reader on master between apache/paimon#9160 and #9816, never released, refused a nullable
+`_FILE`. A union with null in the second branch is misread by every release up to 2.0.0
+(fixed after it by apache/paimon#9418): must.
 """
 
 from __future__ import annotations
@@ -105,8 +106,7 @@ def _record_problems(record: dict, kind: str, path: str, named: dict[str, Any], 
         if _null_second(raw):
             out.append(("must", f"{at}{name}: a union with null second; Java readers before apache/paimon#9418 fail"))
         if nullable and not want.get("nullable"):
-            severity: Severity = "must" if name == "_FILE" else "should"
-            out.append((severity, f"{at}{name}: written as a union with null; Java declares it NOT NULL"))
+            out.append(("should", f"{at}{name}: written as a union with null; Java declares it NOT NULL"))
         _type_problem(inner, want["type"], f"{at}{name}", named, out)
 
 

@@ -16,6 +16,7 @@ from .. import bucketing
 from .. import table_layout as tl
 from ..errors import PaimonConformError, UsageError, checking
 from ..findings import Finding
+from ..java_releases import NEWEST, between, judge
 from ..report import FileResult
 from . import data_files
 from .chain import Chain, load_chain
@@ -68,6 +69,23 @@ def check_data_file(df: data_files.DataFile, ref: BucketFile, schema: TableSchem
         if thin is None:
             return found
         found = thin  # the rows can still be checked: the key is in the value columns
+    elif schema.primary_keys and tl.LayoutOptions.of(schema.options).thin_mode and _is_thin(df, schema):
+        msg = (
+            "a thin-mode file (no _KEY_ columns, data-file.thin-mode = true): Java before 1.0.0 does not know "
+            "thin mode, reads _KEY_ columns and fails ('Required column is missing in data file')"
+        )
+        found.append(
+            Finding(
+                "DATA_FILE_THIN_MODE",
+                "must",
+                "columns",
+                None,
+                msg,
+                ref.relative,
+                java_releases=PRE_THIN_MODE,
+                otherwise=None,
+            )
+        )
     found += data_files.check_value_kinds(df, ref.relative)
     found += data_files.check_partition(df, ref, schema, ref.relative)
     t1 = time.perf_counter()
@@ -77,23 +95,37 @@ def check_data_file(df: data_files.DataFile, ref: BucketFile, schema: TableSchem
     return found + bucket_findings
 
 
-def _undeclared_thin_mode(df: data_files.DataFile, schema: TableSchema, file: str) -> list[Finding] | None:
-    """Findings for a primary-key file in thin-mode layout in a table that does not declare it; else None."""
-    if not schema.primary_keys or tl.LayoutOptions.of(schema.options).thin_mode:
-        return None
-    thin = tl.data_file_fields(
+# Java reads thin-mode files from 1.0.0 on, with or without the option (apache/paimon#4651, FormatReaderMapping
+# maps every _KEY_ column to its value column); 0.9 (and 1.0-SNAPSHOT builds before #4651) read _KEY_ columns.
+PRE_THIN_MODE = between(None, "0.9")
+
+
+def _thin_fields(schema: TableSchema) -> list[tl.Field]:
+    return tl.data_file_fields(
         schema.fields,
         schema.primary_keys,
         schema.partition_keys,
         tl.LayoutOptions.of(schema.options | {"data-file.thin-mode": "true"}),
     )
-    if [c.name for c in df.columns] != [f.name for f in thin]:
+
+
+def _is_thin(df: data_files.DataFile, schema: TableSchema) -> bool:
+    return [c.name for c in df.columns] == [f.name for f in _thin_fields(schema)]
+
+
+def _undeclared_thin_mode(df: data_files.DataFile, schema: TableSchema, file: str) -> list[Finding] | None:
+    """Findings for a primary-key file in thin-mode layout in a table that does not declare it; else None."""
+    if not schema.primary_keys or tl.LayoutOptions.of(schema.options).thin_mode or not _is_thin(df, schema):
         return None
     msg = (
-        "the thin-mode layout (no _KEY_ columns) in a table without data-file.thin-mode = true; "
-        "Java reads _KEY_ columns there and fails ('Required column is missing in data file')"
+        "the thin-mode layout (no _KEY_ columns) in a table without data-file.thin-mode = true; Java before "
+        "1.0.0 reads _KEY_ columns there and fails ('Required column is missing in data file'); Java 1.0.0 and "
+        "later read it (apache/paimon#4651) but write this layout only when the option is set"
     )
-    return [Finding("DATA_FILE_COLUMNS", "must", "columns", None, msg, file), *data_files.check_columns(df, thin, file)]
+    return [
+        Finding("DATA_FILE_COLUMNS", "must", "columns", None, msg, file, java_releases=PRE_THIN_MODE),
+        *data_files.check_columns(df, _thin_fields(schema), file),
+    ]
 
 
 def _unreferenced(root: Path, files: list[BucketFile], chain: Chain) -> list[Finding]:
@@ -140,7 +172,10 @@ def _file_index(data: bytes, df_path: Path, table: pa.Table, schema: TableSchema
     from ..layouts import file_index
 
     types = {f.name: f.type for f in schema.fields if f.type.root != "UNSUPPORTED"}
-    found = file_index.validate(data, types)
+    try:
+        found = file_index.validate(data, types)
+    except PaimonConformError as exc:  # e.g. a payload of an index kind the column's type cannot have
+        found = [Finding("FILE_INDEX_UNREADABLE", "must", "", None, str(exc))]
     if not any(f.severity == "must" for f in found) and df_path.suffix in (".parquet", ".orc"):
         try:
             found += file_index.check_against_data(data, str(df_path), types, table)
@@ -185,18 +220,23 @@ class _Run:
 
 
 def validate_table(
-    root: str | Path, progress: Callable[[str], None] | None = None, stats: TableStats | None = None
+    root: str | Path,
+    progress: Callable[[str], None] | None = None,
+    stats: TableStats | None = None,
+    java_version: str = NEWEST,
 ) -> list[FileResult]:
-    """One FileResult per file with findings (and one for the table itself)."""
+    """One FileResult per file with findings (and one for the table itself), judged for one Java release."""
     root = Path(root)
     stats = stats if stats is not None else TableStats()
     if not root.is_dir():
         return [FileResult(str(root), "table", unusable="not a directory")]
     with checking(str(root)):
-        return _validate(root, progress, stats)
+        return _validate(root, progress, stats, java_version)
 
 
-def _validate(root: Path, progress: Callable[[str], None] | None, stats: TableStats) -> list[FileResult]:
+def _validate(
+    root: Path, progress: Callable[[str], None] | None, stats: TableStats, java_version: str
+) -> list[FileResult]:
     try:
         schema = read_schema(root)
     except UsageError as exc:
@@ -240,7 +280,7 @@ def _validate(root: Path, progress: Callable[[str], None] | None, stats: TableSt
         findings += check_hash_index(state, run.seen)
     findings += schemas.findings
     by_file: dict[str, list[Finding]] = defaultdict(list)
-    for f in findings:
+    for f in judge(findings, java_version):
         by_file[f.file].append(f)
     results = [FileResult(str(root), "table", by_file.pop("", []))]
     for name in sorted(by_file):
