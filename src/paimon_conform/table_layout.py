@@ -54,6 +54,7 @@ class LayoutOptions:
     changelog_prefix: str
     thin_mode: bool
     path_directory: str | None
+    index_in_data_dir: bool = False
 
     @classmethod
     def of(cls, options: dict[str, Any] | None = None) -> LayoutOptions:
@@ -70,7 +71,13 @@ class LayoutOptions:
             changelog_prefix=str(get("changelog-file.prefix")),
             thin_mode=bool_option(get("data-file.thin-mode")),
             path_directory=get("data-file.path-directory"),
+            index_in_data_dir=bool_option(get("index-file-in-data-file-dir")),
         )
+
+    def allows(self, kind: str) -> bool:
+        """Whether a file kind that needs a table option (`option` in its rule) is allowed by these options."""
+        option = spec()["file_names"]["kinds"][kind].get("option")
+        return option is None or (option == "index-file-in-data-file-dir" and self.index_in_data_dir)
 
 
 # ---------------------------------------------------------------- escaping
@@ -360,7 +367,8 @@ def kinds_in_dir(directory: str) -> list[str]:
 def classify_file_name(name: str, directory: str, options: LayoutOptions) -> str | None:
     """Which kind of file `name` is, judged by the directory it is in; None if no rule fits."""
     for kind in kinds_in_dir(directory):
-        if kind in spec()["file_names"]["kinds"] and match_file_name(kind, name, options) is not None:
+        known = kind in spec()["file_names"]["kinds"]
+        if known and options.allows(kind) and match_file_name(kind, name, options) is not None:
             return kind
     return None
 

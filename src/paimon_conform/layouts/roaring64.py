@@ -71,7 +71,7 @@ def layout_of(obj) -> dict[str, Any] | None:
     vals = values(obj)
     highest = int(vals[-1] >> np.uint64(32)) if vals.size else -1
     out: dict[str, Any] = {}
-    if keys != list(range(highest + 1)):
+    if len(keys) != highest + 1 or any(k != i for i, k in enumerate(keys)):  # never range(highest): up to 2^32
         out["bucket_keys"] = keys
     per_bucket = [bitmap_layout(b.bitmap) for b in obj.buckets]
     if any(per_bucket):

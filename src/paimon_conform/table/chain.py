@@ -57,6 +57,7 @@ class Chain:
     older_index_files: dict[str, IndexManifestEntry] = field(default_factory=dict)  # kept snapshots', not live
     referenced: set[str] = field(default_factory=set)  # relative paths any kept snapshot refers to
     added: dict[str, ManifestEntry] = field(default_factory=dict)  # data file path → the entry that added it
+    index_paths: dict[str, str] = field(default_factory=dict)  # index file name → its path under the root
     missing: list[tuple[Finding, str]] = field(default_factory=list)  # DATA_FILE_MISSING and the path
     snapshots: int = 0
 
@@ -91,6 +92,14 @@ class _Loader:
                 part = tl.partition_path(self.partition, values, self.options)
                 self.folders[key] = f"{self.data_root}{part}{tl.bucket_dir(e.bucket)}"
         return self.folders[key]
+
+    def index_folder(self, e: IndexManifestEntry) -> str:
+        """Where an index file lives: index/, or its bucket directory with index-file-in-data-file-dir (1.3)."""
+        if self.options.index_in_data_dir:
+            folder = self.folder(e)
+            if isinstance(folder, str):
+                return folder
+        return "index"
 
     def reference(self, owner: str, path: str, folder: str, name: str, code: str) -> Path | None:
         """The file a metadata field names, or None (with a finding) when it escapes or is missing."""
@@ -202,8 +211,14 @@ class _Loader:
             except MetadataProblem as p:
                 self.chain.findings.append(_f(p.code, "must", rel, p.path, p.message))
         for e in out:
-            self.reference(rel, f"entries[{e.index}]._FILE_NAME", "index", e.file_name, "INDEX_FILE_MISSING")
-            if e.kind == ADD and e.external_path is None:
+            if e.external_path is not None:
+                msg = f"the index file lives at the external path {e.external_path!r}; not opened"
+                self.chain.findings.append(_f("TABLE_EXTERNAL_PATH", "warning", rel, f"entries[{e.index}]", msg))
+                continue
+            folder = self.index_folder(e)
+            self.chain.index_paths.setdefault(e.file_name, f"{folder}/{e.file_name}")
+            self.reference(rel, f"entries[{e.index}]._FILE_NAME", folder, e.file_name, "INDEX_FILE_MISSING")
+            if e.kind == ADD:
                 self.index_files.setdefault(e.file_name, e)
         self.cache[key] = out
         return out

@@ -47,13 +47,18 @@ def _read(root: Path, rel: str, e: IndexManifestEntry, owner: str, state: IndexS
     return path.read_bytes()
 
 
-def load_index_files(root: Path, entries: list[IndexManifestEntry], owner: str) -> IndexState:
-    """Parse every live index file once; findings on the index files and the index manifest."""
+def load_index_files(
+    root: Path, entries: list[IndexManifestEntry], owner: str, paths: dict[str, str] | None = None
+) -> IndexState:
+    """Parse every live index file once; findings on the index files and the index manifest.
+
+    `paths`: index file name → path under the root (index/ unless the table keeps them in bucket directories).
+    """
     state = IndexState()
     for e in entries:
         if e.external_path is not None:
             continue
-        rel = f"index/{e.file_name}"
+        rel = (paths or {}).get(e.file_name, f"index/{e.file_name}")
         if not plain_name(e.file_name):
             continue  # reported by the chain
         data = _read(root, rel, e, owner, state)
@@ -109,21 +114,24 @@ def _load_hash(rel: str, data: bytes, e: IndexManifestEntry, owner: str, state: 
     state.hashes[key] = (rel, np.sort(np.asarray(hashes, dtype=np.int32)))
 
 
-def check_older_index_files(root: Path, entries: dict[str, IndexManifestEntry]) -> list[Finding]:
+def check_older_index_files(
+    root: Path, entries: dict[str, IndexManifestEntry], paths: dict[str, str] | None = None
+) -> list[Finding]:
     """Index files only older kept snapshots use: each must still parse (no data cross-checks)."""
     out = []
     for name, e in sorted(entries.items()):
-        path = root / "index" / name
+        rel = (paths or {}).get(name, f"index/{name}")
+        path = root / rel
         if not plain_name(name) or not path.is_file() or path.stat().st_size > MAX_INDEX_BYTES:
             continue
         data = path.read_bytes()
         if e.file_size != len(data):
             msg = f"an older snapshot's index manifest records _FILE_SIZE {e.file_size}; the file has {len(data)} bytes"
-            out.append(_f("INDEX_MANIFEST_FILE_SIZE", "must", f"index/{name}", "", msg))
+            out.append(_f("INDEX_MANIFEST_FILE_SIZE", "must", rel, "", msg))
         if e.index_type == DV_TYPE:
-            out += _on(f"index/{name}", dv.validate(data))
+            out += _on(rel, dv.validate(data))
         elif e.index_type == HASH_TYPE:
-            out += _on(f"index/{name}", hash_index.validate(data))
+            out += _on(rel, hash_index.validate(data))
     return out
 
 

@@ -228,6 +228,7 @@ class DataFileMeta:
     file_source: int | None
     value_stats_cols: tuple[str, ...] | None
     external_path: str | None
+    write_cols: tuple[str, ...] | None = None  # data evolution (1.3): the columns this file holds
 
 
 def data_file_meta(rec: dict, where: str) -> DataFileMeta:
@@ -255,7 +256,18 @@ def data_file_meta(rec: dict, where: str) -> DataFileMeta:
         file_source=_field(rec, "_FILE_SOURCE", (int,), where, nullable=True),
         value_stats_cols=None if cols is None else tuple(str(c) for c in cols),
         external_path=_field(rec, "_EXTERNAL_PATH", (str,), where, nullable=True),
+        write_cols=_names(rec, "_WRITE_COLS", where),
     )
+
+
+def _names(rec: dict, name: str, where: str) -> tuple[str, ...] | None:
+    """A nullable array of strings (`_WRITE_COLS`)."""
+    value = _field(rec, name, (list,), where, nullable=True)
+    if value is None:
+        return None
+    if not all(isinstance(x, str) for x in value):
+        raise MetadataProblem("MANIFEST_MALFORMED", f"{where}.{name}", "holds a non-string")
+    return tuple(value)
 
 
 ADD, DELETE = 0, 1

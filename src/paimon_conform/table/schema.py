@@ -131,6 +131,7 @@ class Schemas:
         self.ids = schema_ids(root)
         self.loaded: dict[int, TableSchema | None] = {newest.id: newest}
         self.findings: list[Finding] = []
+        self.branches: list[TableSchema] | None = None
 
     def get(self, schema_id: int, owner: str = "", where: str = "") -> TableSchema | None:
         """Schema `schema_id`, or None (with one finding per id) when it is missing or unreadable."""
@@ -159,6 +160,9 @@ class Schemas:
             schema = self.loaded.get(sid) if sid in self.loaded else self._quiet(sid)
             if schema is not None and [f.name for f in data_file_fields(schema)] == columns:
                 return schema
+        for schema in self._branch_schemas():  # branches share the table's data directories
+            if [f.name for f in data_file_fields(schema)] == columns:
+                return schema
         return self.newest
 
     def _quiet(self, schema_id: int) -> TableSchema | None:
@@ -168,6 +172,21 @@ class Schemas:
             schema = None
         self.loaded[schema_id] = schema
         return schema
+
+    def _branch_schemas(self) -> list[TableSchema]:
+        """Every readable schema of every branch (branch/branch-<name>/schema/schema-N), newest first."""
+        if self.branches is None:
+            self.branches = []
+            folder = self.root / "branch"
+            for branch in sorted(folder.iterdir()) if folder.is_dir() else []:
+                if branch.is_symlink() or not branch.is_dir():
+                    continue
+                for sid in reversed(schema_ids(branch)):
+                    try:
+                        self.branches.append(read_schema(branch, sid))
+                    except UsageError:
+                        continue
+        return self.branches
 
 
 def data_file_fields(schema: TableSchema) -> list[Field]:

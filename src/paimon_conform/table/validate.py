@@ -18,7 +18,7 @@ from ..errors import PaimonConformError, UsageError, checking
 from ..findings import Finding
 from ..java_releases import NEWEST, between, judge
 from ..report import FileResult
-from . import data_files
+from . import data_files, features
 from .chain import Chain, load_chain
 from .file_meta import check_file_meta
 from .index_files import (
@@ -61,9 +61,16 @@ def _read(root: Path, relative: str, stats: TableStats) -> tuple[data_files.Data
     return df, []
 
 
-def check_data_file(df: data_files.DataFile, ref: BucketFile, schema: TableSchema, stats: TableStats) -> list[Finding]:
+def check_data_file(
+    df: data_files.DataFile,
+    ref: BucketFile,
+    schema: TableSchema,
+    stats: TableStats,
+    write_cols: tuple[str, ...] | None = None,
+) -> list[Finding]:
     """The layout checks of one data or changelog file: columns, value kinds, partition, bucket."""
-    found = data_files.check_columns(df, expected_fields(schema), ref.relative)
+    expected = features.expected_columns(schema, write_cols, [c.name for c in df.columns])
+    found = data_files.check_columns(df, expected, ref.relative)
     if any(f.code == "DATA_FILE_COLUMNS" for f in found):
         thin = _undeclared_thin_mode(df, schema, ref.relative)
         if thin is None:
@@ -253,8 +260,9 @@ def _validate(
     _misplaced(files, chain)
     findings += chain.findings + _unreferenced(root, files, chain)
     index_owner = f"manifest/{chain.latest.index_manifest}" if chain.latest and chain.latest.index_manifest else ""
-    state = load_index_files(root, chain.index_files, index_owner)
-    findings += state.findings + check_older_index_files(root, chain.older_index_files)
+    state = load_index_files(root, chain.index_files, index_owner, chain.index_paths)
+    findings += state.findings + check_older_index_files(root, chain.older_index_files, chain.index_paths)
+    findings += features.index_in_data_dir(schema) + features.recognized(root, files, schema)
     stats.seconds["metadata"] += time.perf_counter() - t0
     live_keys = {(lf.entry.partition, lf.entry.bucket, lf.entry.file.file_name) for lf in chain.live}
     findings += unknown_vectors(state, live_keys, index_owner)
@@ -292,6 +300,8 @@ def _validate(
 
 def _check_one(run: _Run, ref: BucketFile) -> list[Finding]:
     """Every check of one data or changelog file, against the schema it was written with."""
+    if features.is_blob(ref.relative):
+        return []  # named once per table (FEATURE_NOT_CHECKED)
     df, findings = _read(run.root, ref.relative, run.stats)
     if df is None:
         return findings
@@ -299,10 +309,11 @@ def _check_one(run: _Run, ref: BucketFile) -> list[Finding]:
     if bad_strings:  # values that cannot be decoded: no row-level check can run on them
         return findings + bad_strings
     lf = run.live_by_path.get(ref.relative)
-    schema = run.schemas.of_file(lf.entry if lf else run.added.get(ref.relative), df.table.column_names)
+    entry = lf.entry if lf else run.added.get(ref.relative)
+    schema = run.schemas.of_file(entry, df.table.column_names)
     if schema is None:  # the entry names a schema id without a schema file (reported once per id)
         return findings
-    findings += check_data_file(df, ref, schema, run.stats)
+    findings += check_data_file(df, ref, schema, run.stats, entry.file.write_cols if entry else None)
     if lf is None:
         return findings
     t1 = time.perf_counter()

@@ -1,0 +1,159 @@
+"""Table features of Paimon 1.1-2.0 that change what a valid table looks like.
+
+Each is either followed as Java defines it, or named once per table in a
+FEATURE_NOT_CHECKED warning that says what was skipped; a valid table never gets
+a must-finding from a feature the kit does not know.
+
+* row tracking (`row-tracking.enabled`, 1.3): append-table data files may carry
+  `_ROW_ID` and `_SEQUENCE_NUMBER` after the table columns (SpecialFields);
+* data evolution (`data-evolution.enabled`, 1.3): a data file holds the columns its
+  manifest entry lists in `_WRITE_COLS`, in that order;
+* `index-file-in-data-file-dir` (1.3, apache/paimon#6132): HASH and DV index files live
+  in the bucket directory of their partition and bucket;
+* global indexes (1.4), BLOB files (1.4) and branches: recognized, not checked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import table_layout as tl
+from ..findings import Finding
+from ..java_releases import between
+from ..types import parse_type
+from .schema import TableSchema, data_file_fields
+
+ROW_ID = tl.Field(2147483642, "_ROW_ID", parse_type("BIGINT"), False)  # SpecialFields.ROW_ID, MAX_VALUE - 5
+ROW_SEQUENCE = tl.Field(2147483646, "_SEQUENCE_NUMBER", parse_type("BIGINT"), True)
+ROW_TRACKING_FIELDS = (ROW_ID, ROW_SEQUENCE)
+# Java before 1.3.0 looks for index files under index/ only (IndexFileMeta has no external path there).
+PRE_INDEX_IN_DATA_DIR = between(None, "1.2")
+
+
+@dataclass(frozen=True)
+class Features:
+    """The 1.1+ features a table schema turns on."""
+
+    row_tracking: bool
+    data_evolution: bool
+    index_in_data_dir: bool
+
+    @classmethod
+    def of(cls, schema: TableSchema) -> Features:
+        o = schema.options
+        return cls(
+            row_tracking=tl.bool_option(o.get("row-tracking.enabled", False)),
+            data_evolution=tl.bool_option(o.get("data-evolution.enabled", False)),
+            index_in_data_dir=tl.bool_option(o.get("index-file-in-data-file-dir", False)),
+        )
+
+
+def expected_columns(schema: TableSchema, write_cols: tuple[str, ...] | None, columns: list[str]) -> list[tl.Field]:
+    """The columns a data file written under `schema` may hold, given its entry's `_WRITE_COLS` and its own
+    column names (row tracking adds `_ROW_ID`, `_SEQUENCE_NUMBER` only to files that carry them)."""
+    features = Features.of(schema)
+    base = data_file_fields(schema)
+    if features.data_evolution and write_cols is not None and not schema.primary_keys:
+        by_name = {f.name: f for f in base} | {f.name: f for f in ROW_TRACKING_FIELDS}
+        if all(c in by_name for c in write_cols):
+            base = [by_name[c] for c in write_cols]
+    if features.row_tracking and not schema.primary_keys:
+        tail = list(ROW_TRACKING_FIELDS)
+        names = [f.name for f in base]
+        if columns == names + [f.name for f in tail] and not any(f.name in names for f in tail):
+            base = base + tail
+    return base
+
+
+def not_checked(feature: str, skipped: str, where: str = "") -> Finding:
+    """The one warning per table for a feature the kit recognizes but does not check."""
+    return Finding("FEATURE_NOT_CHECKED", "warning", "", None, f"{feature}: {skipped}", where)
+
+
+def index_in_data_dir(schema: TableSchema) -> list[Finding]:
+    """Index files in bucket directories: readable by Java 1.3.0 and later only."""
+    if not Features.of(schema).index_in_data_dir:
+        return []
+    msg = (
+        "index-file-in-data-file-dir = true: HASH and deletion-vector index files live in the bucket directories; "
+        "Java before 1.3.0 looks for them under index/ and fails (apache/paimon#6132)"
+    )
+    return [
+        Finding(
+            "TABLE_INDEX_IN_DATA_DIR",
+            "must",
+            "options.index-file-in-data-file-dir",
+            None,
+            msg,
+            f"schema/schema-{schema.id}",
+            java_releases=PRE_INDEX_IN_DATA_DIR,
+            otherwise=None,
+        )
+    ]
+
+
+def is_blob(relative: str) -> bool:
+    """A BLOB data file (`data-<uuid>-<n>.blob`, Paimon 1.4): its own format, not read by the kit yet."""
+    return relative.endswith(".blob")
+
+
+def recognized(root: Path, files: list, schema: TableSchema) -> list[Finding]:
+    """One FEATURE_NOT_CHECKED warning per feature of the table the kit recognizes but does not check."""
+    out = []
+    where = f"schema/schema-{schema.id}"
+    f = Features.of(schema)
+    if f.row_tracking:
+        out.append(
+            not_checked(
+                "row tracking (row-tracking.enabled, Paimon 1.3)",
+                "_ROW_ID / _SEQUENCE_NUMBER columns are accepted after the table columns; row-id ranges, "
+                "_FIRST_ROW_ID and the snapshot's nextRowId are not checked",
+                where,
+            )
+        )
+    if f.data_evolution:
+        out.append(
+            not_checked(
+                "data evolution (data-evolution.enabled, Paimon 1.3)",
+                "each file is checked against the columns its entry lists in _WRITE_COLS; rows of files sharing "
+                "row ids are not merged",
+                where,
+            )
+        )
+    blobs = [b for b in files if is_blob(b.relative)]
+    if blobs:
+        out.append(
+            not_checked(
+                f"BLOB files ({len(blobs)} .blob file(s), Paimon 1.4)",
+                "their bytes, rows and blob descriptors are not read",
+                where,
+            )
+        )
+    index_dir = root / "index"
+    options = tl.LayoutOptions.of(schema.options)
+    global_files = [
+        p.name
+        for p in (sorted(index_dir.iterdir()) if index_dir.is_dir() else [])
+        if tl.classify_file_name(p.name, "index", options) == "global_index"
+    ]
+    if global_files:
+        out.append(
+            not_checked(
+                f"global indexes ({len(global_files)} index/*-global-index-*.index file(s), Paimon 1.4)",
+                "their index-manifest entries are followed, their bytes (BTree PBTI, bitmap BGIX) are not checked",
+                where,
+            )
+        )
+    branch_dir = root / "branch"
+    branches = sorted(p.name for p in branch_dir.iterdir() if p.is_dir()) if branch_dir.is_dir() else []
+    if branches:
+        out.append(
+            not_checked(
+                f"branches ({', '.join(branches)})",
+                "a branch's own schema, snapshots and manifests are not followed; data files only a branch "
+                "refers to are checked against the branch schema whose columns they have",
+                where,
+            )
+        )
+    return out
