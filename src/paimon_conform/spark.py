@@ -53,7 +53,7 @@ from pyspark.sql.types import StructType
 
 from . import query, spark_bucket
 from .bucketing import bucket_columns
-from .errors import UsageError
+from .errors import UsageError, checking
 from .table import commit as table_commit
 from .table import scan
 from .table import write as table_write
@@ -169,17 +169,20 @@ class PaimonWriter(DataSourceArrowWriter):
     """Tasks write data files; the driver commits snapshots (or removes the files on abort)."""
 
     def __init__(self, options: dict[str, str], schema: StructType, overwrite: bool) -> None:
-        self.plan = table_write.prepare(_path(options), to_arrow_schema(schema), options, overwrite)
+        with checking(_path(options), "write plan"):
+            self.plan = table_write.prepare(_path(options), to_arrow_schema(schema), options, overwrite)
 
     def write(self, iterator: Iterator[pa.RecordBatch]) -> TaskCommit:
         from pyspark import TaskContext
 
         ctx = TaskContext.get()
         task = 0 if ctx is None else ctx.partitionId()
-        return TaskCommit(table_write.write_task(self.plan, iterator, task))
+        with checking(str(self.plan.root), f"write task {task}"):
+            return TaskCommit(table_write.write_task(self.plan, iterator, task))
 
     def commit(self, messages: list[TaskCommit | None]) -> None:
-        table_commit.commit(self.plan, [m.result for m in messages if m is not None])
+        with checking(str(self.plan.root), "commit"):
+            table_commit.commit(self.plan, [m.result for m in messages if m is not None])
 
     def abort(self, messages: list[TaskCommit | None]) -> None:
         table_commit.abort(self.plan, [m.result for m in messages if m is not None])
@@ -287,13 +290,16 @@ class PaimonReader(DataSourceReader):
             yield f  # pruning is not filtering: Spark still applies every filter to the rows
 
     def partitions(self) -> list[InputPartition]:
-        _, splits, _ = scan.plan(self.path, self.leaves)
+        with checking(self.path, "plan"):
+            _, splits, _ = scan.plan(self.path, self.leaves)
         return [InputPartition(s) for s in splits] or [InputPartition(None)]
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
         if partition.value is None:
             return
-        rows = scan.read_split(self.path, self.table, partition.value)
-        target = to_arrow_schema(self.spark_schema)
-        rows = rows.select(target.names).cast(target)
+        split = partition.value
+        with checking(", ".join(f"{self.path}/{f.relative}" for f in split.files), "rows"):
+            rows = scan.read_split(self.path, self.table, split)
+            target = to_arrow_schema(self.spark_schema)
+            rows = rows.select(target.names).cast(target)
         yield from rows.to_batches(max_chunksize=1 << 20)

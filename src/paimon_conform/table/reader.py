@@ -17,7 +17,7 @@ from ..errors import UsageError
 from ..types import DataType
 from . import data_files, scan
 from .chain import load_chain
-from .schema import TableSchema, read_schema, schema_ids
+from .schema import Schemas, TableSchema, read_schema, schema_ids
 
 
 def read_latest(root: str | Path, leaves: list[query.Leaf] | None = None) -> tuple[TableSchema, pa.Table]:
@@ -34,7 +34,8 @@ def read_latest(root: str | Path, leaves: list[query.Leaf] | None = None) -> tup
     if problems:
         raise UsageError(f"{root}: cannot read: {problems[0].line()}")
     schema, splits, _ = scan.plan(root, leaves)
-    parts = [scan.read_split(root, schema, s) for s in splits]
+    schemas = Schemas(root, schema)
+    parts = [scan.read_split(root, schema, s, schemas) for s in splits]
     if not parts:
         return schema, scan.empty(schema)
     return schema, pa.concat_tables(parts, promote_options="permissive")

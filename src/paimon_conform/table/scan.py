@@ -14,6 +14,7 @@ Pruning only drops what cannot match; the caller still applies the filters to th
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,10 +27,10 @@ import pyarrow.compute as pc
 from .. import bucketing, query
 from .. import table_layout as tl
 from ..errors import LayoutError, UsageError
-from . import data_files, files
+from . import data_files, evolution, files
 from .index_files import load_index_files
 from .paths import inside, plain_name
-from .schema import TableSchema, read_schema
+from .schema import Schemas, TableSchema, read_schema
 from .state import Placer, latest_state
 
 MAX_INDEX_BYTES = 64 << 20
@@ -45,6 +46,7 @@ class SplitFile:
     deleted: np.ndarray | None  # deletion-vector positions
     embedded_index: bytes | None
     index_file: str | None  # relative path of a separate .index file
+    schema_id: int | None = None  # the schema the file was written with (None: the current one)
 
 
 @dataclass
@@ -132,8 +134,32 @@ def _buckets(leaves: list[query.Leaf], schema: TableSchema) -> set[int] | None:
     }
 
 
-def _index_skips(root: Path, f: SplitFile, leaves: list[query.Leaf], schema: TableSchema) -> bool:
+def _leaves_for(leaves: list[query.Leaf], schema: TableSchema, written: TableSchema) -> list[query.Leaf]:
+    """The leaves as Java pushes them to a file of an older schema: renamed to the file's column names; a leaf
+    on a column the file lacks or holds in another type is not pushed (apache/paimon#4705)."""
+    if written.id == schema.id:
+        return leaves
+    by_id = {f.id: f for f in written.fields}
+    out = []
+    for leaf in leaves:
+        now = next((f for f in schema.fields if f.name == leaf.column), None)
+        old = by_id.get(now.id) if now is not None else None
+        if old is not None and str(old.type) == str(now.type):
+            out.append(dataclasses.replace(leaf, column=old.name))
+    return out
+
+
+def _index_skips(
+    root: Path, f: SplitFile, leaves: list[query.Leaf], schema: TableSchema, schemas: Schemas | None = None
+) -> bool:
     """Whether the file's index proves no row matches."""
+    if schemas is not None and f.schema_id is not None and f.schema_id != schema.id:
+        written = schemas.get(f.schema_id)
+        if written is None:
+            return False
+        leaves, schema = _leaves_for(leaves, schema, written), written
+        if not leaves:
+            return False
     data = f.embedded_index
     if data is None and f.index_file is not None:
         path = inside(root, f.index_file)
@@ -156,6 +182,7 @@ def plan(root: str | Path, leaves: list[query.Leaf] | None = None) -> tuple[Tabl
     """The splits of the latest snapshot that may hold rows matching `leaves`."""
     root = Path(root)
     schema = read_schema(root)
+    schemas = Schemas(root, schema)
     state = latest_state(root, schema)
     stats = ScanStats()
     if state.snapshot is None:
@@ -195,20 +222,21 @@ def plan(root: str | Path, leaves: list[query.Leaf] | None = None) -> tuple[Tabl
                 None if vec is None else vec[2],
                 f.embedded_index,
                 None if index_file is None else f"{folder}/{index_file}",
+                f.schema_id,
             )
         )
     splits = []
     for (partition, bucket), split_files in groups.items():
         values = tuple(placer.values(partition))
         if pk and not dv:
-            if split_files and leaves and all(_index_skips(root, f, leaves, schema) for f in split_files):
+            if split_files and leaves and all(_index_skips(root, f, leaves, schema, schemas) for f in split_files):
                 stats.files_skipped_by_index += len(split_files)
                 continue
             if split_files:
                 splits.append(Split(values, bucket, True, split_files))
             continue
         for f in split_files:
-            if leaves and _index_skips(root, f, leaves, schema):
+            if leaves and _index_skips(root, f, leaves, schema, schemas):
                 stats.files_skipped_by_index += 1
                 continue
             splits.append(Split(values, bucket, False, [f]))
@@ -236,13 +264,20 @@ def merge_rows(rows: pa.Table, keys: list[str], seq: str, kind: str) -> pa.Table
     return winners.filter(pc.invert(pc.is_in(winners.column(kind), value_set=retract)))
 
 
-def read_split(root: str | Path, schema: TableSchema, split: Split) -> pa.Table:
-    """The rows of one split, in the table's columns."""
+def read_split(root: str | Path, schema: TableSchema, split: Split, schemas: Schemas | None = None) -> pa.Table:
+    """The rows of one split, in the table's columns (files of older schemas evolved as Java reads them)."""
     root = Path(root)
+    schemas = schemas or Schemas(root, schema)
     names = [f.name for f in schema.fields]
     seq, kind = (tl.spec()["system_fields"][k]["name"] for k in ("sequence_number", "value_kind"))
-    keep = names + ([seq, kind] if split.merge else [])
-    parts = [_file_rows(root, f, keep) for f in split.files]
+    system = [seq, kind] if split.merge else []
+    parts = []
+    for f in split.files:
+        written = schema if f.schema_id is None else schemas.get(f.schema_id)
+        if written is None:
+            raise UsageError(f"{root}: {f.relative} names schema {f.schema_id}, which has no schema file; not read")
+        rows = _file_rows(root, f, evolution.source_columns(schema, written) + system)
+        parts.append(evolution.evolve(rows, schema, written, system))
     if not parts:
         return empty(schema)
     rows = pa.concat_tables(parts, promote_options="permissive")
