@@ -94,3 +94,26 @@ def test_named_type_references_resolve():
     stats = field(s, "_FILE", "_VALUE_STATS")
     stats["type"] = field(s, "_FILE", "_KEY_STATS")["type"]["name"]
     assert findings(s) == []
+
+
+def test_field_order_and_version_position_are_should():
+    """Released readers match fields by name: Java 0.9.0 and 1.0 read reordered records (test_java_verdicts A3, A4)."""
+    s = java_schema()
+    s["fields"] = s["fields"][1:] + s["fields"][:1]  # _VERSION last
+    got = findings(s)
+    assert got
+    assert all(sev == "should" for sev, _ in got)
+    assert any("_VERSION" in msg and "apache/paimon#9160" in msg for _, msg in got)
+    record = field(java_schema(), "_FILE")["type"]
+    s = java_schema()
+    field(s, "_FILE")["type"] = dict(record, fields=list(reversed(record["fields"])))
+    got = findings(s)
+    assert got
+    assert {sev for sev, _ in got} == {"should"}
+
+
+def test_array_item_nullability_differences_are_should():
+    s = java_schema()
+    counts = field(s, "_FILE", "_KEY_STATS")["type"]["fields"][2]
+    counts["type"] = ["null", {"type": "array", "items": "long"}]  # Java's items are nullable longs
+    assert [sev for sev, _ in findings(s)] == ["should"]

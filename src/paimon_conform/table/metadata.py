@@ -175,11 +175,13 @@ class SimpleStats:
 
 def _stats(rec: dict, name: str, where: str) -> SimpleStats:
     s = _field(rec, name, (dict,), where)
-    nulls = _field(s, "_NULL_COUNTS", (list,), f"{where}.{name}", nullable=True)
+    # declared nullable, but SimpleStats.fromRow reads it without a null check: Java fails (NPE) on a missing or
+    # null _NULL_COUNTS in every release 0.9-2.0 (Java 0.9.0 and the 1.0-SNAPSHOT jar, test_java_verdicts)
+    nulls = _field(s, "_NULL_COUNTS", (list,), f"{where}.{name}")
     return SimpleStats(
         bytes(_field(s, "_MIN_VALUES", (bytes,), f"{where}.{name}")),
         bytes(_field(s, "_MAX_VALUES", (bytes,), f"{where}.{name}")),
-        None if nulls is None else tuple(nulls),
+        tuple(nulls),
     )
 
 
@@ -342,6 +344,9 @@ def index_manifest_entry(rec: dict, index: int) -> IndexManifestEntry:
     if kind not in (ADD, DELETE):
         raise MetadataProblem("MANIFEST_MALFORMED", f"{where}._KIND", f"_KIND {kind} is neither 0 (ADD) nor 1 (DELETE)")
     ranges = _field(rec, "_DELETIONS_VECTORS_RANGES", (list,), where, nullable=True)
+    if ranges is None and rec.get("_INDEX_TYPE") == "DELETION_VECTORS":
+        msg = "a DELETION_VECTORS entry without ranges: Java reads no vector from it, deleted rows come back"
+        raise MetadataProblem("MANIFEST_MALFORMED", f"{where}._DELETIONS_VECTORS_RANGES", msg)
     dv = None
     if ranges is not None:
         dv = tuple(
