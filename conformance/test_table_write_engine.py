@@ -7,6 +7,8 @@ without leaving files behind.
 
 from __future__ import annotations
 
+import json
+
 import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -146,3 +148,42 @@ def test_java_reads_what_the_engine_wrote(paimon_java, tmp_path, version, releas
         paimon_java.run_java_tables(version, "TableReader", str(root), str(out))
         read = json.loads(out.read_text())
         assert {(r[1], r[0]): r[2] for r in read["rows"]} == model, name
+
+
+def _dv_table(root, bitmap64: bool) -> None:
+    options = {
+        "primary-key": "dt,id",
+        "partition": "dt",
+        "bucket": "2",
+        "deletion-vectors.enabled": "true",
+        "deletion-vectors.bitmap64": str(bitmap64).lower(),
+        "rowkind.field": "op",
+    }
+    first = [(k, "a", "+I") for k in range(20)]
+    run_writes(root, options, [(first, 1), ([(k, "a", "-D") for k in range(0, 20, 3)], 1)])
+
+
+def _codes(root, version: str = "2.0") -> set[tuple[str, str]]:
+    found = [f for r in validate_table(root, java_version=version) for f in r.findings]
+    return {(f.code, f.severity) for f in found if f.severity != "warning"}
+
+
+def test_64_bit_vectors_need_java_1_2(tmp_path):
+    """bitmap64 tables: clean for Java >= 1.2 (vectors read by their magic); Java 0.9-1.1 reject them."""
+    _dv_table(tmp_path / "t", bitmap64=True)
+    assert _codes(tmp_path / "t") == set()
+    assert _codes(tmp_path / "t", "1.1") == {("DV_BITMAP_KIND", "must")}
+
+
+def test_32_bit_vectors_under_bitmap64_are_not_iceberg_compatible(tmp_path):
+    """A table that switched deletion-vectors.bitmap64 on keeps its 32-bit vectors: Java reads them; the table's
+    Iceberg deletion vectors are no longer readable (the kit once passed this silently)."""
+    root = tmp_path / "t"
+    _dv_table(root, bitmap64=False)
+    assert _codes(root) == set()
+    schema = root / "schema" / "schema-0"
+    doc = json.loads(schema.read_text())
+    doc["options"]["deletion-vectors.bitmap64"] = "true"  # ALTER TABLE ... SET after the vectors were written
+    schema.write_text(json.dumps(doc))
+    assert read_schema(root).options["deletion-vectors.bitmap64"] == "true"
+    assert _codes(root) == {("DV_NOT_ICEBERG_COMPATIBLE", "should")}

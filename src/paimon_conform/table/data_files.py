@@ -17,6 +17,7 @@ from .. import table_layout as tl
 from ..datafile import distinct_values, internal_values, paimon_type
 from ..errors import UsageError
 from ..findings import Finding
+from ..java_releases import between
 from ..types import EPOCH, DataType
 from .layout import BucketFile
 from .schema import TableSchema
@@ -51,6 +52,8 @@ class Column:
     name: str
     family: str | None
     field_id: int | None
+    physical: str | None = None  # Parquet: the physical type (INT32, INT64, INT96, FIXED_LEN_BYTE_ARRAY, ...)
+    unit: str | None = None  # Parquet INT64 timestamps: the logical unit (milliseconds, microseconds, nanoseconds)
 
 
 @dataclass
@@ -70,12 +73,28 @@ def _arrow_family(t: pa.DataType) -> str | None:
 def _parquet(path: Path) -> DataFile:
     import pyarrow.parquet as pq
 
-    table = pq.ParquetFile(path).read()  # one file: no hive-partition discovery from a dt=... parent
+    pf = pq.ParquetFile(path)
+    table = pf.read()  # one file: no hive-partition discovery from a dt=... parent
+    leaves = {}
+    for i in range(len(pf.schema)):
+        leaf = pf.schema.column(i)
+        if "." not in leaf.path:  # top-level primitive columns
+            unit = getattr(leaf.logical_type, "to_json", lambda: "")()
+            leaves[leaf.path] = (leaf.physical_type, _unit(unit))
     cols = []
     for f in table.schema:
         fid = (f.metadata or {}).get(b"PARQUET:field_id")
-        cols.append(Column(f.name, _arrow_family(f.type), int(fid) if fid is not None else None))
+        physical, unit = leaves.get(f.name, (None, None))
+        cols.append(Column(f.name, _arrow_family(f.type), int(fid) if fid is not None else None, physical, unit))
     return DataFile("parquet", cols, table)
+
+
+def _unit(logical_json: str) -> str | None:
+    """The timeUnit of a Parquet Timestamp logical type (from its JSON form), else None."""
+    for unit in ("milliseconds", "microseconds", "nanoseconds"):
+        if f'"timeUnit": "{unit}"' in logical_json or f'"timeUnit":"{unit}"' in logical_json:
+            return unit
+    return None
 
 
 def _orc(path: Path) -> DataFile:
@@ -200,10 +219,63 @@ def check_columns(df: DataFile, expected: list[tl.Field], file: str) -> list[Fin
                 )
             )
         if col.field_id is not None and col.field_id != f.id:
-            out.append(
-                _f("DATA_FILE_FIELD_ID", file, f"columns.{col.name}", f"field id {col.field_id}, expected {f.id}")
+            msg = (
+                f"field id {col.field_id}, expected {f.id} (readers match columns by name; Java writes ids since 1.0.0)"
             )
+            out.append(Finding("DATA_FILE_FIELD_ID", "should", f"columns.{col.name}", None, msg, file))
+        if df.format == "parquet" and col.physical is not None:
+            out += parquet_encoding(col, f.type, file)
     return out
+
+
+# Parquet encodings Java writes (ParquetSchemaConverter) and which releases read the others
+# (ParquetSplitReaderUtil / ParquetVectorUpdaterFactory; apache/paimon#5582 in 1.2.0, #7845 in 2.0.0).
+TS_UNITS = {"milliseconds": 3, "microseconds": 6, "nanoseconds": 9}
+
+
+def parquet_encoding(col: Column, t: DataType, file: str) -> list[Finding]:
+    """A TIMESTAMP or DECIMAL column stored in a Parquet encoding some Java releases reject or misread."""
+    path = f"columns.{col.name}"
+    if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        p = t.timestamp_precision
+        java = "INT96" if p > 6 else f"INT64 {'milliseconds' if p <= 3 else 'microseconds'}"
+        if col.physical == "INT96":
+            if p > 6:
+                return []
+            msg = f"{t} stored as INT96 (Java writes {java}): Java before 1.2.0 fails to read it"
+            return [_released("DATA_FILE_TIMESTAMP_ENCODING", msg, path, file, between(None, "1.1"))]
+        if col.physical != "INT64":
+            return []  # another family: DATA_FILE_COLUMN_TYPE
+        unit = TS_UNITS.get(col.unit or "")
+        if p > 6:
+            what = (
+                "fails on it"
+                if t.root == "TIMESTAMP_LTZ"
+                else "fails on it before 1.2.0 and reads wrong values 1.2-1.4"
+            )
+            msg = f"{t} stored as INT64 {col.unit or 'without a unit'} (Java writes INT96): Java {what}; 2.0 reads it"
+            return [_released("DATA_FILE_TIMESTAMP_ENCODING", msg, path, file, between(None, "1.4"))]
+        expected = 3 if p <= 3 else 6
+        if unit is not None and unit != expected:
+            msg = (
+                f"{t} stored as INT64 {col.unit} (Java writes {java}): Java before 2.0.0 takes the value as "
+                f"{'milliseconds' if expected == 3 else 'microseconds'} whatever the unit and reads wrong values"
+            )
+            return [_released("DATA_FILE_TIMESTAMP_ENCODING", msg, path, file, between(None, "1.4"))]
+        return []
+    if t.root == "DECIMAL":
+        java = "INT32" if t.precision <= 9 else "INT64" if t.precision <= 18 else "FIXED_LEN_BYTE_ARRAY"
+        if col.physical != java and t.precision <= 18:
+            msg = (
+                f"{t} stored as {col.physical} (Java writes {java}): Java before 1.2.0 fails to read a compact "
+                "decimal in another physical type (apache/paimon#5582)"
+            )
+            return [_released("DATA_FILE_DECIMAL_ENCODING", msg, path, file, between(None, "1.1"))]
+    return []
+
+
+def _released(code: str, message: str, path: str, file: str, releases: tuple[str, ...]) -> Finding:
+    return Finding(code, "must", path, None, message, file, java_releases=releases)
 
 
 def check_strings(df: DataFile, file: str) -> list[Finding]:

@@ -9,10 +9,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from pyroaring import BitMap64
 
 from ..errors import LayoutError
 from ..findings import Finding
 from ..findings import file_finding as _f
+from ..java_releases import between
 from ..layouts import deletion_vectors as dv
 from ..layouts import hash_index
 from .metadata import IndexManifestEntry
@@ -48,11 +50,16 @@ def _read(root: Path, rel: str, e: IndexManifestEntry, owner: str, state: IndexS
 
 
 def load_index_files(
-    root: Path, entries: list[IndexManifestEntry], owner: str, paths: dict[str, str] | None = None
+    root: Path,
+    entries: list[IndexManifestEntry],
+    owner: str,
+    paths: dict[str, str] | None = None,
+    bitmap64: bool = False,
 ) -> IndexState:
     """Parse every live index file once; findings on the index files and the index manifest.
 
-    `paths`: index file name → path under the root (index/ unless the table keeps them in bucket directories).
+    `paths`: index file name → path under the root (index/ unless the table keeps them in bucket directories);
+    `bitmap64`: the table's `deletion-vectors.bitmap64` option.
     """
     state = IndexState()
     for e in entries:
@@ -65,14 +72,15 @@ def load_index_files(
         if data is None:
             continue
         if e.index_type == DV_TYPE:
-            _load_dv(rel, data, e, owner, state)
+            _load_dv(rel, data, e, owner, state, bitmap64)
         elif e.index_type == HASH_TYPE:
             _load_hash(rel, data, e, owner, state)
     return state
 
 
-def _load_dv(rel: str, data: bytes, e: IndexManifestEntry, owner: str, state: IndexState) -> None:
+def _load_dv(rel: str, data: bytes, e: IndexManifestEntry, owner: str, state: IndexState, bitmap64: bool) -> None:
     state.findings.extend(_on(rel, dv.validate(data)))
+    kinds: set[str] = set()
     ranges = e.dv_ranges or ()
     if e.row_count != len(ranges):
         msg = f"_ROW_COUNT is {e.row_count}, the entry lists {len(ranges)} deletion vector(s)"
@@ -86,6 +94,7 @@ def _load_dv(rel: str, data: bytes, e: IndexManifestEntry, owner: str, state: In
             msg = f"{r.data_file}: offset {r.offset}, length {r.length}: {err.detail}"
             state.findings.append(_f(err.code, "must", owner, at, msg, None))
             continue
+        kinds.add("bitmap64" if isinstance(bitmap, BitMap64) else "bitmap32")
         positions = np.asarray(bitmap.to_array() if hasattr(bitmap, "to_array") else list(bitmap), dtype=np.int64)
         if r.cardinality is not None and r.cardinality != len(positions):
             msg = f"_CARDINALITY is {r.cardinality}, the vector holds {len(positions)} position(s)"
@@ -95,6 +104,32 @@ def _load_dv(rel: str, data: bytes, e: IndexManifestEntry, owner: str, state: In
             msg = f"{r.data_file} has a second deletion vector (also in {other}); Java keeps one per data file"
             state.findings.append(_f("DV_DUPLICATE", "must", owner, at, msg))
         bucket[r.data_file] = (rel, i, positions)
+    state.findings += _vector_kinds(kinds, bitmap64, rel)
+
+
+def _vector_kinds(kinds: set[str], bitmap64: bool, rel: str) -> list[Finding]:
+    """The vector kinds of one DV file against `deletion-vectors.bitmap64` and the releases that read them.
+
+    Readers since 1.2.0 take each vector's kind from its magic, whatever the option (DeletionVector.read);
+    0.9-1.1 know 32-bit vectors only. The option promises Iceberg-compatible (64-bit) vectors, which
+    IcebergCommitCallback does not check (apache/paimon#5670).
+    """
+    out = []
+    if "bitmap64" in kinds:
+        other = None if bitmap64 else "should"
+        msg = "64-bit (Iceberg-compatible) deletion vectors: Java before 1.2.0 reads only 32-bit ones ('Invalid magic"
+        msg += " number')" + ("" if bitmap64 else "; Java writes them only with deletion-vectors.bitmap64 = true")
+        out.append(
+            Finding("DV_BITMAP_KIND", "must", "", None, msg, rel, java_releases=between(None, "1.1"), otherwise=other)
+        )
+    if bitmap64 and "bitmap32" in kinds:
+        msg = (
+            "32-bit deletion vectors in a table with deletion-vectors.bitmap64 = true: Java reads them, but the "
+            "table is no longer Iceberg-compatible (Iceberg readers take only 64-bit deletion-vector-v1 blobs, and "
+            "Paimon's Iceberg commit does not check, apache/paimon#5670)"
+        )
+        out.append(Finding("DV_NOT_ICEBERG_COMPATIBLE", "should", "", None, msg, rel))
+    return out
 
 
 def _load_hash(rel: str, data: bytes, e: IndexManifestEntry, owner: str, state: IndexState) -> None:

@@ -260,7 +260,8 @@ def _validate(
     _misplaced(files, chain)
     findings += chain.findings + _unreferenced(root, files, chain)
     index_owner = f"manifest/{chain.latest.index_manifest}" if chain.latest and chain.latest.index_manifest else ""
-    state = load_index_files(root, chain.index_files, index_owner, chain.index_paths)
+    bitmap64 = tl.bool_option(schema.options.get("deletion-vectors.bitmap64", False))
+    state = load_index_files(root, chain.index_files, index_owner, chain.index_paths, bitmap64)
     findings += state.findings + check_older_index_files(root, chain.older_index_files, chain.index_paths)
     findings += features.index_in_data_dir(schema) + features.recognized(root, files, schema)
     stats.seconds["metadata"] += time.perf_counter() - t0
