@@ -7,14 +7,16 @@ import math
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import binary_row
 from .. import table_layout as tl
 from ..errors import LayoutError
-from ..findings import Finding, Severity
+from ..findings import Finding
 from ..findings import file_finding as _f
+from ..java_releases import between
 from ..types import DataType, java_equals
 from .chain import LiveFile
 from .data_files import DataFile, _internal, count_in, key_columns
@@ -53,6 +55,7 @@ def check_file_meta(df: DataFile, live: LiveFile, schema: TableSchema, root: Pat
         out += _sequence(df, meta, owner, at)
         out += _deletes(df, meta, owner, at)
         out += _key_range(df, meta, schema, owner, at)
+        out += _key_stats(df, meta, schema, owner, at)
     out += _value_stats(df, meta, schema, owner, at)
     return out
 
@@ -113,9 +116,30 @@ def _value_stats(df: DataFile, meta: Any, schema: TableSchema, owner: str, at: s
         fields = [schema.field(n) for n in names]
     except KeyError:
         return []  # stats of another schema version: not compared
-    stats = meta.value_stats
-    types = [f.type for f in fields]
-    if any(t.root == "UNSUPPORTED" for t in types) or not names:
+    columns = [(n, n, f.type) for n, f in zip(names, fields, strict=True)]
+    return _stats(df, meta.value_stats, columns, owner, f"{at}._VALUE_STATS")
+
+
+def _key_stats(df: DataFile, meta: Any, schema: TableSchema, owner: str, at: str) -> list[Finding]:
+    """`_KEY_STATS` over the trimmed primary key (Java filters primary-key files by them)."""
+    cols = key_columns(df, schema)
+    keys = tl.trimmed_primary_keys(schema.primary_keys, schema.partition_keys)
+    columns = [(k, col, t) for k, (col, t) in zip(keys, cols, strict=True)]
+    return _stats(df, meta.key_stats, columns, owner, f"{at}._KEY_STATS")
+
+
+def _stats(df: DataFile, stats: Any, columns: list[tuple[str, str, DataType]], owner: str, path: str):
+    """Stored statistics against the file, judged as Java's filters use them (LeafPredicate.test).
+
+    Java evaluates a column's predicate only when its null count equals the row count or both min and
+    max are set; otherwise it keeps the file. It then skips the file when: the null count is 0 (or -1)
+    and rows are null (IS NULL); the null count equals the row count and some row is not null (every
+    comparison, IN, IS NOT NULL); a value orders before min or after max (CompareUtils: Float.compare
+    for floats, so NaN is greatest and -0.0 < 0.0; unsigned bytes for strings; BINARY signed before
+    2.0 and unsigned in 2.0). Those are must-findings; other wrong counts or bounds are should.
+    """
+    types = [t for _, _, t in columns]
+    if any(t.root == "UNSUPPORTED" for t in types) or not columns:
         return []
     try:
         _, mins = binary_row.read(types, stats.min_values, serialized=True)
@@ -123,30 +147,140 @@ def _value_stats(df: DataFile, meta: Any, schema: TableSchema, owner: str, at: s
     except LayoutError:
         return []  # stats-mode none or another schema: Java writes an empty row
     out = []
-    for i, (name, t) in enumerate(zip(names, types, strict=True)):
-        if name not in df.table.column_names:
+    rows = df.table.num_rows
+    for i, (name, column, t) in enumerate(columns):
+        if column not in df.table.column_names:
             continue
-        col = df.table.column(name)
+        col = df.table.column(column)
         nulls = col.null_count
-        stated_nulls = stats.null_counts[i] if stats.null_counts and i < len(stats.null_counts) else None
-        path = f"{at}._VALUE_STATS"
-        if stated_nulls is not None and stated_nulls != nulls:
-            severity: Severity = "must" if stated_nulls < nulls else "should"
-            msg = f"{name}: null count {stated_nulls}, the file holds {nulls} null(s)"
-            out.append(_f("MANIFEST_VALUE_STATS", severity, owner, f"{path}._NULL_COUNTS[{i}]", msg))
-        if nulls == len(col) or (mins[i] is None and maxs[i] is None):
+        stated = stats.null_counts[i] if stats.null_counts and i < len(stats.null_counts) else None
+        lo_s, hi_s = mins[i], maxs[i]
+        evaluated = (stated is not None and stated == rows) or (lo_s is not None and hi_s is not None)
+        if stated is not None and stated != nulls:
+            skips = (stated == rows and nulls < rows) or (evaluated and stated <= 0 < nulls)
+            msg = f"{name}: null count {stated}, the file holds {nulls} null(s)"
+            if skips:
+                msg += "; filters would skip matching rows" if stated == rows else "; IS NULL would skip the file"
+            out.append(
+                _f(
+                    "MANIFEST_VALUE_STATS" if "_VALUE" in path else "MANIFEST_KEY_STATS",
+                    "must" if skips else "should",
+                    owner,
+                    f"{path}._NULL_COUNTS[{i}]",
+                    msg,
+                )
+            )
+        if nulls == rows or (lo_s is None and hi_s is None):
             continue
-        actual = _min_max(df, name, t, col)
-        if actual is None:
-            continue
-        lo, hi = actual
-        if mins[i] is not None and not _nan(mins[i]) and mins[i] > lo:
-            msg = f"{name}: minimum {mins[i]!r} is above the file's {lo!r}; filters would skip matching rows"
-            out.append(_f("MANIFEST_VALUE_STATS", "must", owner, f"{path}._MIN_VALUES", msg))
-        if maxs[i] is not None and not _nan(maxs[i]) and maxs[i] < hi:
-            msg = f"{name}: maximum {maxs[i]!r} is below the file's {hi!r}; filters would skip matching rows"
-            out.append(_f("MANIFEST_VALUE_STATS", "must", owner, f"{path}._MAX_VALUES", msg))
+        out += _bounds(df, name, column, t, col, lo_s, hi_s, owner, path)
     return out
+
+
+def _bounds(df, name, column, t, col, lo_s, hi_s, owner, path) -> list[Finding]:
+    """Stored min / max against the column's values in Java's order (both must be set for a skip)."""
+    code = "MANIFEST_VALUE_STATS" if "_VALUE" in path else "MANIFEST_KEY_STATS"
+    both = lo_s is not None and hi_s is not None
+    out = []
+    for side, stated in (("min", lo_s), ("max", hi_s)):
+        if stated is None:
+            continue
+        bad = _beyond(df, column, t, col, stated, side)
+        if bad is None:
+            continue
+        value, releases, nan_only = bad
+        word = "minimum" if side == "min" else "maximum"
+        rel = "above" if side == "min" else "below"
+        msg = f"{name}: {word} {stated!r} is {rel} the file's {value!r}"
+        if not both:
+            msg += " (the other bound is null, so Java keeps the file; Java would not have written it)"
+            out.append(_f(code, "should", owner, f"{path}._{side.upper()}_VALUES", msg))
+            continue
+        if nan_only:
+            msg += (
+                " in Java's order (NaN greatest, -0.0 < 0.0); filters on NaN or -0.0 would skip matching rows "
+                "(Java's own ORC writer can write such bounds)"
+            )
+            out.append(_f(code, "should", owner, f"{path}._{side.upper()}_VALUES", msg))
+            continue
+        msg += "; filters would skip matching rows"
+        finding = _f(code, "must", owner, f"{path}._{side.upper()}_VALUES", msg)
+        if releases is not None:
+            finding.java_releases = releases
+            finding.message += " (by the byte order of those releases)"
+        out.append(finding)
+    return out
+
+
+def _beyond(df, column, t, col, stated, side) -> tuple[Any, tuple[str, ...] | None, bool] | None:
+    """A value of the column outside the stated bound, the releases whose order makes it so (None: all), and
+    whether it is outside only in Java's float order (NaN, -0.0); None when every value is inside."""
+    if t.root in ("FLOAT", "DOUBLE"):
+        values = np.asarray(col.drop_null() if col.null_count else col, dtype=np.float64)
+        return _float_beyond(values, stated, side)
+    actual = _min_max(df, column, t, col)
+    if actual is None:
+        return None
+    lo, hi = actual
+    if t.is_binary:
+        signed = _signed_min_max(col)
+        out_unsigned = (stated > lo) if side == "min" else (stated < hi)
+        s_lo, s_hi = signed
+        key = _signed_key
+        out_signed = (key(stated) > key(s_lo)) if side == "min" else (key(stated) < key(s_hi))
+        if out_unsigned and out_signed:
+            return (lo if side == "min" else hi), None, False
+        if out_signed:
+            return (s_lo if side == "min" else s_hi), between(None, "1.4"), False
+        if out_unsigned:
+            return (lo if side == "min" else hi), ("2.0",), False
+        return None
+    if side == "min" and stated > lo:
+        return lo, None, False
+    if side == "max" and stated < hi:
+        return hi, None, False
+    return None
+
+
+def _java_float_key(v: float) -> tuple[int, float, int]:
+    """Float.compare order: -0.0 < 0.0, NaN after everything."""
+    if math.isnan(v):
+        return (1, 0.0, 0)
+    return (0, v, 1 if v == 0 and math.copysign(1.0, v) > 0 else 0)
+
+
+def _float_beyond(values: np.ndarray, stated: float, side: str) -> tuple[Any, None, bool] | None:
+    if values.size == 0:
+        return None
+    has_nan = bool(np.isnan(values).any())
+    finite = values[~np.isnan(values)]
+    if side == "min":
+        actual = float(finite.min()) if finite.size else math.nan
+        if actual == 0 and finite.size and bool(np.signbit(finite[finite == 0]).any()):
+            actual = -0.0
+    else:
+        actual = math.nan if has_nan else float(finite.max())
+        if actual == 0 and bool((~np.signbit(finite[finite == 0])).any()):
+            actual = 0.0
+    k_s, k_a = _java_float_key(stated), _java_float_key(actual)
+    outside = k_s > k_a if side == "min" else k_s < k_a
+    if not outside:
+        return None
+    # outside also when NaN is ignored and -0.0 == 0.0 (the plain numeric order)?
+    if finite.size == 0 or math.isnan(stated):
+        return actual, None, True
+    plain = float(finite.min()) if side == "min" else float(finite.max())
+    plain_outside = stated > plain if side == "min" else stated < plain
+    return actual, None, not plain_outside
+
+
+def _signed_key(b: bytes) -> tuple[int, ...]:
+    return tuple(x - 256 if x > 127 else x for x in b)
+
+
+def _signed_min_max(col: pa.ChunkedArray) -> tuple[bytes, bytes]:
+    """Min / max of a binary column in the signed byte order Java readers before 2.0 use (CompareUtils)."""
+    values = [v for v in pc.unique(col.combine_chunks()).to_pylist() if v is not None]
+    return min(values, key=_signed_key), max(values, key=_signed_key)
 
 
 def _min_max(df: DataFile, name: str, t: DataType, col: pa.ChunkedArray) -> tuple[Any, Any] | None:
