@@ -131,3 +131,36 @@ def test_cli_hash(capsys):
     args = ["hash", "--types", "INT,STRING", "--values", '[5, "abc"]', "--buckets", "7", "--bucket-function", "hive"]
     assert main([*args, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["buckets"] == {"7": ((31 * 5 + (31 * (31 * 97 + 98) + 99)) % 7)}
+
+
+@given(
+    st.lists(st.sampled_from(sorted(INTERNAL_VALUES)), max_size=12).flatmap(
+        lambda tys: st.tuples(st.just(tys), st.tuples(*[st.none() | INTERNAL_VALUES[t] for t in tys]))
+    )
+)
+def test_read_as_java_equals_read_on_java_bytes(row):
+    names, values = row
+    types = [parse_type(t) for t in names]
+    data = br.write(types, list(values))
+    assert br.read_as_java(types, data) == br.read(types, data)
+
+
+@given(st.sampled_from(["DECIMAL(38, 10)", "TIMESTAMP(6)", "TIMESTAMP_LTZ(9)", "STRING", "BIGINT"]), st.binary(min_size=8, max_size=8))
+def test_read_as_java_ignores_what_getters_never_read(type_text, garbage):
+    """A null field's slot is never read by Java (pypaimon writes other bytes there): the value is null, while the
+    checks report the bytes as not Java's exactly when they differ from what Java writes."""
+    types = [parse_type(type_text), parse_type("INT")]
+    java = br.write(types, [None, 7])
+    data = bytearray(java)
+    at = br.bit_set_width(2)
+    data[at : at + 8] = garbage
+    assert br.read_as_java(types, bytes(data)) == (0, [None, 7])
+    assert (br.check(types, bytes(data)) == []) == (bytes(data) == java)
+
+
+def test_timestamps_of_year_1_and_9999_print_four_digit_years():
+    from paimon_conform.types import to_json
+
+    t = parse_type("TIMESTAMP(9)")
+    for text in ("0001-01-01T00:00:00.000000001", "9999-12-31T23:59:59.999999999", "1969-12-31T23:59:59.999999999"):
+        assert to_json(t, to_internal(t, text)) == text

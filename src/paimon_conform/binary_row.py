@@ -202,6 +202,80 @@ def read(types: Sequence[DataType], data: bytes, serialized: bool = False) -> tu
     return int(row.row_kind), values
 
 
+def read_as_java(types: Sequence[DataType], data: bytes, serialized: bool = False) -> tuple[int, list[Any]]:
+    """(row kind byte, values) the way Java's BinaryRow getters read a row: the null bit first, then only the
+    slot and variable part of non-null fields. Bytes Java never looks at (a null field's slot or reserved
+    space, padding) are not checked here; `read` and `check` do that. LayoutError when a getter would fail.
+    """
+    try:
+        return read(types, data, serialized)
+    except LayoutError as err:
+        strict = err
+    try:
+        return _read_getters(types, data, serialized)
+    except (LayoutError, struct.error, IndexError, ValueError):
+        raise strict from None
+
+
+def _read_getters(types: Sequence[DataType], data: bytes, serialized: bool) -> tuple[int, list[Any]]:
+    base = 4 if serialized else 0
+    if serialized and (len(data) < 4 or int.from_bytes(data[:4], "big", signed=True) != len(types)):
+        raise LayoutError(SERIALIZED, "BINARY_ROW_BAD_ARITY", "arity", 0, f"the arity is not {len(types)}")
+    row = memoryview(data)[base:]
+    width = bit_set_width(len(types))
+    if len(row) < fixed_size(len(types)):
+        raise LayoutError(NAME, "BINARY_ROW_BAD_SIZE", "", base, "shorter than the fixed part")
+    values: list[Any] = []
+    for i, t in enumerate(types):
+        if row[(i + 8) >> 3] >> ((i + 8) & 7) & 1:
+            values.append(None)
+            continue
+        at = width + 8 * i
+        values.append(_getter(t, row, at, base, f"fields[{i}]"))
+    return row[0], values
+
+
+def _getter(t: DataType, row: memoryview, at: int, base: int, path: str) -> Any:
+    """One non-null field as Java's typed getter reads it."""
+    word = int.from_bytes(row[at : at + 8], "little")
+    root = t.root
+    if root in FIXED:
+        return struct.unpack_from(FIXED[root], row, at)[0]
+    if root == "BOOLEAN":
+        return row[at] != 0
+    if root == "FLOAT":
+        return struct.unpack_from("<f", row, at)[0]
+    if root == "DOUBLE":
+        return struct.unpack_from("<d", row, at)[0]
+    if root == "DECIMAL" and is_compact(t):
+        return struct.unpack_from("<q", row, at)[0], t.precision, t.scale
+    if root in ("TIMESTAMP", "TIMESTAMP_LTZ") and is_compact(t):
+        return struct.unpack_from("<q", row, at)[0], 0
+    offset, low = word >> 32, word & 0xFFFFFFFF
+    if root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        _within(row, offset, 8, base, path)
+        return struct.unpack_from("<q", row, offset)[0], low
+    if root == "DECIMAL":
+        _within(row, offset, low, base, path)
+        return int.from_bytes(row[offset : offset + low], "big", signed=True), t.precision, t.scale
+    if word >> 63:  # inline: up to 7 bytes, length in the high byte
+        raw = bytes(row[at : at + ((word >> 56) & 0x7F)])
+    else:
+        _within(row, offset, low, base, path)
+        raw = bytes(row[offset : offset + low])
+    if t.is_binary:
+        return raw
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LayoutError(NAME, "BINARY_ROW_BAD_UTF8", path, base + at, f"string is not UTF-8: {exc.reason}") from None
+
+
+def _within(row: memoryview, offset: int, length: int, base: int, path: str) -> None:
+    if offset + length > len(row):
+        raise LayoutError(NAME, "BINARY_ROW_BAD_OFFSET", path, base, "the variable part lies outside the row")
+
+
 def _nan_slots(types: Sequence[DataType], values: Sequence[Any]) -> list[int]:
     return [i for i, (t, v) in enumerate(zip(types, values, strict=True)) if isinstance(v, float) and math.isnan(v)]
 

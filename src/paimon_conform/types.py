@@ -257,7 +257,8 @@ def _to_json(t: DataType, v: Any) -> Any:
         base = dt.datetime(1970, 1, 1) + dt.timedelta(milliseconds=millis)
         digits = t.timestamp_precision
         frac = f"{base.microsecond // 1000:03d}{nano:06d}"[:digits]
-        return base.strftime("%Y-%m-%dT%H:%M:%S") + ("." + frac if digits else "")
+        text = f"{base.year:04d}-{base.month:02d}-{base.day:02d}T{base.hour:02d}:{base.minute:02d}:{base.second:02d}"
+        return text + ("." + frac if digits else "")  # not strftime: it writes year 1 as "1", not "0001"
     if t.is_binary:
         return v.hex()
     unscaled, _, scale = v

@@ -70,6 +70,7 @@ class _Loader:
         self.cache: dict[str, object] = {}
         self.folders: dict[tuple[bytes, int], str | LayoutError] = {}
         self.index_files: dict[str, IndexManifestEntry] = {}  # every index file a kept snapshot ADDs
+        self.odd_partitions: dict[bytes, tuple[ManifestEntry, LayoutError]] = {}  # readable, not Java's bytes
         options = tl.LayoutOptions.of(schema.options)
         self.options = options
         self.data_root = f"{options.path_directory.strip('/')}/" if options.path_directory else ""
@@ -84,13 +85,18 @@ class _Loader:
             return None
         key = (e.partition, e.bucket)
         if key not in self.folders:
+            types = [t for _, t in self.partition]
             try:
-                _, values = binary_row.read([t for _, t in self.partition], e.partition, serialized=True)
+                _, values = binary_row.read_as_java(types, e.partition, serialized=True)
             except LayoutError as err:
                 self.folders[key] = err
-            else:
-                part = tl.partition_path(self.partition, values, self.options)
-                self.folders[key] = f"{self.data_root}{part}{tl.bucket_dir(e.bucket)}"
+                return err
+            try:
+                binary_row.read(types, e.partition, serialized=True)
+            except LayoutError as err:  # Java's getters read it; Java writes other bytes
+                self.odd_partitions.setdefault(e.partition, (e, err))
+            part = tl.partition_path(self.partition, values, self.options)
+            self.folders[key] = f"{self.data_root}{part}{tl.bucket_dir(e.bucket)}"
         return self.folders[key]
 
     def index_folder(self, e: IndexManifestEntry) -> str:
@@ -309,6 +315,14 @@ def load_chain(root: Path, schema: TableSchema, known_schemas: list[int]) -> Cha
         chain.findings.extend(found)
         chain.live = [_place(loader, e) for e in live]
         chain.changelog = [_place(loader, e) for e in latest_changelog if e.kind == ADD]
+        for e, err in loader.odd_partitions.values():
+            msg = (
+                f"Java's getters read the partition row, but Java writes other bytes for its values ({err.detail}); "
+                "Java compares and hashes partition rows by their bytes"
+            )
+            chain.findings.append(
+                _f("MANIFEST_BAD_PARTITION_ROW", "should", e.manifest, f"entries[{e.index}]._PARTITION", msg)
+            )
         _check_hints(root, ids, chain)
     return chain
 

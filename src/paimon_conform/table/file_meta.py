@@ -94,7 +94,7 @@ def _key_range(df: DataFile, meta: Any, schema: TableSchema, owner: str, at: str
     out = []
     for field_name, stated, row in (("_MIN_KEY", meta.min_key, 0), ("_MAX_KEY", meta.max_key, df.table.num_rows - 1)):
         try:
-            _, values = binary_row.read(types, stated, serialized=True)
+            _, values = binary_row.read_as_java(types, stated, serialized=True)
         except LayoutError as err:
             msg = f"does not decode as the trimmed primary key row: {err.detail}"
             out.append(_f("MANIFEST_KEY_RANGE", "must", owner, f"{at}.{field_name}", msg))
@@ -142,8 +142,8 @@ def _stats(df: DataFile, stats: Any, columns: list[tuple[str, str, DataType]], o
     if any(t.root == "UNSUPPORTED" for t in types) or not columns:
         return []
     try:
-        _, mins = binary_row.read(types, stats.min_values, serialized=True)
-        _, maxs = binary_row.read(types, stats.max_values, serialized=True)
+        _, mins = binary_row.read_as_java(types, stats.min_values, serialized=True)
+        _, maxs = binary_row.read_as_java(types, stats.max_values, serialized=True)
     except LayoutError:
         return []  # stats-mode none or another schema: Java writes an empty row
     out = []

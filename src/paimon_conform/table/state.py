@@ -67,7 +67,7 @@ class Placer:
 
     def _entry(self, partition: bytes) -> tuple[list, str]:
         if partition not in self.cache:
-            _, values = binary_row.read(self.types, partition, serialized=True)
+            _, values = binary_row.read_as_java(self.types, partition, serialized=True)
             path = self.prefix + tl.partition_path(self.partition, values, self.layout)
             self.cache[partition] = (values, path)
         return self.cache[partition]
