@@ -205,3 +205,21 @@ def test_java_reads_the_corpus_tables(corpus, paimon_java, version, path, tmp_pa
     read = json.loads(out.read_text())
     assert read["rows"]
     assert read["deletion_files"] >= 0
+
+
+def test_verdicts_by_java_release_on_corpus_bytes(corpus, tmp_path, monkeypatch):
+    """Java-written (paimon-cpp corpus) BSI and bitmap V2 indexes: clean for Java >= 1.1, must for the releases that
+    cannot read them (BSI before 1.0, bitmap V2 before 1.1)."""
+    row = next(r for r in TABLES if r.path.endswith("append_with_bsi_bitmap_bloomfilter"))
+    monkeypatch.chdir(CORPUS)
+    seen = {}
+    for version in ("0.9", "1.0", "1.1", "2.0"):
+        out = tmp_path / f"{version}.json"
+        cli.main(["validate", row.path, "--java-version", version, "--report", "json", "-o", str(out)])
+        findings = [f for r in json.loads(out.read_text())["files"] for f in r["findings"]]
+        seen[version] = sorted(
+            {f["message"].split(":")[0] for f in findings if f["code"] == "FILE_INDEX_NEEDS_NEWER_JAVA"}
+        )
+    assert seen["0.9"] == ["a bitmap version 2 index", "a bsi index"]
+    assert seen["1.0"] == ["a bitmap version 2 index"]
+    assert seen["1.1"] == seen["2.0"] == []

@@ -15,6 +15,7 @@ from typing import Any
 from .. import structure
 from ..errors import CaseError, EncodeError, LayoutError
 from ..findings import Finding, raise_first_must
+from ..java_releases import RELEASES
 from ..types import DataType, parse_type
 from . import bitmap_index, bloom_filter, bsi, range_bitmap
 from .base import Layout, case_header
@@ -216,6 +217,8 @@ def validate(data: bytes, types: Any = None) -> list[Finding]:
     for ci, col in enumerate(obj.columns):
         t = types.get(col.name.value)
         for ii, e in enumerate(col.indexes):
+            if not e.is_empty:
+                findings += _needs_release(e.index_type.value, data[e.ofs_payload : e.ofs_payload + 1], ci, ii, e)
             if t is None or e.is_empty or e.index_type.value not in TYPED_PAYLOADS:
                 continue
             payload = data[e.ofs_payload : e.ofs_payload + e.len_payload]
@@ -224,6 +227,36 @@ def validate(data: bytes, types: Any = None) -> list[Finding]:
                 f.offset = None if f.offset is None else e.ofs_payload + f.offset
                 findings.append(f)
     return findings
+
+
+# The first release whose reader knows an index payload (older ones fail a query touching the column:
+# "Can't find file index for type" / "your plugin version is lower"): BSI apache/paimon#4464 (1.0.0), bitmap V2
+# #5028 (1.1.0, the writer's default from then on), range-bitmap #5940 (1.3.0).
+READER_SINCE = {"bsi": "1.0", "range-bitmap": "1.3"}
+BITMAP_V2_SINCE = "1.1"
+
+
+def _needs_release(index_type: str, first: bytes, ci: int, ii: int, e: Any) -> list[Finding]:
+    """A payload that Java releases before the one that introduced it cannot read (must for those only)."""
+    since = READER_SINCE.get(index_type)
+    what = index_type
+    if index_type == "bitmap" and first[:1] == b"\x02":
+        since, what = BITMAP_V2_SINCE, "bitmap version 2"
+    if since is None:
+        return []
+    older = RELEASES[: RELEASES.index(since)]
+    msg = f"a {what} index: Java before {since}.0 cannot read it and fails queries that filter on the column"
+    return [
+        Finding(
+            "FILE_INDEX_NEEDS_NEWER_JAVA",
+            "must",
+            f"columns[{ci}].indexes[{ii}].payload",
+            e.ofs_payload,
+            msg,
+            java_releases=older,
+            otherwise=None,
+        )
+    ]
 
 
 def check_against_data(data: bytes, data_file: str, types: Any = None, table: Any = None) -> list[Finding]:

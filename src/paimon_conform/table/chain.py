@@ -81,8 +81,8 @@ class _Loader:
 
         None when a partition type is one the kit does not model; the LayoutError when the row does not decode.
         """
-        if any(t.root == "UNSUPPORTED" for _, t in self.partition):
-            return None
+        if any(t.root == "UNSUPPORTED" or t.is_binary for _, t in self.partition):
+            return None  # no path form the kit can compute (binary: TABLE_PARTITION_TYPE)
         key = (e.partition, e.bucket)
         if key not in self.folders:
             types = [t for _, t in self.partition]

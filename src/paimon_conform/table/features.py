@@ -157,3 +157,52 @@ def recognized(root: Path, files: list, schema: TableSchema) -> list[Finding]:
             )
         )
     return out
+
+
+def partition_types(schema: TableSchema) -> list[Finding]:
+    """Partition keys of a type Java cannot name a directory for."""
+    out = []
+    for k in schema.partition_keys:
+        t = schema.field(k).type
+        if t.is_binary:
+            msg = (
+                f"partition key {k} is {t}: Java names the directory from byte[].toString(), an identity hash "
+                "(k=[B@...), so no reader, Java's own included, finds the files again; partition paths not checked"
+            )
+            out.append(
+                Finding("TABLE_PARTITION_TYPE", "must", f"partitionKeys.{k}", None, msg, f"schema/schema-{schema.id}")
+            )
+    return out
+
+
+def dense_stats(entries: list, schemas) -> list[Finding]:
+    """Entries whose `_VALUE_STATS_COLS` (1.0.0, metadata.stats-dense-store) is not every column: Java 0.9
+    ignores the field and reads `_VALUE_STATS` as one field per table column. One finding per manifest."""
+    seen: set[str] = set()
+    out = []
+    for e in entries:
+        cols = e.file.value_stats_cols
+        if cols is None or e.manifest in seen:
+            continue
+        schema = schemas.get(e.file.schema_id)
+        if schema is None or list(cols) == [f.name for f in schema.fields]:
+            continue
+        seen.add(e.manifest)
+        msg = (
+            f"_VALUE_STATS_COLS lists {len(cols)} of {len(schema.fields)} columns (dense stats, Java 1.0.0): Java "
+            "before 1.0.0 ignores it and reads _VALUE_STATS as one field per column, so filtered reads fail or "
+            "use another column's statistics"
+        )
+        out.append(
+            Finding(
+                "MANIFEST_VALUE_STATS_COLS",
+                "must",
+                f"entries[{e.index}]._FILE._VALUE_STATS_COLS",
+                None,
+                msg,
+                e.manifest,
+                java_releases=between(None, "0.9"),
+                otherwise=None,
+            )
+        )
+    return out

@@ -195,14 +195,14 @@ def _bounds(df, name, column, t, col, lo_s, hi_s, owner, path) -> list[Finding]:
             msg += " (the other bound is null, so Java keeps the file; Java would not have written it)"
             out.append(_f(code, "should", owner, f"{path}._{side.upper()}_VALUES", msg))
             continue
-        if nan_only:
+        if nan_only and df.format == "orc":
             msg += (
                 " in Java's order (NaN greatest, -0.0 < 0.0); filters on NaN or -0.0 would skip matching rows "
                 "(Java's own ORC writer can write such bounds)"
             )
             out.append(_f(code, "should", owner, f"{path}._{side.upper()}_VALUES", msg))
             continue
-        msg += "; filters would skip matching rows"
+        msg += "; filters would skip matching rows" + (" (Java's order: NaN greatest, -0.0 < 0.0)" if nan_only else "")
         finding = _f(code, "must", owner, f"{path}._{side.upper()}_VALUES", msg)
         if releases is not None:
             finding.java_releases = releases

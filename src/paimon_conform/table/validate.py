@@ -151,6 +151,16 @@ def _unreferenced(root: Path, files: list[BucketFile], chain: Chain) -> list[Fin
     return out
 
 
+def _named_by_snapshot(findings: list[Finding], chain: Chain) -> None:
+    """A metadata or index file with a name Java would not give it, that a snapshot refers to: Java opens it by
+    the name the metadata gives (pypaimon's index-manifest-<uuid> without -<n>), so should, not must."""
+    for f in findings:
+        metadata = f.file.split("/", 1)[0] in ("manifest", "index")
+        if f.code == "TABLE_BAD_FILE_NAME" and metadata and f.file in chain.referenced and f.severity == "must":
+            f.severity = "should"
+            f.message += "; a snapshot refers to it by this name, and Java opens it so"
+
+
 def _misplaced(files: list[BucketFile], chain: Chain) -> None:
     """A missing file that exists under another partition or bucket: say where (the manifest row is wrong)."""
     where: dict[str, list[str]] = defaultdict(list)
@@ -258,12 +268,14 @@ def _validate(
     t0 = time.perf_counter()
     chain = load_chain(root, schema, schema_ids(root))
     _misplaced(files, chain)
+    _named_by_snapshot(findings, chain)
     findings += chain.findings + _unreferenced(root, files, chain)
     index_owner = f"manifest/{chain.latest.index_manifest}" if chain.latest and chain.latest.index_manifest else ""
     bitmap64 = tl.bool_option(schema.options.get("deletion-vectors.bitmap64", False))
     state = load_index_files(root, chain.index_files, index_owner, chain.index_paths, bitmap64)
     findings += state.findings + check_older_index_files(root, chain.older_index_files, chain.index_paths)
     findings += features.index_in_data_dir(schema) + features.recognized(root, files, schema)
+    findings += features.partition_types(schema) + features.dense_stats([lf.entry for lf in chain.live], schemas)
     stats.seconds["metadata"] += time.perf_counter() - t0
     live_keys = {(lf.entry.partition, lf.entry.bucket, lf.entry.file.file_name) for lf in chain.live}
     findings += unknown_vectors(state, live_keys, index_owner)
