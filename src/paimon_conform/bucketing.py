@@ -292,6 +292,9 @@ def _arrow_internal(column: Any, t: DataType) -> pa.Array:
         arr = pa.array(arr)
     if t.is_string or t.is_binary:
         return arr.cast(pa.large_binary()) if not pa.types.is_large_binary(arr.type) else arr
+    if pa.types.is_decimal(arr.type) and t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):  # exact INT96 nanoseconds
+        millis = [None if v is None else v[0] for v in datafile.internal_values(arr, t)]
+        return pa.array(millis, pa.int64())
     if pa.types.is_decimal(arr.type):
         arr = arr.cast(pa.decimal128(38, t.scale))
         low = np.frombuffer(arr.buffers()[1], dtype="<i8", count=2 * (len(arr) + arr.offset))[0::2][arr.offset :]

@@ -6,11 +6,13 @@ it indexes: no bloom false negative, exact bitmap rows, the column set.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from .errors import UsageError
 from .findings import Finding
@@ -27,9 +29,7 @@ def read_table(path: str | Path) -> pa.Table:
         with p.open("rb") as f:
             head = f.read(4)
         if head == b"PAR1":
-            import pyarrow.parquet as pq
-
-            return pq.ParquetFile(p).read()  # not read_table: a dt=... parent would add a column
+            return read_parquet(p)  # not read_table: a dt=... parent would add a column
         if head[:3] == b"ORC":
             from .orc_isolated import read_orc
 
@@ -37,6 +37,53 @@ def read_table(path: str | Path) -> pa.Table:
     except (OSError, pa.ArrowException) as exc:
         raise UsageError(f"{path}: cannot read the data file: {exc}") from None
     raise UsageError(f"{path}: not a Parquet or ORC file")
+
+
+def read_parquet(path: str | Path, columns: list[str] | None = None) -> pa.Table:
+    """A Parquet file (or some columns) as Arrow, INT96 timestamps exact beyond the years 1677-2262.
+
+    pyarrow reads INT96 (Java's TIMESTAMP(7..9)) as int64 nanoseconds, which wrap outside
+    1677-2262 (and its coarser units are biased by Java's negative nanos-of-day). Every INT96
+    column is decoded from its pages as well (parquet_int96); where that differs from pyarrow's
+    read, the column comes back as decimal128(38, 0) nanoseconds since the epoch (`internal_values`
+    takes it; other columns stay as pyarrow reads them).
+    """
+    import pyarrow.parquet as pq
+
+    from .parquet_int96 import read_int96
+
+    pf = pq.ParquetFile(path)
+    table = pf.read(columns=columns)
+    int96 = [
+        pf.schema.column(i).path
+        for i in range(len(pf.schema))
+        if pf.schema.column(i).physical_type == "INT96" and pf.schema.column(i).path in table.column_names
+    ]
+    if not int96:
+        return table
+    for name in int96:
+        exact = read_int96(path, name)
+        if exact == table.column(name).cast(pa.int64()).to_pylist():
+            continue
+        values = pa.array([None if v is None else Decimal(v) for v in exact], pa.decimal128(38, 0))
+        table = table.set_column(table.column_names.index(name), name, values)
+    return table
+
+
+def concat_exact(tables: list[pa.Table]) -> pa.Table:
+    """Tables concatenated; where one holds a timestamp column as exact decimal nanoseconds (read_parquet)
+    and another as an Arrow timestamp, the timestamps are made exact decimals too."""
+    exact = {f.name for t in tables for f in t.schema if pa.types.is_decimal(f.type) and f.type.scale == 0}
+    out = []
+    for t in tables:
+        for name in exact & set(t.column_names):
+            col = t.column(name)
+            if pa.types.is_timestamp(col.type):
+                nanos = col.cast(pa.timestamp("ns")).cast(pa.int64()).to_pylist()
+                values = pa.array([None if v is None else Decimal(v) for v in nanos], pa.decimal128(38, 0))
+                t = t.set_column(t.column_names.index(name), name, values)
+        out.append(t)
+    return pa.concat_tables(out, promote_options="permissive")
 
 
 def paimon_type(t: pa.DataType) -> DataType | None:
@@ -85,6 +132,9 @@ def internal_values(column: pa.ChunkedArray, t: DataType) -> list[Any]:
                 total = v * nanos
                 out.append((total // 1_000_000, total % 1_000_000))
         return out
+    if pa.types.is_decimal(at) and t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):  # exact INT96 nanoseconds
+        ns = decimal_values(column, DataType("DECIMAL", 38, 0))
+        return [None if v is None else divmod(v[0], 1_000_000) for v in ns]
     if pa.types.is_decimal(at):
         return decimal_values(column, t)
     return column.to_pylist()
@@ -122,7 +172,6 @@ def decimal_values(column: pa.Array | pa.ChunkedArray, t: DataType) -> list[Any]
 
 def distinct_values(column: pa.ChunkedArray) -> pa.ChunkedArray:
     """The column's distinct values, first occurrence order (Arrow's hash kernel)."""
-    import pyarrow.compute as pc
 
     return pa.chunked_array([pc.unique(column.combine_chunks())])
 
@@ -132,25 +181,24 @@ def columns(
     names: set[str] | None = None,
     table: pa.Table | None = None,
     distinct: set[str] | frozenset[str] = frozenset(),
+    types: dict[str, DataType] | None = None,
 ) -> tuple[int, dict[str, tuple[DataType, list[Any]]]]:
     """(row count, {column: (Paimon type, internal values)}) of a data file (or of its rows already read).
 
     `names` limits the conversion to those columns; columns in `distinct` come back as their
-    distinct values only (enough for a bloom filter's no-false-negative check).
+    distinct values only (enough for a bloom filter's no-false-negative check); `types` (the table
+    schema's) take precedence over the types the file's columns suggest.
     """
     table = read_table(path) if table is None else table
     out = {}
     for name in table.column_names:
         if names is not None and name not in names:
             continue
-        if name in distinct:
-            t = paimon_type(table.schema.field(name).type)
-            if t is not None:
-                out[name] = (t, internal_values(distinct_values(table.column(name)), t))
+        t = (types or {}).get(name) or paimon_type(table.schema.field(name).type)
+        if t is None:
             continue
-        t = paimon_type(table.schema.field(name).type)
-        if t is not None:
-            out[name] = (t, internal_values(table.column(name), t))
+        column = distinct_values(table.column(name)) if name in distinct else table.column(name)
+        out[name] = (t, internal_values(column, t))
     return table.num_rows, out
 
 

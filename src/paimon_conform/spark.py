@@ -273,6 +273,18 @@ def to_leaf(f: Any, columns: set[str]) -> query.Leaf | None:
     return None if lit is None else query.Leaf(column, "not_eq" if negate else op, [lit])
 
 
+def _exact_timestamps_as_micros(rows: pa.Table, target: pa.Schema) -> pa.Table:
+    """INT96 timestamps beyond int64 nanoseconds come as exact decimal nanoseconds (datafile.read_parquet);
+    Spark holds microseconds: floor them."""
+    for i, f in enumerate(target):
+        col = rows.column(i)
+        if pa.types.is_timestamp(f.type) and pa.types.is_decimal(col.type):
+            ns = [None if v is None else int(v) for v in col.to_pylist()]
+            micros = pa.array([None if v is None else v // 1000 for v in ns], pa.int64()).cast(pa.timestamp("us"))
+            rows = rows.set_column(i, f.name, micros)
+    return rows
+
+
 class PaimonReader(DataSourceReader):
     """Plans splits on the driver (pruned by the pushed filters); each task reads one split."""
 
@@ -301,5 +313,5 @@ class PaimonReader(DataSourceReader):
         with checking(", ".join(f"{self.path}/{f.relative}" for f in split.files), "rows"):
             rows = scan.read_split(self.path, self.table, split)
             target = to_arrow_schema(self.spark_schema)
-            rows = rows.select(target.names).cast(target)
+            rows = _exact_timestamps_as_micros(rows.select(target.names), target).cast(target)
         yield from rows.to_batches(max_chunksize=1 << 20)

@@ -272,7 +272,8 @@ def check_against_data(data: bytes, data_file: str, types: Any = None, table: An
     bloom_only = {
         c.name.value for c in obj.columns if all(e.is_empty or e.index_type.value == "bloom-filter" for e in c.indexes)
     }
-    _, columns = datafile.columns(data_file, {c.name.value for c in obj.columns}, table, bloom_only)
+    given = types if isinstance(types, dict) else None
+    _, columns = datafile.columns(data_file, {c.name.value for c in obj.columns}, table, bloom_only, given)
     findings = []
     for ci, col in enumerate(obj.columns):
         name = col.name.value

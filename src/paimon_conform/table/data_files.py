@@ -14,7 +14,7 @@ import pyarrow as pa
 
 from .. import bucketing
 from .. import table_layout as tl
-from ..datafile import distinct_values, internal_values, paimon_type
+from ..datafile import distinct_values, internal_values, paimon_type, read_parquet
 from ..errors import EncodeError, UsageError
 from ..findings import Finding
 from ..java_releases import between
@@ -75,7 +75,7 @@ def _parquet(path: Path) -> DataFile:
     import pyarrow.parquet as pq
 
     pf = pq.ParquetFile(path)
-    table = pf.read()  # one file: no hive-partition discovery from a dt=... parent
+    table = read_parquet(path)  # one file: no hive-partition discovery from a dt=... parent; exact INT96
     leaves = {}
     for i in range(len(pf.schema)):
         leaf = pf.schema.column(i)
@@ -86,7 +86,8 @@ def _parquet(path: Path) -> DataFile:
     for f in table.schema:
         fid = (f.metadata or {}).get(b"PARQUET:field_id")
         physical, unit = leaves.get(f.name, (None, None))
-        cols.append(Column(f.name, _arrow_family(f.type), int(fid) if fid is not None else None, physical, unit))
+        family = "timestamp" if physical == "INT96" else _arrow_family(f.type)  # exact INT96: a decimal column
+        cols.append(Column(f.name, family, int(fid) if fid is not None else None, physical, unit))
     return DataFile("parquet", cols, table)
 
 

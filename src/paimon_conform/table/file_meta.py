@@ -287,7 +287,11 @@ def _min_max(df: DataFile, name: str, t: DataType, col: pa.ChunkedArray) -> tupl
     """The column's minimum and maximum as internal values (None when Arrow cannot order it)."""
     try:
         mm = pc.min_max(col)
-        small = pa.table({name: pa.array([mm["min"].as_py(), mm["max"].as_py()], type=col.type)})
+        if not mm["min"].is_valid:
+            return None
+        # the rows themselves (take), not Scalar.as_py(): that drops nanoseconds and overflows year 0
+        rows = [pc.index(col, mm["min"]).as_py(), pc.index(col, mm["max"]).as_py()]
+        small = pa.table({name: col.take(rows)})
     except (pa.ArrowException, TypeError, UnicodeDecodeError):  # DATA_FILE_BAD_UTF8 reports bad strings
         return None
     try:

@@ -202,7 +202,7 @@ def read_columns(path: Path, columns: list[str]) -> pa.Table:
         try:
             pf = pq.ParquetFile(path)
             if set(columns) <= set(pf.schema_arrow.names):
-                table = pf.read(columns=columns)
+                table = datafile.read_parquet(path, columns)
         except Exception as exc:  # noqa: BLE001 - pyarrow raises many kinds on a damaged file
             raise UsageError(f"{path}: cannot read the data file: {exc.__class__.__name__}: {exc}") from None
     if table is None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from .. import query
+from .. import datafile, query
 from ..errors import UsageError
 from ..types import DataType
 from . import data_files, scan
@@ -38,7 +38,7 @@ def read_latest(root: str | Path, leaves: list[query.Leaf] | None = None) -> tup
     parts = [scan.read_split(root, schema, s, schemas) for s in splits]
     if not parts:
         return schema, scan.empty(schema)
-    return schema, pa.concat_tables(parts, promote_options="permissive")
+    return schema, datafile.concat_exact(parts)
 
 
 def logical_rows(schema: TableSchema, rows: pa.Table) -> list[list]:

@@ -24,7 +24,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import bucketing, query
+from .. import bucketing, datafile, query
 from .. import table_layout as tl
 from ..errors import LayoutError, UsageError
 from . import data_files, evolution, files
@@ -280,7 +280,7 @@ def read_split(root: str | Path, schema: TableSchema, split: Split, schemas: Sch
         parts.append(evolution.evolve(rows, schema, written, system))
     if not parts:
         return empty(schema)
-    rows = pa.concat_tables(parts, promote_options="permissive")
+    rows = datafile.concat_exact(parts)
     if split.merge:
         rows = merge_rows(rows, schema.primary_keys, seq, kind)
     return rows.select(names)
