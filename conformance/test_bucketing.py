@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import struct
-from decimal import Decimal
+from decimal import Context, Decimal, localcontext
 
 import numpy as np
 import pyarrow as pa
@@ -210,7 +210,8 @@ _UNIT_NANOS = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
 def _arrow_and_internal(t, arrow_type, raw: list) -> tuple[pa.Array, list]:
     """An Arrow column from raw storage integers, and the internal values a Java reader holds for it."""
     if pa.types.is_decimal(arrow_type):
-        values = [None if u is None else Decimal(u).scaleb(-arrow_type.scale) for u in raw]
+        with localcontext(Context(prec=100)):
+            values = [None if u is None else Decimal(u).scaleb(-arrow_type.scale) for u in raw]
         return pa.array(values, arrow_type), [None if u is None else (u, t.precision, t.scale) for u in raw]
     if pa.types.is_timestamp(arrow_type):
         nanos = _UNIT_NANOS[arrow_type.unit]

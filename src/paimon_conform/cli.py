@@ -15,7 +15,7 @@ from typing import Any
 
 from . import __version__, cases
 from .errors import LayoutError, PaimonConformError, UsageError, checking
-from .findings import SEVERITIES
+from .findings import SEVERITIES, unreadable
 from .golden import check_corpus, default_root
 from .java_releases import NEWEST, RELEASES, judge, release
 from .layouts import LAYOUTS, detect, get
@@ -113,7 +113,7 @@ def validate_file(
         data = _read(path)
         layout = _layout_for(data, kind, path)
         found = layout.validate(data, types)
-        if data_file and not any(f.severity == "must" for f in found):
+        if data_file and not unreadable(found):
             found += against_data(layout, data, data_file, column, types)
     except UsageError as exc:
         return FileResult(path, kind or "", unusable=str(exc))

@@ -83,6 +83,12 @@ def raise_first_must(layout: str, findings: list[Finding]) -> None:
             raise LayoutError(layout, f.code, f.path, f.offset, f.message)
 
 
+def unreadable(findings: list[Finding]) -> bool:
+    """Whether the bytes are broken for every Java release (a must not tied to some releases): further checks
+    that need them to be readable do not run."""
+    return any(f.severity == "must" and f.java_releases is None for f in findings)
+
+
 def counts_as_failure(finding: Finding, level: Severity) -> bool:
     """Whether `finding` fails a run at the given level (`must` ignores should; expected findings never)."""
     if finding.severity == "warning" or finding.expected is not None:

@@ -15,7 +15,7 @@ import pyarrow as pa
 from .. import bucketing
 from .. import table_layout as tl
 from ..errors import PaimonConformError, UsageError, checking
-from ..findings import Finding
+from ..findings import Finding, unreadable
 from ..java_releases import NEWEST, between, judge
 from ..report import FileResult
 from . import data_files, features
@@ -193,7 +193,7 @@ def _file_index(data: bytes, df_path: Path, table: pa.Table, schema: TableSchema
         found = file_index.validate(data, types)
     except PaimonConformError as exc:  # e.g. a payload of an index kind the column's type cannot have
         found = [Finding("FILE_INDEX_UNREADABLE", "must", "", None, str(exc))]
-    if not any(f.severity == "must" for f in found) and df_path.suffix in (".parquet", ".orc"):
+    if not unreadable(found) and df_path.suffix in (".parquet", ".orc"):
         try:
             found += file_index.check_against_data(data, str(df_path), types, table)
         except PaimonConformError as exc:
