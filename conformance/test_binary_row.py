@@ -145,7 +145,10 @@ def test_read_as_java_equals_read_on_java_bytes(row):
     assert br.read_as_java(types, data) == br.read(types, data)
 
 
-@given(st.sampled_from(["DECIMAL(38, 10)", "TIMESTAMP(6)", "TIMESTAMP_LTZ(9)", "STRING", "BIGINT"]), st.binary(min_size=8, max_size=8))
+@given(
+    st.sampled_from(["DECIMAL(38, 10)", "TIMESTAMP(6)", "TIMESTAMP_LTZ(9)", "STRING", "BIGINT"]),
+    st.binary(min_size=8, max_size=8),
+)
 def test_read_as_java_ignores_what_getters_never_read(type_text, garbage):
     """A null field's slot is never read by Java (pypaimon writes other bytes there): the value is null, while the
     checks report the bytes as not Java's exactly when they differ from what Java writes."""

@@ -11,6 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from paimon_conform import cli, datafile
+from paimon_conform.errors import UsageError
 from paimon_conform.layouts import file_index as fi
 from paimon_conform.types import parse_type, to_internal
 
@@ -55,6 +56,14 @@ def data_file(tmp_path: Path, case: dict, fmt: str, change=None) -> Path:
     return path
 
 
+def _pre_1970_fraction(column: dict) -> bool:
+    t = parse_type(column["type"])
+    if t.root not in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        return False
+    values = [to_internal(t, v) for v in column["values"] if v is not None]
+    return any(millis < 0 and (millis % 1000 or nanos) for millis, nanos in values)
+
+
 @pytest.mark.parametrize("fmt", ["parquet", "orc"])
 @pytest.mark.parametrize("golden", ["bloom-every-type", "bitmap-v1-every-type"])
 def test_every_type_payload_agrees_with_its_column(tmp_path, fmt, golden):
@@ -63,7 +72,18 @@ def test_every_type_payload_agrees_with_its_column(tmp_path, fmt, golden):
     data = (GOLDEN / f"{golden}.bin").read_bytes()
     for c in case["columns"]:
         path = data_file(tmp_path, {"columns": [c]}, fmt)
-        _, columns = datafile.columns(path)
+        try:
+            _, columns = datafile.columns(path)
+            refused = None
+        except UsageError as exc:
+            refused = str(exc)
+        if refused is not None:
+            # pyarrow's ORC writer stores some pre-1970 values with a fraction of a second as truncated seconds
+            # and negative nanoseconds, which Java's reader refuses (Timestamp.fromEpochMillis): so does the kit
+            assert fmt == "orc", refused
+            assert _pre_1970_fraction(c), refused
+            assert "negative nanoseconds" in refused
+            continue
         _, values = columns[c["name"]]
         t = parse_type(c["type"])  # the table's type: ORC keeps timestamps at nanosecond precision
         for entry in c["indexes"]:

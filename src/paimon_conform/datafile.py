@@ -66,24 +66,51 @@ def read_parquet(path: str | Path, columns: list[str] | None = None) -> pa.Table
         if exact == table.column(name).cast(pa.int64()).to_pylist():
             continue
         values = pa.array([None if v is None else Decimal(v) for v in exact], pa.decimal128(38, 0))
-        table = table.set_column(table.column_names.index(name), name, values)
+        table = table.set_column(table.column_names.index(name), exact_ns_field(name), values)
     return table
 
 
+EXACT_NS = b"paimon_conform.exact_ns"  # field metadata: a timestamp held as decimal128(38, 0) nanoseconds
+
+
+def exact_ns_field(name: str) -> pa.Field:
+    """The field of a timestamp column held as exact decimal nanoseconds (beyond int64's 1677-2262)."""
+    return pa.field(name, pa.decimal128(38, 0), metadata={EXACT_NS: b"1"})
+
+
+def is_exact_ns(field: pa.Field) -> bool:
+    """Whether a field is a timestamp held as exact decimal nanoseconds (read_parquet, orc_timestamps)."""
+    return bool(field.metadata and field.metadata.get(EXACT_NS))
+
+
 def concat_exact(tables: list[pa.Table]) -> pa.Table:
-    """Tables concatenated; where one holds a timestamp column as exact decimal nanoseconds (read_parquet)
-    and another as an Arrow timestamp, the timestamps are made exact decimals too."""
-    exact = {f.name for t in tables for f in t.schema if pa.types.is_decimal(f.type) and f.type.scale == 0}
+    """Tables concatenated; a timestamp column whose files disagree on the unit (or hold exact decimal
+    nanoseconds, see read_parquet) becomes exact decimal nanoseconds in all of them (no unit cast can
+    overflow)."""
+    kinds: dict[str, set[pa.DataType]] = {}
+    for t in tables:
+        for f in t.schema:
+            kinds.setdefault(f.name, set()).add(f.type)
+    mixed = {
+        name
+        for name, types in kinds.items()
+        if len(types) > 1 and all(pa.types.is_timestamp(x) or _is_exact_ns(x) or pa.types.is_null(x) for x in types)
+    }
     out = []
     for t in tables:
-        for name in exact & set(t.column_names):
+        for name in mixed & set(t.column_names):
             col = t.column(name)
             if pa.types.is_timestamp(col.type):
-                nanos = col.cast(pa.timestamp("ns")).cast(pa.int64()).to_pylist()
-                values = pa.array([None if v is None else Decimal(v) for v in nanos], pa.decimal128(38, 0))
+                factor = UNIT_NANOS[col.type.unit]
+                nanos = col.cast(pa.int64()).to_pylist()
+                values = pa.array([None if v is None else Decimal(v * factor) for v in nanos], pa.decimal128(38, 0))
                 t = t.set_column(t.column_names.index(name), name, values)
         out.append(t)
     return pa.concat_tables(out, promote_options="permissive")
+
+
+def _is_exact_ns(t: pa.DataType) -> bool:
+    return pa.types.is_decimal(t) and t.scale == 0
 
 
 def paimon_type(t: pa.DataType) -> DataType | None:
@@ -194,7 +221,8 @@ def columns(
     for name in table.column_names:
         if names is not None and name not in names:
             continue
-        t = (types or {}).get(name) or paimon_type(table.schema.field(name).type)
+        field = table.schema.field(name)
+        t = (types or {}).get(name) or (DataType("TIMESTAMP", 9) if is_exact_ns(field) else paimon_type(field.type))
         if t is None:
             continue
         column = distinct_values(table.column(name)) if name in distinct else table.column(name)

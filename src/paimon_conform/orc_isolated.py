@@ -26,10 +26,22 @@ _worker: subprocess.Popen | None = None
 
 
 def _read_ipc(path: str) -> bytes:
-    """(worker) The ORC file's rows as an Arrow IPC stream."""
+    """(worker) The ORC file's rows as Java Paimon's reader returns them, as an Arrow IPC stream.
+
+    Timestamps come from orc_timestamps (Java's arithmetic and zones: pyarrow reads them a second off near
+    the epoch, TIMESTAMP_LTZ shifted by the writer's zone, and cannot open files of Java-only zone ids);
+    CHAR(n) values right-trimmed, as Java's reader returns them.
+    """
+    import pyarrow.compute as pc
     import pyarrow.orc as po
 
-    table = po.ORCFile(path).read()
+    from .orc_timestamps import char_columns, fix_table, prepare_pyarrow
+
+    prepare_pyarrow(path)  # before pyarrow opens the file: its writer zone must resolve
+    table = fix_table(path, po.ORCFile(path).read())
+    for name in char_columns(path):
+        if name in table.column_names and pa.types.is_string(table.schema.field(name).type):
+            table = table.set_column(table.column_names.index(name), name, pc.utf8_rtrim(table.column(name), " "))
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, table.schema) as writer:
         writer.write_table(table)

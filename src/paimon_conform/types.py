@@ -145,13 +145,54 @@ def _float(t: DataType, v: Any) -> float:
     return f
 
 
+def days_from_civil(year: int, month: int, day: int) -> int:
+    """Days since 1970-01-01 of a proleptic Gregorian date, any year (year 0 = 1 BC)."""
+    y = year - (month <= 2)
+    era = y // 400
+    yoe = y - era * 400
+    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    return era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
+
+
+def civil_from_days(days: int) -> tuple[int, int, int]:
+    """(year, month, day) of a day count since 1970-01-01, proleptic Gregorian, any year."""
+    z = days + 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = mp + (3 if mp < 10 else -9)
+    return yoe + era * 400 + (month <= 2), month, day
+
+
+def _iso_days(t: DataType, text: str) -> int:
+    """`YYYY-MM-DD` (years 0000-9999, as Java's readers can return year 0) as days since the epoch."""
+    m = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", text)
+    if not m:
+        raise EncodeError(f"{t}: expected 'YYYY-MM-DD', got {text!r}")
+    year, month, day = (int(g) for g in m.groups())
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    last = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    if not (1 <= month <= 12 and 1 <= day <= last[month - 1]):
+        raise EncodeError(f"{t}: bad date {text!r}")
+    return days_from_civil(year, month, day)
+
+
+def _iso_date(days: int) -> str:
+    year, month, day = civil_from_days(days)
+    if not 0 <= year <= 9999:
+        raise ValueError(f"year {year} outside 0000-9999")
+    return f"{year:04d}-{month:02d}-{day:02d}"
+
+
 def _date(t: DataType, v: Any) -> int:
     if isinstance(v, int) and not isinstance(v, bool):
         return v
-    try:
-        return (dt.date.fromisoformat(v) - EPOCH).days
-    except (TypeError, ValueError):
-        raise EncodeError(f"{t}: expected 'YYYY-MM-DD' or a day count, got {v!r}") from None
+    if not isinstance(v, str):
+        raise EncodeError(f"{t}: expected 'YYYY-MM-DD' or a day count, got {v!r}")
+    return _iso_days(t, v)
 
 
 def _time(t: DataType, v: Any) -> int:
@@ -172,11 +213,10 @@ def _timestamp(t: DataType, v: Any) -> tuple[int, int]:
     m = re.match(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$", v)
     if not m:
         raise EncodeError(f"{t}: expected 'YYYY-MM-DDTHH:MM:SS[.fffffffff]', got {v!r}")
-    try:
-        days = (dt.date.fromisoformat(m.group(1)) - EPOCH).days
-    except ValueError:
-        raise EncodeError(f"{t}: bad date in {v!r}") from None
+    days = _iso_days(t, m.group(1))
     h, mi, s = int(m.group(2)), int(m.group(3)), int(m.group(4) or 0)
+    if h > 23 or mi > 59 or s > 59:
+        raise EncodeError(f"{t}: bad time in {v!r}")
     frac = (m.group(5) or "").ljust(9, "0")
     nanos = int(frac)
     millis = ((days * 24 + h) * 60 + mi) * 60_000 + s * 1000 + nanos // 1_000_000
@@ -236,7 +276,7 @@ def to_json(t: DataType, v: Any) -> Any:
     try:
         return _to_json(t, v)
     except (OverflowError, ValueError):
-        raise EncodeError(f"{t}: {v!r} is outside the years 1..9999 the JSON form can write") from None
+        raise EncodeError(f"{t}: {v!r} is outside the years 0000..9999 the JSON form can write") from None
 
 
 def _to_json(t: DataType, v: Any) -> Any:
@@ -249,16 +289,19 @@ def _to_json(t: DataType, v: Any) -> Any:
             return "Infinity" if v > 0 else "-Infinity"
         return v
     if t.root == "DATE":
-        return (EPOCH + dt.timedelta(days=v)).isoformat()
+        return _iso_date(v)
     if t.root == "TIME":
         return (dt.datetime(1970, 1, 1) + dt.timedelta(milliseconds=v)).time().isoformat(timespec="milliseconds")
     if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
         millis, nano = v
-        base = dt.datetime(1970, 1, 1) + dt.timedelta(milliseconds=millis)
+        days, ms = divmod(millis, 86_400_000)
+        hours, rest = divmod(ms, 3_600_000)
+        minutes, rest = divmod(rest, 60_000)
+        seconds, milli = divmod(rest, 1000)
         digits = t.timestamp_precision
-        frac = f"{base.microsecond // 1000:03d}{nano:06d}"[:digits]
-        text = f"{base.year:04d}-{base.month:02d}-{base.day:02d}T{base.hour:02d}:{base.minute:02d}:{base.second:02d}"
-        return text + ("." + frac if digits else "")  # not strftime: it writes year 1 as "1", not "0001"
+        frac = f"{milli:03d}{nano:06d}"[:digits]
+        text = f"{_iso_date(days)}T{hours:02d}:{minutes:02d}:{seconds:02d}"
+        return text + ("." + frac if digits else "")
     if t.is_binary:
         return v.hex()
     unscaled, _, scale = v

@@ -14,7 +14,7 @@ import pyarrow as pa
 
 from .. import bucketing
 from .. import table_layout as tl
-from ..datafile import distinct_values, internal_values, paimon_type, read_parquet
+from ..datafile import distinct_values, internal_values, is_exact_ns, paimon_type, read_parquet
 from ..errors import EncodeError, UsageError
 from ..findings import Finding
 from ..java_releases import between
@@ -103,7 +103,8 @@ def _orc(path: Path) -> DataFile:
     from ..orc_isolated import read_orc
 
     table = read_orc(path)
-    return DataFile("orc", [Column(f.name, _arrow_family(f.type), None) for f in table.schema], table)
+    cols = [Column(f.name, "timestamp" if is_exact_ns(f) else _arrow_family(f.type), None) for f in table.schema]
+    return DataFile("orc", cols, table)
 
 
 AVRO_FAMILY = {

@@ -184,6 +184,8 @@ def _bounds(df, name, column, t, col, lo_s, hi_s, owner, path) -> list[Finding]:
     for side, stated in (("min", lo_s), ("max", hi_s)):
         if stated is None:
             continue
+        if df.format == "orc" and t.root == "CHAR" and isinstance(stated, str):
+            stated = stated.rstrip(" ")  # Java's ORC stats are of the padded values, its reader trims them
         bad = _beyond(df, column, t, col, stated, side)
         if bad is None:
             continue
@@ -191,6 +193,13 @@ def _bounds(df, name, column, t, col, lo_s, hi_s, owner, path) -> list[Finding]:
         word = "minimum" if side == "min" else "maximum"
         rel = "above" if side == "min" else "below"
         msg = f"{name}: {word} {stated!r} is {rel} the file's {value!r}"
+        if df.format == "orc" and _before_gregorian(t, stated, value):
+            msg += (
+                " before 1582-10-15, where Java's own ORC reader returns values in the Julian calendar while its "
+                "statistics are proleptic Gregorian (Java writes this itself)"
+            )
+            out.append(_f(code, "should", owner, f"{path}._{side.upper()}_VALUES", msg))
+            continue
         if not both:
             msg += " (the other bound is null, so Java keeps the file; Java would not have written it)"
             out.append(_f(code, "should", owner, f"{path}._{side.upper()}_VALUES", msg))
@@ -209,6 +218,19 @@ def _bounds(df, name, column, t, col, lo_s, hi_s, owner, path) -> list[Finding]:
             finding.message += " (by the byte order of those releases)"
         out.append(finding)
     return out
+
+
+GREGORIAN_MILLIS = -12219292800000  # 1582-10-15T00:00Z
+GREGORIAN_DAYS = -141427
+
+
+def _before_gregorian(t: DataType, *values: Any) -> bool:
+    """A TIMESTAMP / DATE value before the Gregorian cutover (where Java's ORC calendars disagree)."""
+    if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        return any(isinstance(v, tuple) and v[0] < GREGORIAN_MILLIS for v in values)
+    if t.root == "DATE":
+        return any(isinstance(v, int) and v < GREGORIAN_DAYS for v in values)
+    return False
 
 
 def _beyond(df, column, t, col, stated, side) -> tuple[Any, tuple[str, ...] | None, bool] | None:

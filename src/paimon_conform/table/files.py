@@ -184,8 +184,27 @@ def write_data(path: Path, table: pa.Table, fmt: str) -> None:
     else:
         from pyarrow import orc
 
+        _orc_writable(table)
         orc.write_table(table, buf, compression="zstd")
     path.write_bytes(buf.getvalue())
+
+
+def _orc_writable(table: pa.Table) -> None:
+    """Refuse what pyarrow's ORC writer stores in a form Java cannot read: a timestamp before 1970 with a
+    fraction of a second goes down as truncated seconds and negative nanoseconds, and Java's reader throws
+    (Timestamp.fromEpochMillis; shown by conformance/test_orc_timestamps.py)."""
+    for f in table.schema:
+        if not pa.types.is_timestamp(f.type):
+            continue
+        units = table.column(f.name).cast(pa.int64())
+        per_second = {"s": 1, "ms": 1000, "us": 1_000_000, "ns": 1_000_000_000}[f.type.unit]
+        whole = pc.multiply(pc.divide(units, per_second), per_second)  # integer division truncates toward zero
+        negative_fraction = pc.and_(pc.less(units, 0), pc.not_equal(units, whole))
+        if pc.any(negative_fraction).as_py():
+            raise UsageError(
+                f"column {f.name}: a timestamp before 1970 with a fraction of a second cannot be written to ORC "
+                "as Java reads it (pyarrow's ORC writer stores negative nanoseconds); write Parquet"
+            )
 
 
 def read_columns(path: Path, columns: list[str]) -> pa.Table:
