@@ -23,6 +23,14 @@ latest_snapshot and snapshots (each snapshot's counters), latest_data_files and
 latest_index_files (the latest snapshot's files without their random names), notes,
 provenance. The rows Java reads back are checked against the rows the case wrote.
 
+Schema-evolution cases (steps with "op": "alter": SchemaManager.commitChanges, then the table
+is opened again) also carry `schemas` (every schema version: id, fields, highest_field_id),
+and `schema_id` in each of latest_data_files (the schema the file was written with). Their
+expected_rows are read under the latest schema; the model applies the alters by field id
+(rename keeps the id, drop removes it, add takes highest_field_id + 1, columns added later
+are null in older rows, type changes cast the older values: widening integers, FLOAT to
+DOUBLE, integers to STRING), and its schema must equal the one Java stored.
+
 File names (UUIDs), commit users, commit times and the schema's creation time are
 random in Java, and so are Avro sync markers: a rerun writes the same sidecars and an
 equivalent tree (same Parquet, ORC and index bytes) under other file names.
@@ -81,6 +89,36 @@ def _changes(rng: random.Random, ids: list[int], updates: int, deletes: int, new
 
 def _write(rows: list[list]) -> dict:
     return {"op": "write", "rows": rows}
+
+
+def _alter(*changes: dict) -> dict:
+    """One schema version: SchemaManager.commitChanges(changes)."""
+    return {"op": "alter", "changes": list(changes)}
+
+
+def _add(name: str, type_text: str, to: str | None = None, ref: str | None = None) -> dict:
+    move = None if to is None else {"to": to} | ({"ref": ref} if ref else {})
+    return {"kind": "add", "name": name, "type": type_text, "move": move}
+
+
+def _move(name: str, to: str, ref: str | None = None) -> dict:
+    return {"kind": "move", "name": name, "move": {"to": to} | ({"ref": ref} if ref else {})}
+
+
+def _rename(name: str, new_name: str) -> dict:
+    return {"kind": "rename", "name": name, "new_name": new_name}
+
+
+def _drop(name: str) -> dict:
+    return {"kind": "drop", "name": name}
+
+
+def _retype(name: str, type_text: str) -> dict:
+    return {"kind": "type", "name": name, "type": type_text}
+
+
+def _set_option(key: str, value: str) -> dict:
+    return {"kind": "set_option", "key": key, "value": value}
 
 
 def _case(name: str, fields, primary_keys, partition_keys, options, steps, notes: str) -> dict:
@@ -279,20 +317,293 @@ def partition_values_case() -> dict:
     )
 
 
+EVOLUTION_FIELDS = [
+    ("id", "INT"),
+    ("a", "INT"),
+    ("b", "STRING"),
+    ("c", "DOUBLE"),
+    ("d", "BIGINT"),
+    ("g", "FLOAT"),
+    ("h", "INT"),
+]
+
+
+def evolution_alters(rename_extra: tuple[dict, ...] = ()) -> list[dict]:
+    """The alters every evolution case goes through, between its writes (never on key or partition columns).
+
+    `rename_extra`: option changes committed with the rename (Paimon does not rename a column in the
+    file-index options; a write after the rename fails with "b does not exist in column fields").
+    """
+    return [
+        _alter(_add("e", "STRING"), _add("f", "INT", "first")),
+        _alter(_rename("b", "b2"), _drop("c"), *rename_extra),
+        _alter(_move("d", "first")),
+        _alter(_retype("a", "BIGINT"), _retype("g", "DOUBLE"), _retype("h", "STRING")),
+    ]
+
+
+EVOLUTION_NOTE = (
+    "schema 0 has id INT, a INT, b STRING, c DOUBLE, d BIGINT, g FLOAT, h INT; alter 1 adds e STRING at the end "
+    "and f INT first; alter 2 renames b to b2 and drops c (one schema version); alter 3 moves d first; alter 4 "
+    "widens a INT to BIGINT, g FLOAT to DOUBLE and changes h INT to STRING; every alter is followed by a write "
+    "with the new schema (the table opened again). Rows written before a column was added read it as null; "
+    "older FLOAT values read as the DOUBLE of the same 32-bit value, older INT h as its decimal string"
+)
+
+
+def _random_value(rng: random.Random, type_text: str, nulls: float = 0.15) -> Any:
+    if rng.random() < nulls:
+        return None
+    t = parse_type(type_text)
+    if t.root == "INT":
+        return rng.choice([rng.randrange(-1000, 1000), 0, -(2**31), 2**31 - 1])
+    if t.root == "BIGINT":
+        return rng.choice([rng.randrange(-(2**40), 2**40), -(2**63), 2**63 - 1])
+    if t.root in ("DOUBLE", "FLOAT"):
+        return rng.choice([round(rng.uniform(-100, 100), 2), 0.1, -0.0])
+    return rng.choice([_word(rng), "", "\u00e9t\u00e9"])
+
+
+def _evolution_rows(rng: random.Random, fields: list[dict], ids: list[int], fixed: dict | None = None) -> list[list]:
+    """+I rows for the given ids with random values for every current column."""
+    fixed = fixed or {}
+    return [
+        [
+            "+I",
+            {
+                f["name"]: fixed.get(f["name"], i if f["name"] == "id" else _random_value(rng, f["type"]))
+                for f in fields
+            },
+        ]
+        for i in ids
+    ]
+
+
+def evolution_steps(rng: random.Random, case: dict, plan: list) -> list[dict]:
+    """Steps from a plan of alters, ("write", ids, kind) and ("compact",) entries, rows drawn for the schema
+    current at each write (so a write after an alter uses the new columns)."""
+    steps: list[dict] = []
+    fields = initial_fields(case)
+    highest = len(fields) - 1
+    for item in plan:
+        if isinstance(item, dict):
+            fields, highest = apply_changes(fields, highest, item["changes"])
+            steps.append(item)
+        elif item[0] == "compact":
+            steps.append({"op": "compact", "full": True})
+        else:
+            _, ids, kind, fixed = item
+            rows = _evolution_rows(rng, fields, ids, fixed)
+            if kind == "-D":
+                rows = [["-D", {k: (v if k in ("id", "dt") else None) for k, v in r.items()}] for _, r in rows]
+            else:
+                rows = [[kind, r] for _, r in rows]
+            steps.append(_write(rows))
+    return steps
+
+
+def evolution_cases() -> list[dict]:
+    """Schema evolution: an append table, a primary-key table with deletion vectors and a merge-on-read ORC one."""
+    rng = random.Random(20261204)
+    alters = evolution_alters()
+    append = _case(
+        "evolution-append-parquet",
+        EVOLUTION_FIELDS,
+        [],
+        [],
+        {
+            "bucket": "-1",
+            "file.format": "parquet",
+            "file-index.bloom-filter.columns": "b,a",
+            "file-index.bitmap.columns": "b,h",
+            "file-index.bloom-filter.b.items": "50",
+            "file-index.bloom-filter.a.items": "50",
+            "file-index.in-manifest-threshold": "1 b",
+        },
+        [],
+        "append table, bucket-unaware, Parquet; bloom-filter on b and a, bitmap on b and h (b is renamed, a and h "
+        "change type later), threshold 1 byte: separate <data file>.index files; value statistics on every "
+        "column (default stats mode). Paimon does not rename a column in the file-index options (a write after "
+        "the rename fails: b does not exist in column fields), so the rename's schema version also sets them to "
+        "b2. Files written before the rename keep index entries named b. " + EVOLUTION_NOTE,
+    )
+    append["expect"] = {"live_schema_ids": 5}
+    index_alters = evolution_alters(
+        (
+            _set_option("file-index.bloom-filter.columns", "b2,a"),
+            _set_option("file-index.bitmap.columns", "b2,h"),
+            _set_option("file-index.bloom-filter.b2.items", "50"),
+            {"kind": "remove_option", "key": "file-index.bloom-filter.b.items"},
+        )
+    )
+    append["steps"] = evolution_steps(
+        rng,
+        append,
+        [
+            ("write", range(0, 10), "+I", None),
+            alters[0],
+            ("write", range(10, 20), "+I", None),
+            index_alters[1],
+            ("write", range(20, 30), "+I", None),
+            alters[2],
+            ("write", range(30, 40), "+I", None),
+            alters[3],
+            ("write", range(40, 50), "+I", None),
+        ],
+    )
+    dv = _case(
+        "evolution-pk-parquet-dv",
+        EVOLUTION_FIELDS,
+        ["id"],
+        [],
+        {"bucket": "2", "file.format": "parquet", "deletion-vectors.enabled": "true"},
+        [],
+        "primary key id, two fixed buckets, Parquet, deletion vectors; upserts and deletes under every schema "
+        "version; a full compaction after the second alter's write, so the latest snapshot holds level-5 files of "
+        "that schema next to files written under the two later schemas. " + EVOLUTION_NOTE,
+    )
+    dv["expect"] = {"live_schema_ids": 2}
+    dv["steps"] = evolution_steps(
+        rng,
+        dv,
+        [
+            ("write", range(0, 16), "+I", None),
+            alters[0],
+            ("write", [1, 2, 3, 16, 17], "+U", None),
+            ("write", [4, 5], "-D", None),
+            alters[1],
+            ("write", [2, 6, 7, 18], "+U", None),
+            ("write", [8], "-D", None),
+            ("compact",),
+            alters[2],
+            ("write", [3, 9, 19, 20], "+U", None),
+            ("write", [10], "-D", None),
+            alters[3],
+            ("write", [6, 11, 21], "+U", None),
+            ("write", [12, 17], "-D", None),
+        ],
+    )
+    orc_fields = [("dt", "STRING"), *EVOLUTION_FIELDS]
+    mor = _case(
+        "evolution-pk-orc",
+        orc_fields,
+        ["dt", "id"],
+        ["dt"],
+        {"bucket": "2", "file.format": "orc", "write-only": "true"},
+        [],
+        "primary key (dt, id), partitioned by dt STRING, two fixed buckets, ORC, merge on read (write-only, so no "
+        "compaction: "
+        "level-0 files of every schema version are merged by key when read); upserts and deletes under every "
+        "schema version. " + EVOLUTION_NOTE,
+    )
+    plan: list = []
+    updates = [[1, 2, 3, 16], [2, 6, 7, 17], [3, 9, 18], [6, 11, 19]]
+    deletes = [[4, 5], [8], [10], [12, 16]]
+    for k, day in enumerate(DAYS):
+        plan.append(
+            ("write", range(0, 16), "+I", {"dt": day}) if k == 0 else ("write", range(0, 10), "+I", {"dt": day})
+        )
+    for n, alter in enumerate(alters):
+        plan.append(alter)
+        for day in DAYS:
+            plan.append(("write", updates[n], "+U", {"dt": day}))
+        plan.append(("write", deletes[n], "-D", {"dt": DAYS[n % 2]}))
+    mor["expect"] = {"live_schema_ids": 5}
+    mor["steps"] = evolution_steps(rng, mor, plan)
+    return [append, dv, mor]
+
+
 def all_cases() -> list[dict]:
     """Every table case, in golden order."""
-    return pk_cases() + append_cases()
+    return pk_cases() + append_cases() + evolution_cases()
+
+
+def initial_fields(case: dict) -> list[dict]:
+    """The created schema's fields with Java's ids (0, 1, ... in order)."""
+    return [{"id": i, "name": f["name"], "type": f["type"]} for i, f in enumerate(case["fields"])]
+
+
+def _apply_move(fields: list[dict], name: str, move: dict) -> None:
+    names = [f["name"] for f in fields]
+    field = fields.pop(names.index(name))
+    names = [f["name"] for f in fields]
+    to = move["to"]
+    at = {"first": 0, "last": len(fields)}.get(to)
+    if at is None:
+        at = names.index(move["ref"]) + (1 if to == "after" else 0)
+    fields.insert(at, field)
+
+
+def apply_changes(fields: list[dict], highest: int, changes: list[dict]) -> tuple[list[dict], int]:
+    """The fields after one alter step (as SchemaManager.commitChanges applies it), and the highest field id."""
+    fields = [dict(f) for f in fields]
+    for ch in changes:
+        names = [f["name"] for f in fields]
+        kind = ch["kind"]
+        if kind == "add":
+            highest += 1
+            fields.append({"id": highest, "name": ch["name"], "type": ch["type"]})
+            if ch.get("move"):
+                _apply_move(fields, ch["name"], ch["move"])
+        elif kind == "rename":
+            fields[names.index(ch["name"])]["name"] = ch["new_name"]
+        elif kind == "drop":
+            del fields[names.index(ch["name"])]
+        elif kind == "type":
+            fields[names.index(ch["name"])]["type"] = ch["type"]
+        elif kind == "move":
+            _apply_move(fields, ch["name"], ch["move"])
+        elif kind not in ("set_option", "remove_option"):
+            raise ValueError(f"schema change {kind}")
+    return fields, highest
+
+
+def fields_at_steps(case: dict) -> list[list[dict]]:
+    """The fields current at each step (after it, for an alter)."""
+    fields = initial_fields(case)
+    highest = len(fields) - 1
+    out = []
+    for step in case["steps"]:
+        if step["op"] == "alter":
+            fields, highest = apply_changes(fields, highest, step["changes"])
+        out.append(fields)
+    return out
+
+
+def cast_internal(src: DataType, dst: DataType, v: Any) -> Any:
+    """An internal value of an older column type as Paimon's reader casts it to the newer type."""
+    if v is None or src == dst:
+        return v
+    if src.root in ("TINYINT", "SMALLINT", "INT", "BIGINT"):
+        if dst.root in ("SMALLINT", "INT", "BIGINT"):
+            return v
+        if dst.is_string:
+            return str(v)
+        if dst.root in ("FLOAT", "DOUBLE"):
+            return to_internal(dst, v)
+    if src.root == "FLOAT" and dst.root == "DOUBLE":
+        return v
+    if src.is_string and dst.root == "VARCHAR":
+        return v
+    raise NotImplementedError(f"cast {src} -> {dst} is not modelled")
 
 
 def _java_rows(fields: list[dict], rows: list[list]) -> list[list]:
     """Rows as the Java program reads them: [kind, [internal values in field order]]."""
-    return [[kind, [java_value(f["type"], row[f["name"]]) for f in fields]] for kind, row in rows]
+    names = {f["name"] for f in fields}
+    for _, row in rows:
+        if not set(row) <= names:
+            raise ValueError(f"row columns {sorted(set(row) - names)} are not in the schema {sorted(names)}")
+    return [[kind, [java_value(f["type"], row.get(f["name"])) for f in fields]] for kind, row in rows]
 
 
 def java_spec(case: dict) -> dict:
-    """The case as TableGoldenWriter reads it."""
-    steps = [dict(s, rows=_java_rows(case["fields"], s["rows"])) if s["op"] == "write" else s for s in case["steps"]]
-    return {k: v for k, v in case.items() if k != "notes"} | {"steps": steps}
+    """The case as TableGoldenWriter reads it (each write's rows in the columns current at that step)."""
+    steps = [
+        dict(s, rows=_java_rows(fields, s["rows"]), fields=[f["name"] for f in fields]) if s["op"] == "write" else s
+        for s, fields in zip(case["steps"], fields_at_steps(case), strict=True)
+    ]
+    return {k: v for k, v in case.items() if k not in ("notes", "expect")} | {"steps": steps}
 
 
 def from_java(t: DataType, v: Any) -> Any:
@@ -314,27 +625,42 @@ def model_rows(case: dict) -> list[list]:
     """The rows a reader must see, from the case's writes alone, in the logical form.
 
     Append tables keep every row. Primary-key tables (deduplicate merge engine): the last
-    +I / +U of a key wins, -U / -D remove it; compactions change nothing.
+    +I / +U of a key wins, -U / -D remove it; compactions change nothing. Alters: values are
+    kept by field id with the type they were written with and read under the latest schema
+    (null for a column the row did not have, older values cast to a changed type).
     """
-    types = [parse_type(f["type"]) for f in case["fields"]]
-    names = [f["name"] for f in case["fields"]]
-    logical = [
-        (kind, [to_json(t, to_internal(t, row[n])) for t, n in zip(types, names, strict=True)])
-        for step in case["steps"]
-        if step["op"] == "write"
-        for kind, row in step["rows"]
-    ]
+    steps_fields = fields_at_steps(case)
+    final = steps_fields[-1] if steps_fields else initial_fields(case)
+    written = []  # (kind, {field id: (type, internal value)})
+    for step, fields in zip(case["steps"], steps_fields, strict=True):
+        if step["op"] != "write":
+            continue
+        for kind, row in step["rows"]:
+            values = {}
+            for f in fields:
+                t = parse_type(f["type"])
+                values[f["id"]] = (t, to_internal(t, row.get(f["name"])))
+            written.append((kind, values))
+    key_ids = [next(f["id"] for f in final if f["name"] == k) for k in case["primary_keys"]]
+
+    def logical(values: dict) -> list:
+        out = []
+        for f in final:
+            t = parse_type(f["type"])
+            src, v = values.get(f["id"], (t, None))
+            out.append(to_json(t, cast_internal(src, t, v)))
+        return out
+
     if not case["primary_keys"]:
-        return [values for _, values in logical]
-    at = [names.index(k) for k in case["primary_keys"]]
-    state: dict[str, list] = {}
-    for kind, values in logical:
-        key = _canonical([values[i] for i in at])
+        return [logical(values) for _, values in written]
+    state: dict[str, dict] = {}
+    for kind, values in written:
+        key = _canonical([to_json(*values[i]) for i in key_ids])
         if kind in ("+I", "+U"):
             state[key] = values
         else:
             state.pop(key, None)
-    return list(state.values())
+    return [logical(values) for values in state.values()]
 
 
 def _row_key(row: list) -> list:
@@ -396,18 +722,26 @@ def sidecar(case: dict, report: dict, version: str) -> dict:
         for r, kind in zip(report["rows"], report["row_kinds"], strict=True)
     ]
     read.sort(key=lambda rk: (_row_key(rk[0]), rk[1]))
+    evolution = any(s["op"] == "alter" for s in case["steps"])
+    if evolution:
+        model = [(f["name"], str(parse_type(f["type"]))) for f in fields_at_steps(case)[-1]]
+        java = [(f["name"], str(parse_type(f["type"]))) for f in schema["fields"]]
+        if model != java:
+            raise SystemExit(f"{case['name']}: the model's latest schema {model} is not Java's {java}")
     if sorted(map(_canonical, model_rows(case))) != sorted(_canonical(r) for r, _ in read):
         raise SystemExit(f"{case['name']}: Java read back other rows than the case wrote")
+    data_files = report["data_files"]
+    if evolution:
+        live = {f["schema_id"] for f in data_files}
+        if len(live) < case.get("expect", {}).get("live_schema_ids", 0):
+            raise SystemExit(f"{case['name']}: the latest snapshot's files are of schema(s) {sorted(live)} only")
+    else:
+        data_files = [{k: v for k, v in f.items() if k != "schema_id"} for f in data_files]
     snapshots = report["snapshots"]
     how = (
         "tools/java/tables/TableGoldenWriter.java: SchemaManager.createTable + FileStoreTableFactory.create on the "
         "local file system; one BatchWriteBuilder / BatchTableWrite / commit per step ("
-        + ", ".join(
-            "write " + str(len(s["rows"])) + " rows"
-            if s["op"] == "write"
-            else ("full " if s["full"] else "") + "compact"
-            for s in case["steps"]
-        )
+        + ", ".join(_step_text(s) for s in case["steps"])
         + "); expected_rows from newReadBuilder() over all splits of the latest snapshot; partition paths from "
         "FileStorePathFactory.getPartitionString"
     )
@@ -426,7 +760,7 @@ def sidecar(case: dict, report: dict, version: str) -> dict:
         "expected_rows": [r for r, _ in read],
         "expected_row_kinds": [k for _, k in read],
         "latest_snapshot": snapshots[-1],
-        "latest_data_files": sorted(report["data_files"], key=_file_key),
+        "latest_data_files": sorted(data_files, key=_file_key),
         "latest_index_files": sorted(report["index_files"], key=_file_key),
         "snapshots": snapshots,
         "notes": case["notes"],
@@ -437,7 +771,40 @@ def sidecar(case: dict, report: dict, version: str) -> dict:
         }
         | _provenance(version),
     }
+    if evolution:
+        out["schemas"] = [
+            {"id": v["id"], "fields": _fields(v["fields"]), "highest_field_id": v["highest_field_id"]}
+            for v in sorted(report["schemas"], key=lambda v: v["id"])
+        ]
+        out["provenance"]["how"] = out["provenance"]["how"].replace(
+            "SchemaManager.createTable", "SchemaManager.createTable / commitChanges"
+        )
     return _sorted_keys(out)
+
+
+def _change_text(ch: dict) -> str:
+    kind = ch["kind"]
+    move = ch.get("move") or {}
+    where = " ".join(x for x in (move.get("to"), move.get("ref")) if x)
+    if kind == "add":
+        return f"add {ch['name']} {ch['type']}" + (f" {where}" if where else "")
+    if kind == "rename":
+        return f"rename {ch['name']} to {ch['new_name']}"
+    if kind == "drop":
+        return f"drop {ch['name']}"
+    if kind == "type":
+        return f"{ch['name']} to {ch['type']}"
+    if kind == "move":
+        return f"move {ch['name']} {where}"
+    return f"{kind} {ch.get('key')}"
+
+
+def _step_text(s: dict) -> str:
+    if s["op"] == "write":
+        return "write " + str(len(s["rows"])) + " rows"
+    if s["op"] == "alter":
+        return "alter (" + "; ".join(map(_change_text, s["changes"])) + ")"
+    return ("full " if s["full"] else "") + "compact"
 
 
 def main() -> int:

@@ -7,7 +7,9 @@
 //   {"cases": [{"name": ..., "fields": [{"name": ..., "type": "SQL type"}],
 //               "primary_keys": [...], "partition_keys": [...], "options": {...},
 //               "steps": [{"op": "write", "rows": [["+I", [internal values]], ...]},
-//                         {"op": "compact", "full": true}, ...]}]}
+//                         {"op": "compact", "full": true},
+//                         {"op": "alter", "changes": [...]}, ...]}],
+//    "catch_errors": false}
 // Values are internal forms: integers (DATE: days, TIME: millis); "NaN"/"Infinity"/"-Infinity"
 // or numbers for floats; strings; hex for binary; [millis, nanoOfMilli] for timestamps;
 // [unscaled, p, s] for decimals.
@@ -21,12 +23,25 @@
 // partition and trimmed primary key (RowPartitionKeyExtractor), then write(row, bucket).
 // "compact" calls write.compact(partition, bucket, full) for every partition written so
 // far and every bucket (0..bucket-1 for fixed buckets, the assigned ones for dynamic).
+// "alter" is no write: SchemaManager.commitChanges with the listed changes, in one schema
+// version ({"kind": "add", "name", "type", "move"?}, {"kind": "rename", "name", "new_name"},
+// {"kind": "drop", "name"}, {"kind": "type", "name", "type"}, {"kind": "move", "name", "move"},
+// {"kind": "set_option", "key", "value"}, {"kind": "remove_option", "key"}; a move is
+// {"to": "first" | "last" | "after" | "before", "ref"?}), then the table is opened again
+// (FileStoreTableFactory.create) so that later steps write with the new schema. A write step
+// may list "fields" (the column names its rows are in): they must be the current schema's.
+// With "catch_errors" a case that throws (at create, a step or the read-back) gets a report
+// with the stage and the exception ("error") instead of ending the run; a case with
+// "fallbacks" (a list of {"options"?, "steps"?} replacing the case's) is first tried again in
+// a fresh directory with each fallback in turn; the refused attempts are listed in
+// "refusals", and "attempt" says which one was written (1 = the first fallback).
 //
 // OUT_DIR/<name>.report.json: the schema as Java stored it, every distinct partition
 // written (values and FileStorePathFactory.getPartitionString), the data-file fields of
 // primary-key tables (KeyValue.schema over PrimaryKeyFieldsExtractor key and value fields),
 // the rows Java reads back from the latest snapshot (newReadBuilder, all splits), and
-// every snapshot's counters, and the latest snapshot's data files and index files (file
+// every snapshot's counters and schema id, every schema version (id, fields), and the latest
+// snapshot's data files (with the schema id each was written with) and index files (file
 // names left out: they hold random UUIDs).
 import org.apache.paimon.KeyValue;
 import org.apache.paimon.Snapshot;
@@ -48,6 +63,7 @@ import org.apache.paimon.manifest.IndexManifestEntry;
 import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.schema.SchemaManager;
 import org.apache.paimon.schema.TableSchema;
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
@@ -92,11 +108,132 @@ public class TableGoldenWriter {
         File out = new File(args[1]);
         out.mkdirs();
         File tmp = Files.createTempDirectory("table-golden-io").toFile();
+        boolean catchErrors = spec.has("catch_errors") && spec.get("catch_errors").asBoolean();
         for (JsonNode c : spec.get("cases")) {
-            ObjectNode report = writeCase(c, new File(out, c.get("name").asText()), tmp);
+            File dir = new File(out, c.get("name").asText());
+            ArrayNode refusals = JSON.createArrayNode();
+            JsonNode attempt = c;
+            int fallback = 0;
+            ObjectNode report;
+            while (true) {
+                String[] stage = {"create"};
+                try {
+                    report = writeCase(attempt, dir, tmp, stage);
+                    break;
+                } catch (Exception | LinkageError e) {
+                    if (!catchErrors) {
+                        throw e;
+                    }
+                    ObjectNode error = error(e, stage[0]);
+                    JsonNode fallbacks = c.get("fallbacks");
+                    if (fallbacks == null || fallback >= fallbacks.size()) {
+                        report = JSON.createObjectNode();
+                        report.put("name", c.get("name").asText());
+                        report.set("error", error);
+                        break;
+                    }
+                    // try again with the next fallback's options and / or steps, in a fresh directory
+                    error.set("options", attempt.get("options"));
+                    error.put("attempt", fallback);
+                    refusals.add(error);
+                    deleteTree(dir);
+                    ObjectNode next = c.deepCopy();
+                    JsonNode replacement = fallbacks.get(fallback++);
+                    for (String key : new String[] {"options", "steps"}) {
+                        if (replacement.has(key)) {
+                            next.set(key, replacement.get(key));
+                        }
+                    }
+                    attempt = next;
+                }
+            }
+            if (refusals.size() > 0) {
+                report.set("refusals", refusals);
+                report.put("attempt", fallback);
+                report.set("options_used", attempt.get("options"));
+            }
             JSON.writerWithDefaultPrettyPrinter()
                     .writeValue(new File(out, c.get("name").asText() + ".report.json"), report);
         }
+    }
+
+    static ObjectNode error(Throwable e, String stage) {
+        ObjectNode error = JSON.createObjectNode();
+        error.put("stage", stage);
+        error.put("class", e.getClass().getName());
+        error.put("message", String.valueOf(e.getMessage()));
+        ArrayNode causes = error.putArray("causes");
+        Throwable root = e;
+        for (Throwable t = e.getCause(); t != null && causes.size() < 5; t = t.getCause()) {
+            causes.add(t.getClass().getName() + ": " + t.getMessage());
+            root = t;
+        }
+        ArrayNode at = error.putArray("at");  // where the innermost cause was thrown
+        StackTraceElement[] frames = root.getStackTrace();
+        for (int i = 0; i < Math.min(4, frames.length); i++) {
+            at.add(frames[i].toString());
+        }
+        return error;
+    }
+
+    static void deleteTree(File f) {
+        File[] children = f.listFiles();
+        if (children != null) {
+            for (File child : children) {
+                deleteTree(child);
+            }
+        }
+        f.delete();
+    }
+
+    static SchemaChange.Move move(String name, JsonNode m) {
+        if (m == null || m.isNull()) {
+            return null;
+        }
+        switch (m.get("to").asText()) {
+            case "first": return SchemaChange.Move.first(name);
+            case "last": return SchemaChange.Move.last(name);
+            case "after": return SchemaChange.Move.after(name, m.get("ref").asText());
+            case "before": return SchemaChange.Move.before(name, m.get("ref").asText());
+            default: throw new IllegalArgumentException("move " + m);
+        }
+    }
+
+    /** The SchemaChange list of an "alter" step. */
+    static List<SchemaChange> changes(JsonNode step) {
+        List<SchemaChange> out = new ArrayList<>();
+        for (JsonNode ch : step.get("changes")) {
+            String kind = ch.get("kind").asText();
+            switch (kind) {
+                case "add":
+                    out.add(SchemaChange.addColumn(ch.get("name").asText(),
+                            DataTypeJsonParser.parseAtomicTypeSQLString(ch.get("type").asText()), null,
+                            move(ch.get("name").asText(), ch.get("move"))));
+                    break;
+                case "rename":
+                    out.add(SchemaChange.renameColumn(ch.get("name").asText(), ch.get("new_name").asText()));
+                    break;
+                case "drop":
+                    out.add(SchemaChange.dropColumn(ch.get("name").asText()));
+                    break;
+                case "type":
+                    out.add(SchemaChange.updateColumnType(ch.get("name").asText(),
+                            DataTypeJsonParser.parseAtomicTypeSQLString(ch.get("type").asText())));
+                    break;
+                case "move":
+                    out.add(SchemaChange.updateColumnPosition(move(ch.get("name").asText(), ch.get("move"))));
+                    break;
+                case "set_option":
+                    out.add(SchemaChange.setOption(ch.get("key").asText(), ch.get("value").asText()));
+                    break;
+                case "remove_option":
+                    out.add(SchemaChange.removeOption(ch.get("key").asText()));
+                    break;
+                default:
+                    throw new IllegalArgumentException("schema change " + kind);
+            }
+        }
+        return out;
     }
 
     static Object value(DataType type, JsonNode v) {
@@ -208,7 +345,7 @@ public class TableGoldenWriter {
         return out;
     }
 
-    static ObjectNode writeCase(JsonNode c, File dir, File tmp) throws Exception {
+    static ObjectNode writeCase(JsonNode c, File dir, File tmp, String[] stage) throws Exception {
         Schema.Builder builder = Schema.newBuilder();
         for (JsonNode f : c.get("fields")) {
             builder.column(f.get("name").asText(), DataTypeJsonParser.parseAtomicTypeSQLString(f.get("type").asText()));
@@ -226,6 +363,7 @@ public class TableGoldenWriter {
         FileStoreTable table = FileStoreTableFactory.create(fileIO, path, schema);
         RowType rowType = schema.logicalRowType();
         RowType partitionType = schema.logicalPartitionType();
+        SchemaManager schemaManager = new SchemaManager(fileIO, path);
         int bucketOption = Integer.parseInt(schema.options().getOrDefault("bucket", "-1"));
         boolean dynamic = bucketOption == -1 && !schema.primaryKeys().isEmpty();
         RowPartitionKeyExtractor extractor = new RowPartitionKeyExtractor(schema);
@@ -233,8 +371,20 @@ public class TableGoldenWriter {
 
         // distinct partitions in first-written order, and the buckets written in each
         Map<BinaryRow, Set<Integer>> written = new LinkedHashMap<>();
+        int stepNo = 0;
         for (JsonNode step : c.get("steps")) {
             String op = step.get("op").asText();
+            stage[0] = "step " + stepNo++ + " (" + op + ")";
+            if (op.equals("alter")) {
+                schema = schemaManager.commitChanges(changes(step));
+                table = FileStoreTableFactory.create(fileIO, path);
+                rowType = schema.logicalRowType();
+                extractor = new RowPartitionKeyExtractor(schema);
+                continue;
+            }
+            if (step.has("fields") && !strings(step.get("fields")).equals(rowType.getFieldNames())) {
+                throw new IllegalStateException("rows in " + step.get("fields") + ", schema has " + rowType.getFieldNames());
+            }
             BatchWriteBuilder writeBuilder = table.newBatchWriteBuilder();
             try (BatchTableWrite write = writeBuilder.newWrite()) {
                 write.withIOManager(IOManager.create(tmp.getAbsolutePath()));
@@ -284,6 +434,7 @@ public class TableGoldenWriter {
             }
         }
 
+        stage[0] = "report";
         ObjectNode report = JSON.createObjectNode();
         report.put("name", c.get("name").asText());
         ObjectNode schemaOut = report.putObject("schema");
@@ -297,6 +448,13 @@ public class TableGoldenWriter {
         schema.options().forEach(opts::put);
         ArrayNode bucketKeys = schemaOut.putArray("bucket_keys");
         schema.bucketKeys().forEach(bucketKeys::add);
+        ArrayNode schemas = report.putArray("schemas");
+        for (TableSchema version : schemaManager.listAll()) {
+            ObjectNode o = schemas.addObject();
+            o.put("id", version.id());
+            o.set("fields", fields(version.fields()));
+            o.put("highest_field_id", version.highestFieldId());
+        }
 
         FileStorePathFactory pathFactory = table.store().pathFactory();
         ArrayNode partitions = report.putArray("partitions");
@@ -317,14 +475,16 @@ public class TableGoldenWriter {
             report.set("data_file_fields", fields(KeyValue.schema(keyType, valueType).getFields()));
         }
 
+        stage[0] = "read";
         FileStoreTable latest = FileStoreTableFactory.create(fileIO, path);
+        RowType readType = latest.rowType();
         ReadBuilder readBuilder = latest.newReadBuilder();
         List<Split> splits = readBuilder.newScan().plan().splits();
         ArrayNode rows = report.putArray("rows");
         ArrayNode kinds = report.putArray("row_kinds");
         try (RecordReader<InternalRow> reader = readBuilder.newRead().createReader(splits)) {
             reader.forEachRemaining(r -> {
-                rows.add(row(rowType, r));
+                rows.add(row(readType, r));
                 kinds.add(r.getRowKind().shortString());
             });
         }
@@ -338,6 +498,7 @@ public class TableGoldenWriter {
             o.put("partition", pathFactory.getPartitionString(e.partition()));
             o.put("bucket", e.bucket());
             o.put("level", f.level());
+            o.put("schema_id", f.schemaId());
             o.put("row_count", f.rowCount());
             if (f.deleteRowCount().isPresent()) {
                 o.put("delete_row_count", f.deleteRowCount().get());
