@@ -6,7 +6,7 @@ it indexes: no bloom false negative, exact bitmap rows, the column set.
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import Context, Decimal, localcontext
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +111,32 @@ def concat_exact(tables: list[pa.Table]) -> pa.Table:
 
 def _is_exact_ns(t: pa.DataType) -> bool:
     return pa.types.is_decimal(t) and t.scale == 0
+
+
+def constant_column(t: DataType, value: Any, n: int, like: pa.DataType) -> pa.Array:
+    """`n` copies of an internal value of type `t`, as an Arrow array of type `like` (the data file's column
+    type) where that type can hold it exactly, else in a form `internal_values` reads back exactly."""
+    if value is None:
+        return pa.nulls(n, like if not pa.types.is_null(like) else pa.null())
+    if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        nanos = value[0] * 1_000_000 + value[1]
+        if pa.types.is_timestamp(like) and nanos % UNIT_NANOS[like.unit] == 0:
+            units = nanos // UNIT_NANOS[like.unit]
+            if -(2**63) <= units < 2**63:
+                return pa.array([units] * n, pa.int64()).cast(like)
+        return pa.array([Decimal(nanos)] * n, pa.decimal128(38, 0))
+    if t.root == "DECIMAL":
+        with localcontext(Context(prec=100)):
+            d = Decimal(value[0]).scaleb(-value[2])
+        return pa.array([d] * n, pa.decimal128(t.precision, t.scale))
+    if t.root == "DATE":
+        return pa.array([value] * n, pa.int32()).cast(pa.date32())
+    if t.root == "TIME":
+        return pa.array([value] * n, pa.int32()).cast(pa.time32("ms"))
+    try:
+        return pa.array([value] * n, like)
+    except (pa.ArrowException, TypeError, ValueError, OverflowError):
+        return pa.array([value] * n)
 
 
 def paimon_type(t: pa.DataType) -> DataType | None:

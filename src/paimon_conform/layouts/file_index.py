@@ -229,9 +229,10 @@ def validate(data: bytes, types: Any = None) -> list[Finding]:
     return findings
 
 
-# The first release whose reader knows an index payload (older ones fail a query touching the column:
-# "Can't find file index for type" / "your plugin version is lower"): BSI apache/paimon#4464 (1.0.0), bitmap V2
-# #5028 (1.1.0, the writer's default from then on), range-bitmap #5940 (1.3.0).
+# The first release whose reader knows an index payload (older ones fail a query filtering on the column:
+# "Can't find file index for type" / "your plugin version is lower than 2"): BSI apache/paimon#4464 (1.0.0),
+# bitmap V2 #5028 (1.1.0, the writer's default from then on; Java 0.9.0 and the 1.0-SNAPSHOT jar fail on
+# pypaimon-rust's, conformance/test_type_matrix_peers.py), range-bitmap #5940 (1.3.0).
 READER_SINCE = {"bsi": "1.0", "range-bitmap": "1.3"}
 BITMAP_V2_SINCE = "1.1"
 

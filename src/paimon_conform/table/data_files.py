@@ -201,8 +201,13 @@ def _f(code: str, file: str, path: str, message: str) -> Finding:
     return Finding(code, "must", path, None, message, file)
 
 
-def check_columns(df: DataFile, expected: list[tl.Field], file: str) -> list[Finding]:
-    """Names and order, then storage types and (Parquet) field ids, against the expected fields."""
+def check_columns(
+    df: DataFile, expected: list[tl.Field], file: str, partition_keys: frozenset[str] | set[str] = frozenset()
+) -> list[Finding]:
+    """Names and order, then storage types and (Parquet) field ids, against the expected fields.
+
+    Parquet encodings are not judged for partition columns: Java takes partition values from the
+    manifest's partition row, never from the data file (apache/paimon#3608, 0.9.0)."""
     names = [c.name for c in df.columns]
     want = [f.name for f in expected]
     if names != want:
@@ -228,7 +233,7 @@ def check_columns(df: DataFile, expected: list[tl.Field], file: str) -> list[Fin
                 f"field id {col.field_id}, expected {f.id} (readers match columns by name; Java writes ids since 1.0.0)"
             )
             out.append(Finding("DATA_FILE_FIELD_ID", "should", f"columns.{col.name}", None, msg, file))
-        if df.format == "parquet" and col.physical is not None:
+        if df.format == "parquet" and col.physical is not None and col.name not in partition_keys:
             out += parquet_encoding(col, f.type, file)
     return out
 

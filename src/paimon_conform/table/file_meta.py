@@ -206,8 +206,8 @@ def _bounds(df, name, column, t, col, lo_s, hi_s, owner, path) -> list[Finding]:
             continue
         if nan_only and df.format == "orc":
             msg += (
-                " in Java's order (NaN greatest, -0.0 < 0.0); filters on NaN or -0.0 would skip matching rows "
-                "(Java's own ORC writer can write such bounds)"
+                " only in Java's order (NaN greatest, -0.0 < 0.0); filters on NaN or -0.0 would skip matching "
+                "rows, but Java's own ORC writer writes such bounds"
             )
             out.append(_f(code, "should", owner, f"{path}._{side.upper()}_VALUES", msg))
             continue

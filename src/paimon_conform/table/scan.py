@@ -277,13 +277,24 @@ def read_split(root: str | Path, schema: TableSchema, split: Split, schemas: Sch
         if written is None:
             raise UsageError(f"{root}: {f.relative} names schema {f.schema_id}, which has no schema file; not read")
         rows = _file_rows(root, f, evolution.source_columns(schema, written) + system)
-        parts.append(evolution.evolve(rows, schema, written, system))
+        parts.append(_partition_from_row(evolution.evolve(rows, schema, written, system), schema, split))
     if not parts:
         return empty(schema)
     rows = datafile.concat_exact(parts)
     if split.merge:
         rows = merge_rows(rows, schema.primary_keys, seq, kind)
     return rows.select(names)
+
+
+def _partition_from_row(rows: pa.Table, schema: TableSchema, split: Split) -> pa.Table:
+    """Partition columns as Java reads them: from the manifest's partition row, never from the data file
+    (apache/paimon#3608, 0.9.0; pypaimon writes TIMESTAMP(9) partition rows at microseconds)."""
+    for key, value in zip(schema.partition_keys, split.partition_values, strict=True):
+        if key in rows.column_names:
+            i = rows.column_names.index(key)
+            column = datafile.constant_column(schema.field(key).type, value, rows.num_rows, rows.schema.field(i).type)
+            rows = rows.set_column(i, key, column)
+    return rows
 
 
 def empty(schema: TableSchema) -> pa.Table:

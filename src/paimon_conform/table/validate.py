@@ -70,7 +70,7 @@ def check_data_file(
 ) -> list[Finding]:
     """The layout checks of one data or changelog file: columns, value kinds, partition, bucket."""
     expected = features.expected_columns(schema, write_cols, [c.name for c in df.columns])
-    found = data_files.check_columns(df, expected, ref.relative)
+    found = data_files.check_columns(df, expected, ref.relative, set(schema.partition_keys))
     if any(f.code == "DATA_FILE_COLUMNS" for f in found):
         thin = _undeclared_thin_mode(df, schema, ref.relative)
         if thin is None:
