@@ -1,0 +1,104 @@
+"""A plain `pip install` of the wheel, no extras, in a clean virtual environment, at both ends of the
+dependency ranges pyproject.toml declares: the newest releases pip resolves, and the lowest versions
+(requirements/lowest.txt). Each must validate every Java-written golden table clean (zstd manifests
+included: the codec fastavro needs is a runtime dependency) and check the golden corpus, and the main
+job must run without the Spark extra. Needs the package index (PyPI); pip's cache keeps reruns quick.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+from conftest import IN_CI, ROOT
+
+TABLES = sorted(p for p in (ROOT / "golden" / "tables").glob("java-*/*") if p.is_dir())
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    (whl,) = out.glob("paimon_conform-*.whl")
+    return whl
+
+
+def _other_pythons() -> list[str]:
+    """Other CPython versions the package supports that this machine has (pyenv's, or on PATH)."""
+    found = []
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    for minor in ("3.12", "3.13"):
+        if f"{sys.version_info.major}.{sys.version_info.minor}" == minor:
+            continue
+        candidates = [*sorted(pyenv.glob(f"{minor}.*/bin/python{minor}")), Path(shutil.which(f"python{minor}") or "")]
+        for exe in candidates:
+            if exe.name and exe.is_file():
+                done = subprocess.run([str(exe), "-c", "import venv"], capture_output=True, timeout=60)
+                if done.returncode == 0:
+                    found.append(str(exe))
+                    break
+    return found
+
+
+def _install(where: Path, wheel: Path, constraints: Path | None, python_exe: str | None = None) -> Path:
+    if python_exe is None:
+        venv.EnvBuilder(with_pip=True, clear=True).create(where)
+    else:
+        subprocess.run([python_exe, "-m", "venv", "--clear", str(where)], check=True, timeout=300)
+    python = where / "bin" / "python"
+    args = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(wheel)]
+    if constraints is not None:
+        args += ["-c", str(constraints)]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=1200)
+    if done.returncode != 0:
+        message = f"pip install failed: {done.stderr[-2000:]}"
+        if IN_CI or "Could not find a version" not in done.stderr:
+            pytest.fail(message)
+        pytest.skip(message)  # no package index reachable on a developer machine
+    return where / "bin"
+
+
+def _run(bin_dir: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(bin_dir / "paimon-conform"), *args], capture_output=True, text=True, timeout=900)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ends", ["newest", "lowest"])
+def test_plain_install_validates_the_java_tables(wheel, tmp_path, ends):
+    constraints = ROOT / "requirements" / "lowest.txt" if ends == "lowest" else None
+    bin_dir = _install(tmp_path / "venv", wheel, constraints)
+    listing = subprocess.run([str(bin_dir / "python"), "-m", "pip", "list"], capture_output=True, text=True)
+    assert "pyspark" not in listing.stdout.lower()
+    assert "pypaimon" not in listing.stdout.lower()
+    if ends == "lowest":
+        assert "pyarrow                   17.0.0" in listing.stdout or "pyarrow 17.0.0" in listing.stdout
+    assert TABLES
+    done = _run(bin_dir, "validate", *map(str, TABLES))
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert "MANIFEST_UNREADABLE" not in done.stdout
+    corpus = _run(bin_dir, "--golden", str(ROOT / "golden"), "corpus")
+    assert corpus.returncode == 0, corpus.stdout[-3000:] + corpus.stderr[-2000:]
+    main = _run(bin_dir, "--golden", str(ROOT / "golden"))
+    assert main.returncode == 0, main.stdout[-3000:] + main.stderr[-2000:]
+    assert "Spark pipeline left out" in main.stdout
+    assert "Traceback" not in main.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("python_exe", _other_pythons())
+def test_plain_install_on_other_pythons(wheel, tmp_path, python_exe):
+    """The newest releases on the other supported Python versions this machine has."""
+    bin_dir = _install(tmp_path / "venv", wheel, None, python_exe)
+    done = _run(bin_dir, "validate", *map(str, TABLES))
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
