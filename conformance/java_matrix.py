@@ -45,6 +45,7 @@ if str(ROOT / "tools") not in sys.path:
 
 import golden_java_tables as gjt  # noqa: E402
 import paimon_java  # noqa: E402
+from strategies import MATRIX_TYPES  # noqa: E402
 
 from paimon_conform.errors import EncodeError  # noqa: E402
 from paimon_conform.types import parse_type, to_internal  # noqa: E402
@@ -53,33 +54,7 @@ CACHE = ROOT / "build" / "java-matrix"
 VERSIONS = (paimon_java.PAIMON_VERSION, paimon_java.PAIMON_10_VERSION)
 MATRIX_FORMAT = 1
 
-TYPES = [
-    "BOOLEAN",
-    "TINYINT",
-    "SMALLINT",
-    "INT",
-    "BIGINT",
-    "FLOAT",
-    "DOUBLE",
-    "DECIMAL(5, 2)",
-    "DECIMAL(18, 4)",
-    "DECIMAL(38, 10)",
-    "DATE",
-    "TIME",
-    "TIMESTAMP(0)",
-    "TIMESTAMP(3)",
-    "TIMESTAMP(6)",
-    "TIMESTAMP(9)",
-    "TIMESTAMP(3) WITH LOCAL TIME ZONE",
-    "TIMESTAMP(6) WITH LOCAL TIME ZONE",
-    "TIMESTAMP(9) WITH LOCAL TIME ZONE",
-    "CHAR(5)",
-    "VARCHAR(20)",
-    "STRING",
-    "BINARY(4)",
-    "VARBINARY(10)",
-    "BYTES",
-]
+TYPES = list(MATRIX_TYPES)
 ROLES = ("pk", "bucket-key", "partition", "file-index", "file-index-embedded", "value", "value-orc")
 
 _LONG = "x" * 40

@@ -57,6 +57,8 @@ from dataclasses import dataclass, field
 from decimal import Context, Decimal, localcontext
 from pathlib import Path
 
+from strategies import MATRIX_TYPES
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 PEERS = ("pypaimon", "rust")
@@ -65,33 +67,7 @@ CONTROL_ROLES = ("pk", "pk_dynamic", "bucket_default", "partition", "index_bloom
 
 # --------------------------------------------------------------------------- types and values
 
-TYPES = (
-    "BOOLEAN",
-    "TINYINT",
-    "SMALLINT",
-    "INT",
-    "BIGINT",
-    "FLOAT",
-    "DOUBLE",
-    "DECIMAL(5, 2)",
-    "DECIMAL(18, 4)",
-    "DECIMAL(38, 10)",
-    "DATE",
-    "TIME(0)",
-    "TIMESTAMP(0)",
-    "TIMESTAMP(3)",
-    "TIMESTAMP(6)",
-    "TIMESTAMP(9)",
-    "TIMESTAMP(3) WITH LOCAL TIME ZONE",
-    "TIMESTAMP(6) WITH LOCAL TIME ZONE",
-    "TIMESTAMP(9) WITH LOCAL TIME ZONE",
-    "CHAR(5)",
-    "VARCHAR(20)",
-    "STRING",
-    "BINARY(4)",
-    "VARBINARY(10)",
-    "BYTES",
-)
+TYPES = MATRIX_TYPES
 _TYPE_RE = re.compile(r"^([A-Z_]+)(?:\((\d+)(?:,\s*(\d+))?\))?( WITH LOCAL TIME ZONE)?$")
 NS = 1_000_000_000
 DAY_NS = 86_400 * NS

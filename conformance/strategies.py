@@ -85,3 +85,34 @@ INTERNAL_VALUES = {
     "TIMESTAMP(9)": st.tuples(st.integers(-(2**50), 2**50), st.integers(0, 999_999)),
     "TIMESTAMP_LTZ(6)": st.tuples(st.integers(-(2**50), 2**50), st.integers(0, 999).map(lambda u: u * 1000)),
 }
+
+
+# The Paimon types of the type x role matrices (test_type_matrix_java, test_type_matrix_peers): every
+# primitive type the layouts accept, compact and wide DECIMAL, every timestamp precision class.
+MATRIX_TYPES = (
+    "BOOLEAN",
+    "TINYINT",
+    "SMALLINT",
+    "INT",
+    "BIGINT",
+    "FLOAT",
+    "DOUBLE",
+    "DECIMAL(5, 2)",
+    "DECIMAL(18, 4)",
+    "DECIMAL(38, 10)",
+    "DATE",
+    "TIME(0)",
+    "TIMESTAMP(0)",
+    "TIMESTAMP(3)",
+    "TIMESTAMP(6)",
+    "TIMESTAMP(9)",
+    "TIMESTAMP(3) WITH LOCAL TIME ZONE",
+    "TIMESTAMP(6) WITH LOCAL TIME ZONE",
+    "TIMESTAMP(9) WITH LOCAL TIME ZONE",
+    "CHAR(5)",
+    "VARCHAR(20)",
+    "STRING",
+    "BINARY(4)",
+    "VARBINARY(10)",
+    "BYTES",
+)
