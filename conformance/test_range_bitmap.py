@@ -19,6 +19,7 @@ from pyroaring import BitMap
 from paimon_conform import range_bitmap as rb
 from paimon_conform import range_query as rq
 from paimon_conform.errors import EncodeError
+from paimon_conform.java_releases import judge
 from paimon_conform.layouts import file_index as fi
 from paimon_conform.layouts import range_bitmap as layout
 from paimon_conform.types import parse_type, to_internal, to_json
@@ -115,7 +116,11 @@ def test_round_trip_and_layout_facts(col, chunk):
             ],
         }
     )
-    assert fi.validate(container, {"c": t}) == []
+    found = fi.validate(container, {"c": t})
+    assert [f.code for f in found] == ["FILE_INDEX_NEEDS_NEWER_JAVA"]  # range-bitmap: Java 1.3 and later only
+    assert "1.2" in found[0].java_releases
+    assert "1.3" not in found[0].java_releases
+    assert judge(found, "1.3") == []
     entry = fi.inspect(container, {"c": t})["columns"][0]["indexes"][0]["payload"]
     assert entry["row_values"] == case["row_values"]
 

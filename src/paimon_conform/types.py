@@ -316,3 +316,11 @@ def java_equals(t: DataType, a: Any, b: Any) -> bool:
             return math.isnan(a) and math.isnan(b)
         return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
     return a == b
+
+
+def java_order(t: DataType) -> Any:
+    """A sort key giving Java's Comparable order of internal values (Float/Double.compareTo: -0.0 < 0.0,
+    NaN after every number; what FullSimpleColStatsCollector keeps and CompareUtils compares by)."""
+    if t.root in ("FLOAT", "DOUBLE"):
+        return lambda v: (1, 0.0, 0) if math.isnan(v) else (0, v, 1 if v == 0 and math.copysign(1.0, v) > 0 else 0)
+    return lambda v: v

@@ -219,6 +219,8 @@ def validate(data: bytes, types: Any = None) -> list[Finding]:
         for ii, e in enumerate(col.indexes):
             if not e.is_empty:
                 findings += _needs_release(e.index_type.value, data[e.ofs_payload : e.ofs_payload + 1], ci, ii, e)
+                if e.index_type.value == "bitmap" and t is not None and t.root == "BOOLEAN":
+                    findings.append(_boolean_bitmap(ci, ii, e))
             if t is None or e.is_empty or e.index_type.value not in TYPED_PAYLOADS:
                 continue
             payload = data[e.ofs_payload : e.ofs_payload + e.len_payload]
@@ -258,6 +260,21 @@ def _needs_release(index_type: str, first: bytes, ci: int, ii: int, e: Any) -> l
             otherwise=None,
         )
     ]
+
+
+def _boolean_bitmap(ci: int, ii: int, e: Any) -> Finding:
+    """A bitmap index on BOOLEAN: Java before 1.1 cannot write one (ClassCastException, apache/paimon#5013) and
+    misreads one (Java 0.9.0 and 1.0 skip every row of `k = true` on such an index, test_type_matrix_peers)."""
+    msg = "a bitmap index on BOOLEAN: Java before 1.1.0 cannot write one and skips every row when filtering on it"
+    return Finding(
+        "FILE_INDEX_NEEDS_NEWER_JAVA",
+        "must",
+        f"columns[{ci}].indexes[{ii}].payload",
+        e.ofs_payload,
+        msg,
+        java_releases=RELEASES[: RELEASES.index("1.1")],
+        otherwise=None,
+    )
 
 
 def check_against_data(data: bytes, data_file: str, types: Any = None, table: Any = None) -> list[Finding]:

@@ -16,6 +16,7 @@ from .. import table_layout as tl
 from ..errors import LayoutError, checking
 from ..findings import Finding
 from ..findings import file_finding as _f
+from ..types import java_order
 from . import manifest_schema
 from .metadata import (
     ADD,
@@ -174,12 +175,48 @@ class _Loader:
         entries = self.entries(meta.file_name)
         if entries is None:
             return
+        self._check_partition_stats(owner, i, meta, entries)
         counts = Counter(e.kind for e in entries)
         for kind, name in ((ADD, "_NUM_ADDED_FILES"), (DELETE, "_NUM_DELETED_FILES")):
             stated = meta.num_added_files if kind == ADD else meta.num_deleted_files
             if stated != counts[kind]:
                 msg = f"{name} is {stated}, the manifest holds {counts[kind]} such entries"
                 self.chain.findings.append(_f("MANIFEST_LIST_COUNTS", "must", owner, f"entries[{i}].{name}", msg))
+
+    def _check_partition_stats(self, owner: str, i: int, meta: ManifestFileMeta, entries: list) -> None:
+        """`_PARTITION_STATS` of a manifest-list record against its manifest's partitions, in Java's order: a
+        partition outside [min, max] makes a partition filter skip the whole manifest (must)."""
+        types = [t for _, t in self.partition]
+        if not types or not entries or any(t.root == "UNSUPPORTED" for t in types):
+            return
+        try:
+            _, lows = binary_row.read_as_java(types, meta.partition_stats.min_values, serialized=True)
+            _, highs = binary_row.read_as_java(types, meta.partition_stats.max_values, serialized=True)
+        except LayoutError:
+            return  # an empty stats row (no partition stats): Java keeps the manifest
+        values = []
+        for part in {e.partition for e in entries}:
+            try:
+                values.append(binary_row.read_as_java(types, part, serialized=True)[1])
+            except LayoutError:
+                return  # reported as MANIFEST_BAD_PARTITION_ROW
+        for f, (key, t) in enumerate(self.partition):
+            present = [v[f] for v in values if v[f] is not None]
+            lo, hi = lows[f], highs[f]
+            if not present or lo is None or hi is None:
+                continue
+            order = java_order(t)
+            below = min(present, key=order)
+            above = max(present, key=order)
+            for bound, actual, bad in ((lo, below, order(lo) > order(below)), (hi, above, order(hi) < order(above))):
+                if bad:
+                    side = "_MIN_VALUES" if bound is lo else "_MAX_VALUES"
+                    msg = (
+                        f"{key}: {bound!r} leaves out the manifest's partition value {actual!r}; a partition filter "
+                        "on it skips the whole manifest (Java's order: NaN greatest, -0.0 < 0.0)"
+                    )
+                    at = f"entries[{i}]._PARTITION_STATS.{side}"
+                    self.chain.findings.append(_f("MANIFEST_PARTITION_STATS", "must", owner, at, msg))
 
     def entries(self, name: str) -> list[ManifestEntry] | None:
         """The entries of one manifest (None when unreadable)."""

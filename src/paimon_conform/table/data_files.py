@@ -3,7 +3,9 @@ partition values and buckets, against the table schema and the layout spec."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import math
 from dataclasses import dataclass
 from decimal import Context, Decimal, localcontext
 from pathlib import Path
@@ -11,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from .. import bucketing
 from .. import table_layout as tl
@@ -64,6 +67,7 @@ class DataFile:
     format: str
     columns: list[Column]
     table: pa.Table
+    path: Path | None = None  # where it was read from
 
 
 def _arrow_family(t: pa.DataType) -> str | None:
@@ -89,6 +93,96 @@ def _parquet(path: Path) -> DataFile:
         family = "timestamp" if physical == "INT96" else _arrow_family(f.type)  # exact INT96: a decimal column
         cols.append(Column(f.name, family, int(fid) if fid is not None else None, physical, unit))
     return DataFile("parquet", cols, table)
+
+
+def check_parquet_nan_statistics(
+    df: DataFile, file: str, partition_keys: frozenset[str] = frozenset()
+) -> list[Finding]:
+    """FLOAT / DOUBLE columns holding NaN whose Parquet row-group statistics have a finite min and max.
+
+    pyarrow leaves NaN out of them; Java's Parquet reader (parquet-java) filters row groups by them, so
+    `k = NaN` skips the NaN rows (Java 0.9.0 and 1.0 do, conformance/test_type_matrix_peers.py). Java's
+    own writer keeps NaN in, and parquet-java then ignores the statistics."""
+    if df.format != "parquet" or df.path is None:
+        return []
+    import pyarrow.parquet as pq
+
+    floats = [c.name for c in df.columns if c.family in ("float32", "float64") and c.name not in partition_keys]
+    with_nan = [n for n in floats if pc.any(pc.is_nan(df.table.column(n))).as_py()]
+    if not with_nan:
+        return []
+    out = []
+    try:
+        meta = pq.ParquetFile(df.path).metadata
+        paths = {meta.schema.column(i).path: i for i in range(meta.num_columns)}
+        for name in with_nan:
+            i = paths.get(name)
+            for g in range(meta.num_row_groups) if i is not None else ():
+                st = meta.row_group(g).column(i).statistics
+                if st is None or not st.has_min_max:
+                    continue
+                low, high = st.min, st.max
+                if isinstance(low, float) and isinstance(high, float) and not (math.isnan(low) or math.isnan(high)):
+                    out.append(_nan_statistics(name, g, low, high, file))
+                    break
+    except (OSError, ValueError, TypeError, pa.ArrowException):
+        return out  # statistics pyarrow cannot decode: nothing for a Java filter to act on here either
+    return out
+
+
+def _nan_statistics(name: str, group: int, low: float, high: float, file: str) -> Finding:
+    """DATA_FILE_NAN_STATISTICS: shown to lose rows on Java 0.9.0 and 1.0 (parquet-java 1.13); should beyond."""
+    msg = (
+        f"{name} holds NaN, but row group {group}'s statistics say {low}..{high}: Java's Parquet reader filters row "
+        "groups by them and skips the NaN rows of `= NaN` (shown on Java 0.9.0 and 1.0; newer releases not verified)"
+    )
+    return Finding(
+        "DATA_FILE_NAN_STATISTICS",
+        "must",
+        f"row_groups[{group}].{name}",
+        None,
+        msg,
+        file,
+        java_releases=between(None, "1.0"),
+        otherwise="should",
+    )
+
+
+def check_int96_before_1970(df: DataFile, file: str, partition_keys: frozenset[str] = frozenset()) -> list[Finding]:
+    """INT96 timestamps before 1970 with sub-millisecond digits: Java 0.9.0 and 1.0 throw reading them
+    (Timestamp.fromEpochMillis: the nanos of the millisecond come out negative), Java's own files included.
+    Partition columns are left out: Java takes their values from the partition, not from the file."""
+    out = []
+    for c in df.columns:
+        if c.physical != "INT96" or c.name in partition_keys:
+            continue
+        col = df.table.column(c.name)
+        if pa.types.is_timestamp(col.type):
+            nanos = col.cast(pa.timestamp("ns")).cast(pa.int64())
+            bad = pc.and_(
+                pc.less(nanos, 0), pc.not_equal(pc.subtract(nanos, pc.multiply(pc.divide(nanos, 10**6), 10**6)), 0)
+            )
+            hit = bool(pc.any(bad).as_py())
+        else:  # exact decimal nanoseconds (beyond int64)
+            hit = any(v is not None and int(v) < 0 and int(v) % 10**6 for v in col.to_pylist())
+        if hit:
+            msg = (
+                f"{c.name}: an INT96 value before 1970 with digits below the millisecond; Java 0.9.0 and 1.0 throw "
+                "reading it (Timestamp.fromEpochMillis), whoever wrote it; later releases not verified"
+            )
+            out.append(
+                Finding(
+                    "DATA_FILE_TIMESTAMP_ENCODING",
+                    "must",
+                    f"columns.{c.name}",
+                    None,
+                    msg,
+                    file,
+                    java_releases=between(None, "1.0"),
+                    otherwise=None,  # Java 2.x writes such values (paimon-cpp's corpus tables); not shown to fail
+                )
+            )
+    return out
 
 
 def _unit(logical_json: str) -> str | None:
@@ -187,11 +281,11 @@ def read_data_file(path: Path) -> DataFile:
         with path.open("rb") as f:
             head = f.read(4)
         if head == b"PAR1":
-            return _parquet(path)
+            return dataclasses.replace(_parquet(path), path=path)
         if head[:3] == b"ORC":
-            return _orc(path)
+            return dataclasses.replace(_orc(path), path=path)
         if head == b"Obj\x01":
-            return _avro(path)
+            return dataclasses.replace(_avro(path), path=path)
     except Exception as exc:  # noqa: BLE001 - pyarrow and fastavro raise many kinds on a damaged file
         raise UsageError(f"cannot read the data file: {exc.__class__.__name__}: {exc}") from None
     raise UsageError("not a Parquet, ORC or Avro file")

@@ -26,7 +26,7 @@ from ..layouts.bitmap_index import build_payload as bitmap_payload
 from ..layouts.bsi import build_payload as bsi_payload
 from ..layouts.range_bitmap import build_payload as range_payload
 from ..options import parse_memory_size
-from ..types import DataType, to_json
+from ..types import DataType, java_order, to_json
 
 if TYPE_CHECKING:
     from .write import NewFile, TaskResult, WritePlan
@@ -74,23 +74,27 @@ def stats(table: pa.Table, names: list[str], types: list[DataType], truncate: bo
         pair = pc.min_max(col) if col.null_count < len(col) else None  # nulls skipped
         if pair is not None and pa.types.is_floating(col.type) and pc.any(pc.is_nan(col)).as_py():
             pair = None  # Java keeps no min / max when NaN is present
+        if t.is_binary:
+            pair = None  # Java before 2.0 writes none, and its readers compare bytes signed (2.0: unsigned)
         if pair is None or not pair["min"].is_valid:
             mins.append(None)
             maxs.append(None)
             continue
-        lo, hi = internal(pa.array([pair["min"].as_py(), pair["max"].as_py()], col.type), t)
+        rows = [pc.index(col, pair["min"]).as_py(), pc.index(col, pair["max"]).as_py()]  # exact: no as_py()
+        lo, hi = internal(col.take(rows), t)
         mins.append(_truncate(lo, False) if truncate else lo)
         maxs.append(_truncate(hi, True) if truncate else hi)
     return {"_MIN_VALUES": _row(types, mins), "_MAX_VALUES": _row(types, maxs), "_NULL_COUNTS": nulls}
 
 
 def stats_of_columns(types: list[DataType], columns: list[list[Any]]) -> dict:
-    """SimpleStats of columns of internal values: exact min / max rows and null counts."""
+    """SimpleStats of columns of internal values: exact min / max rows (Java's order) and null counts."""
     mins, maxs, nulls = [], [], []
-    for col in columns:
+    for t, col in zip(types, columns, strict=True):
         present = [v for v in col if v is not None]
-        mins.append(min(present) if present else None)
-        maxs.append(max(present) if present else None)
+        key = java_order(t)
+        mins.append(min(present, key=key) if present else None)
+        maxs.append(max(present, key=key) if present else None)
         nulls.append(len(col) - len(present))
     return {"_MIN_VALUES": _row(types, mins), "_MAX_VALUES": _row(types, maxs), "_NULL_COUNTS": nulls}
 
@@ -120,9 +124,16 @@ def build_index(table: pa.Table, plan: WritePlan) -> bytes | None:
     for name, kinds in wanted:
         t = plan.schema.field(name).type
         values = [None if v is None else to_json(t, v) for v in internal(table.column(name), t)]
-        # Java's defaults where an option is unset (a bloom filter sized for 10^6 items)
-        columns.append((name, [(kind, PAYLOADS[kind]({"options": opts}, t, values)) for kind, opts in kinds]))
+        # Java's defaults where an option is unset (a bloom filter sized for 10^6 items), except the bitmap version:
+        # version 1 unless the options ask for 2, since Java before 1.1 cannot read version 2 (1.1's default)
+        columns.append(
+            (name, [(kind, PAYLOADS[kind]({"options": _index_options(kind, opts)}, t, values)) for kind, opts in kinds])
+        )
     return file_index.write(columns)
+
+
+def _index_options(kind: str, opts: dict) -> dict:
+    return {"version": "1"} | opts if kind == "bitmap" else opts
 
 
 # ---------------------------------------------------------------- writing
@@ -180,7 +191,39 @@ def write_data(path: Path, table: pa.Table, fmt: str) -> None:
     if fmt == "parquet":
         import pyarrow.parquet as pq
 
-        pq.write_table(table, buf, compression="zstd")
+        # Java's encodings (ParquetSchemaConverter): compact DECIMAL as INT32 / INT64, TIMESTAMP(7..9) as INT96
+        # (Java before 2.0 cannot read INT64 nanoseconds; pyarrow sets INT96 for every timestamp column or none)
+        precise = [f.name for f in table.schema if pa.types.is_timestamp(f.type) and f.type.unit == "ns"]
+        for name in precise:
+            nanos = table.column(name).cast(pa.int64())
+            whole = pc.multiply(pc.divide(nanos, 10**6), 10**6)
+            if pc.any(pc.and_(pc.less(nanos, 0), pc.not_equal(nanos, whole))).as_py():
+                raise UsageError(
+                    f"column {name}: a TIMESTAMP(7..9) before 1970 with digits below the millisecond cannot be "
+                    "written to Parquet as Java 0.9 / 1.0 read it (their INT96 reader throws on it)"
+                )
+        coarse = [f.name for f in table.schema if pa.types.is_timestamp(f.type) and f.type.unit != "ns"]
+        if precise and coarse:
+            raise UsageError(
+                f"columns {precise} (TIMESTAMP(7..9), INT96 in Java's Parquet) and {coarse} (INT64) cannot share "
+                "one Parquet file written by pyarrow; write them to separate tables or use ORC"
+            )
+        # no row-group statistics for a float column holding NaN: pyarrow would leave NaN out of them and Java's
+        # Parquet reader would skip the NaN rows of `= NaN` (DATA_FILE_NAN_STATISTICS)
+        with_nan = {
+            f.name
+            for f in table.schema
+            if pa.types.is_floating(f.type) and pc.any(pc.is_nan(table.column(f.name))).as_py()
+        }
+        stats = [n for n in table.column_names if n not in with_nan] if with_nan else True
+        pq.write_table(
+            table,
+            buf,
+            compression="zstd",
+            store_decimal_as_integer=True,
+            use_deprecated_int96_timestamps=bool(precise),
+            write_statistics=stats,
+        )
     else:
         from pyarrow import orc
 

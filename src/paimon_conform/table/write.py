@@ -118,6 +118,12 @@ def check_options(schema: TableSchema) -> None:
         raise UsageError(f"rowkind.field {rk!r} is not a column")
     if tl.bool_option(o.get("data-file.thin-mode", False)):
         raise UsageError("data-file.thin-mode is not written by this writer")
+    for name in bucketing.split_option(o.get("file-index.bitmap.columns")):
+        if name in {f.name for f in schema.fields} and schema.field(name).type.root == "BOOLEAN":
+            raise UsageError(
+                f"a bitmap index on BOOLEAN column {name}: Java before 1.1 cannot write one and misreads it; "
+                "use another index kind"
+            )
 
 
 def target_schema(root: Path, arrow_schema: pa.Schema, options: dict[str, str]) -> tuple[TableSchema, dict | None]:

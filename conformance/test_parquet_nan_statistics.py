@@ -1,0 +1,79 @@
+"""DATA_FILE_NAN_STATISTICS, isolated: the same table with and without NaN-free Parquet row-group statistics.
+
+pyarrow (and arrow-rs) leave NaN out of a FLOAT / DOUBLE column's row-group min / max; Java's own
+Parquet writer keeps it in. The kit's write engine writes one table each way (the manifest's
+statistics are the same in both: none, as Java keeps no min / max for a column holding NaN), and
+Java 0.9.0 and 1.0-SNAPSHOT run `k = NaN` and `k = 1.5` on each. The kit's verdict for Java 0.9
+must be must exactly where Java loses the NaN rows.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import peers_matrix as pm
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from paimon_conform.table import commit, write
+from paimon_conform.table.validate import validate_table
+
+pytestmark = pytest.mark.java
+
+VALUES = [math.nan, 1.5, 2.5, -3.0, None, 7.25]
+
+
+def _write(root, type_text: str, nan_free_statistics: bool, monkeypatch) -> None:
+    """One table of VALUES in column k; with pyarrow's default statistics when `nan_free_statistics`."""
+    if nan_free_statistics:
+        real = pq.write_table
+
+        def with_statistics(table, where, **kwargs):
+            kwargs["write_statistics"] = True
+            return real(table, where, **kwargs)
+
+        monkeypatch.setattr(pq, "write_table", with_statistics)
+    schema = pa.schema([pa.field("id", pa.int32(), False), pa.field("k", pm.arrow_type(type_text))])
+    data = pa.Table.from_arrays(
+        [pa.array(range(len(VALUES)), pa.int32()), pa.array(VALUES, pm.arrow_type(type_text))], schema=schema
+    )
+    plan = write.prepare(root, schema, {"bucket": "1", "bucket-key": "id"}, False)
+    commit.commit(plan, [write.write_task(plan, data.to_batches(), 0)])
+    monkeypatch.undo()
+
+
+def _nan_rows_lost(raw: dict) -> bool:
+    """Whether Java's `k = NaN` returned fewer rows than it holds (1.5 must come back, as a control)."""
+    probes = {p["value"]: p for p in raw["probes"]}
+    assert raw.get("error") is None, raw["error"]
+    assert probes["1.5"].get("filtered") == probes["1.5"]["full"] == 1, probes["1.5"]
+    nan = probes["NaN"]
+    assert nan["full"] == 1, nan
+    return nan.get("filtered") != 1
+
+
+def test_java_loses_nan_rows_exactly_where_the_kit_says_must(paimon_java, tmp_path, monkeypatch):
+    tables = {}
+    for type_text in ("FLOAT", "DOUBLE"):
+        for nan_free in (True, False):
+            root = tmp_path / "db.db" / f"{type_text.lower()}_{'nanfree' if nan_free else 'nostats'}"
+            _write(root, type_text, nan_free, monkeypatch)
+            stats = [pq.ParquetFile(f).metadata.row_group(0).column(1).statistics for f in root.rglob("*.parquet")]
+            assert len(stats) == 1
+            assert (stats[0] is not None and stats[0].has_min_max) == nan_free  # the one difference
+            tables[str(root)] = nan_free
+    jobs = [{"dir": d, "probe": ["k"], "max_probes": 24} for d in tables]
+    lost: dict[str, dict[str, bool]] = {}
+    for version, tag in (("0.9.0", "09"), ("1.0-SNAPSHOT", "10")):
+        proc, out = pm.java_process(version, jobs, tmp_path, tag)
+        assert proc.wait() == 0, (tmp_path / f"java-{tag}.log").read_text()[-3000:]
+        for d, raw in json.loads(out.read_text()).items():
+            lost.setdefault(d, {})[version] = _nan_rows_lost(raw)
+    for d, nan_free in tables.items():
+        assert lost[d] == {"0.9.0": nan_free, "1.0-SNAPSHOT": nan_free}, d  # Java's evidence: stats alone decide
+        for target, severity in (("0.9", "must"), ("1.0", "must"), ("2.0", "should")):
+            judged = [f for report in validate_table(d, java_version=target) for f in report.findings]
+            expected = [("DATA_FILE_NAN_STATISTICS", severity)] if nan_free else []
+            assert [(f.code, f.severity) for f in judged if f.severity in ("must", "should")] == expected, (d, target)
