@@ -34,6 +34,7 @@ if str(ROOT / "tools") not in sys.path:
 import paimon_java  # noqa: E402
 
 PROBE = ROOT / "tools" / "java" / "tables" / "VerdictProbe.java"
+SOURCES = (PROBE, PROBE.with_name("Failure.java"))  # VerdictProbe and how it reports exceptions
 BUILD = ROOT / "build" / "java-verdicts"
 VERSIONS = (paimon_java.PAIMON_VERSION, paimon_java.PAIMON_10_VERSION)
 
@@ -304,11 +305,11 @@ def _classes(version: str) -> tuple[str, Path]:
         jars = [paimon_java.ensure_jar(), paimon_java.ensure_jar_10()]  # 0.9.0 first; Hadoop from 1.0
     classes = BUILD / version / "classes"
     stamp = classes / ".stamp"
-    if not stamp.is_file() or stamp.stat().st_mtime < PROBE.stat().st_mtime:
+    if not stamp.is_file() or stamp.stat().st_mtime < max(p.stat().st_mtime for p in SOURCES):
         if classes.exists():
             shutil.rmtree(classes)
         classes.mkdir(parents=True)
-        subprocess.run(["javac", "-nowarn", "-d", str(classes), "-cp", str(jars[0]), str(PROBE)], check=True)
+        subprocess.run(["javac", "-nowarn", "-d", str(classes), "-cp", str(jars[0]), *map(str, SOURCES)], check=True)
         stamp.touch()
     return ":".join(map(str, [*jars, classes])), classes
 

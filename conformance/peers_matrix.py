@@ -1,9 +1,11 @@
-"""The type x role x writer matrix of the two peer writers: helpers (the tests are in
+"""The type x role x writer matrix of the peer writers and the kit's own: helpers (the tests are in
 test_type_matrix_peers.py).
 
 Each *cell* is one table: a writer (`pypaimon` 2.1.0 through its Python API in a child process
 that cannot import pypaimon_rust, `rust` = pypaimon-rust 0.4.0 through its DataFusion SQL
-context: CREATE TABLE ... WITH (...), INSERT ... SELECT from a registered Arrow batch), a column
+context: CREATE TABLE ... WITH (...), INSERT ... SELECT from a registered Arrow batch, `engine` =
+the kit's write engine called directly, `spark` = the same engine through `format("paimon")` on
+PySpark, for the types Spark SQL has), a column
 type (or several, for a multi-field bucket key) and the role the column plays (primary key,
 bucket key under a bucket function, partition key, file-index column, plain value column). The
 *control* cells are the same tables written by Java Paimon 1.0-SNAPSHOT itself (the roles its
@@ -61,7 +63,9 @@ from strategies import MATRIX_TYPES
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-PEERS = ("pypaimon", "rust", "engine")  # engine: the kit's own write engine (what format("paimon") runs on Spark)
+PEERS = ("pypaimon", "rust", "engine", "spark")  # engine: the kit's write engine called directly; spark: through
+# format("paimon") on PySpark (the types Spark SQL has)
+KIT_WRITERS = ("engine", "spark")
 CONTROL = "java"  # Java 1.0-SNAPSHOT writing the same cells: what its own reader does with its own tables
 CONTROL_ROLES = ("pk", "pk_dynamic", "bucket_default", "partition", "index_bloom-filter", "index_bitmap", "value")
 
@@ -258,6 +262,63 @@ def to_arrow(text: str, values: list):
     if t.is_binary:
         return pa.array([None if v is None else bytes.fromhex(v) for v in values], target)
     return pa.array(values, target)
+
+
+def engine_inputs(warehouse: str, t: dict):
+    """(table dir, options, one Arrow table per commit) for the kit's engine writing a TableSpec's JSON form."""
+    import pyarrow as pa
+
+    root = Path(warehouse) / "db.db" / t["name"]
+    schema = pa.schema([pa.field(n, arrow_type(ty), nullable) for n, ty, nullable in t["columns"]])
+    options = dict(t["options"])
+    if t["primary"]:
+        options["primary-key"] = ",".join(t["primary"])
+        options["deletion-vectors.enabled"] = "true"
+    if t["partition"]:
+        options["partition"] = ",".join(t["partition"])
+    types = [ty for _, ty, _ in t["columns"]]
+    batches = [
+        pa.Table.from_arrays(
+            [to_arrow(ty, [r[i] for r in rows]).cast(schema.field(i).type) for i, ty in enumerate(types)],
+            schema=schema,
+        )
+        for rows in t["commits"]
+    ]
+    return root, options, batches
+
+
+# Paimon types a Spark SQL column becomes through format("paimon") (the kit's Spark source maps Spark's types
+# to Arrow and Arrow to Paimon): no TIME, no CHAR / VARCHAR / BINARY lengths, timestamps in microseconds only.
+SPARK_TYPES = frozenset(
+    {
+        "BOOLEAN",
+        "TINYINT",
+        "SMALLINT",
+        "INT",
+        "BIGINT",
+        "FLOAT",
+        "DOUBLE",
+        "DATE",
+        "TIMESTAMP(6)",
+        "TIMESTAMP(6) WITH LOCAL TIME ZONE",
+        "STRING",
+        "BYTES",
+    }
+)
+
+
+def spark_frame(spark, data, types: list[str]):
+    """A Spark DataFrame of an Arrow table of the given Paimon types (TypeError unless all are SPARK_TYPES)."""
+    import pyspark.sql.functions as F
+
+    missing = [t for t in types if t not in SPARK_TYPES]
+    if missing:
+        raise TypeError(f"Spark SQL has no type that format('paimon') writes as {', '.join(missing)}")
+    df = spark.createDataFrame(data)
+    for f in data.schema:
+        if str(f.type) == "timestamp[us]":  # Spark reads naive Arrow timestamps as TIMESTAMP (local time zone)
+            df = df.withColumn(f.name, F.col(f.name).cast("timestamp_ntz"))
+    return df
 
 
 def _f32(x: float) -> float:
@@ -519,9 +580,7 @@ json.dump(out, open(sys.argv[4], "w"))
 
 ENGINE_WRITE_MANY = """
 import json, sys, traceback
-from pathlib import Path
 sys.path.insert(0, sys.argv[3])
-import pyarrow as pa
 import peers_matrix as pm
 from paimon_conform.table import commit, write
 wh, tables = sys.argv[1], json.load(open(sys.argv[2]))
@@ -529,26 +588,43 @@ out = {}
 for t in tables:
     stage = "prepare"
     try:
-        root = Path(wh) / "db.db" / t["name"]
-        schema = pa.schema([pa.field(n, pm.arrow_type(ty), nullable) for n, ty, nullable in t["columns"]])
-        options = dict(t["options"])
-        if t["primary"]:
-            options["primary-key"] = ",".join(t["primary"])
-            options["deletion-vectors.enabled"] = "true"
-        if t["partition"]:
-            options["partition"] = ",".join(t["partition"])
-        for rows in t["commits"]:
+        root, options, batches = pm.engine_inputs(wh, t)
+        for data in batches:
             stage = "write"
-            arrays = [pm.to_arrow(ty, [r[i] for r in rows]).cast(schema.field(i).type)
-                      for i, (_, ty, _) in enumerate(t["columns"])]
-            plan = write.prepare(root, schema, options, False)
-            result = write.write_task(plan, pa.Table.from_arrays(arrays, schema=schema).to_batches(), 0)
+            plan = write.prepare(root, data.schema, options, False)
+            result = write.write_task(plan, data.to_batches(), 0)
             stage = "commit"
             commit.commit(plan, [result])
         out[t["name"]] = {"ok": True}
     except Exception as exc:
         out[t["name"]] = {"ok": False, "stage": stage, "error": f"{type(exc).__name__}: {exc}"[:1500],
                           "trace": traceback.format_exc()[-3000:]}
+json.dump(out, open(sys.argv[4], "w"))
+"""
+
+SPARK_WRITE_MANY = """
+import json, re, sys, traceback
+sys.path.insert(0, sys.argv[3])
+import peers_matrix as pm
+from paimon_conform import spark as ps
+wh, tables = sys.argv[1], json.load(open(sys.argv[2]))
+spark = ps.session("peers-matrix", "local[2]")
+out = {}
+for t in tables:
+    stage = "prepare"
+    try:
+        root, options, batches = pm.engine_inputs(wh, t)
+        for data in batches:
+            df = pm.spark_frame(spark, data, [ty for _, ty, _ in t["columns"]])
+            stage = "write"
+            ps.write(df, str(root), **options)
+        out[t["name"]] = {"ok": True}
+    except Exception as exc:
+        kit = re.search(r"paimon_conform\\.errors\\.(\\w+): (.*)", str(exc))  # raised in a Spark task
+        error = f"{kit.group(1)}: {kit.group(2)}" if kit else f"{type(exc).__name__}: {exc}"
+        out[t["name"]] = {"ok": False, "stage": stage, "error": error[:1500],
+                          "trace": traceback.format_exc()[-3000:]}
+spark.stop()
 json.dump(out, open(sys.argv[4], "w"))
 """
 
@@ -626,6 +702,7 @@ def _writer_process(peer: str, warehouse: Path, specs: list[TableSpec], work: Pa
             "pypaimon": _block_rust() + PYPAIMON_WRITE_MANY,
             "rust": RUST_WRITE_MANY,
             "engine": ENGINE_WRITE_MANY,
+            "spark": SPARK_WRITE_MANY,
         }[peer]
         args = [sys.executable, "-c", script, str(warehouse), str(tables), str(HERE), str(out)]
     log = (work / f"{peer}-writer.log").open("w")
@@ -740,7 +817,7 @@ def _java_classpath(version: str) -> str:
     sys.path.insert(0, str(ROOT / "tools"))
     import paimon_java as pj
 
-    src = [pj.JAVA_SRC_10 / "TablesReader.java"]
+    src = [pj.JAVA_SRC_10 / "TablesReader.java", pj.JAVA_SRC_10 / "Failure.java"]
     if version == pj.PAIMON_10_VERSION:
         classes = pj._compile(pj.ensure_jar_10(), src, ROOT / "build" / "java-tablesreader-1.0")
         return f"{pj.ensure_jar_10()}:{classes}"

@@ -26,12 +26,17 @@ MAX_LISTED_ROWS = 1_000_000
 SUPPORTED = ("TINYINT", "SMALLINT", "INT", "BIGINT", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP_LTZ", "DECIMAL")
 
 
+def check_type(t: DataType) -> None:
+    """EncodeError unless Java's BSI index takes columns of this type."""
+    if t.root not in SUPPORTED:
+        raise EncodeError(f"the bsi index does not support {t} (Java: unsupported type)")
+
+
 def to_long(t: DataType, v: Any) -> int | None:
     """The long BitSliceIndexBitmapFileIndex maps an internal value to."""
     if v is None:
         return None
-    if t.root not in SUPPORTED:
-        raise EncodeError(f"the bsi index does not support {t} (Java: unsupported type)")
+    check_type(t)
     if t.root == "DECIMAL":  # Decimal.toUnscaledLong() for every precision; only the value must fit a long
         if not -(2**63) <= v[0] < 2**63:
             raise EncodeError(f"{t}: the unscaled value {v[0]} does not fit a long (Java's write fails)")

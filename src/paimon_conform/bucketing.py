@@ -159,6 +159,18 @@ def big_decimal_hash(d: Decimal | None) -> int:
     return javahash.int32(31 * _big_integer_hash(unscaled) - exponent)
 
 
+HIVE_ROOTS = ("BOOLEAN", "TINYINT", "SMALLINT", "INT", "DATE", "TIME", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL")
+
+
+def check_hive_types(types: Sequence[DataType]) -> None:
+    """EncodeError for a bucket-key type HiveBucketFunction has no hash for (Java throws on the first row)."""
+    for t in types:
+        if not (t.root in HIVE_ROOTS or t.is_string or t.is_binary):
+            raise EncodeError(
+                f"the hive bucket function does not support {t} (Java throws UnsupportedOperationException)"
+            )
+
+
 def hive_field_hash(t: DataType, v: Any) -> int:
     """HiveBucketFunction.computeHash of one internal value."""
     if v is None:
@@ -183,7 +195,8 @@ def hive_field_hash(t: DataType, v: Any) -> int:
         unscaled, _, scale = v
         with localcontext(Context(prec=100)):
             return big_decimal_hash(normalize_decimal(Decimal(unscaled).scaleb(-scale)))
-    raise EncodeError(f"the hive bucket function does not support {t} (Java throws UnsupportedOperationException)")
+    check_hive_types([t])
+    raise AssertionError(t)  # check_hive_types raised
 
 
 def hive_hash(types: Sequence[DataType], values: Sequence[Any]) -> int:

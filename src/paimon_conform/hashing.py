@@ -111,6 +111,26 @@ def integer_key(t: DataType, v: Any) -> int:
     raise EncodeError(f"the bloom-filter index does not support {t} (Java: unsupported type)")
 
 
+BLOOM_INTEGER_ROOTS = (
+    "TINYINT",
+    "SMALLINT",
+    "INT",
+    "BIGINT",
+    "DATE",
+    "TIME",
+    "FLOAT",
+    "DOUBLE",
+    "TIMESTAMP",
+    "TIMESTAMP_LTZ",
+)
+
+
+def check_bloom_type(t: DataType) -> None:
+    """EncodeError unless Java's bloom-filter index takes columns of this type (FastHash has a case for it)."""
+    if not (t.is_string or t.is_binary or t.root in BLOOM_INTEGER_ROOTS):
+        raise EncodeError(f"the bloom-filter index does not support {t} (Java: unsupported type)")
+
+
 def fast_hash(t: DataType, v: Any) -> int:
     """Paimon's FastHash of one non-null internal value."""
     if t.is_string:

@@ -21,6 +21,7 @@ Save modes: `append` and `overwrite` (Spark refuses the others for Python source
 from __future__ import annotations
 
 import datetime as dt
+import inspect
 import os
 import sys
 import tempfile
@@ -30,7 +31,6 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
 import pyarrow as pa
 from pyspark.sql.datasource import (
     DataSource,
@@ -48,7 +48,7 @@ from pyspark.sql.datasource import (
     Not,
     WriterCommitMessage,
 )
-from pyspark.sql.pandas.types import to_arrow_schema
+from pyspark.sql.pandas.types import to_arrow_schema as _pyspark_to_arrow_schema
 from pyspark.sql.types import StructType
 
 from . import query, spark_bucket
@@ -170,7 +170,7 @@ class PaimonWriter(DataSourceArrowWriter):
 
     def __init__(self, options: dict[str, str], schema: StructType, overwrite: bool) -> None:
         with checking(_path(options), "write plan"):
-            self.plan = table_write.prepare(_path(options), to_arrow_schema(schema), options, overwrite)
+            self.plan = table_write.prepare(_path(options), spark_arrow_schema(schema), options, overwrite)
 
     def write(self, iterator: Iterator[pa.RecordBatch]) -> TaskCommit:
         from pyspark import TaskContext
@@ -191,7 +191,7 @@ class PaimonWriter(DataSourceArrowWriter):
 def write(df, path: str, mode: str = "append", **options: str) -> None:
     """Write a DataFrame through `format("paimon")`, repartitioned so each bucket comes from one task:
     by partition and bucket for fixed buckets (the bucket computed in Spark SQL for INT / BIGINT
-    keys, spark_bucket.py, else by the kit's hash in a pandas UDF), by primary key for dynamic
+    keys, spark_bucket.py, else by the kit's hash over Arrow batches in mapInArrow), by primary key for dynamic
     buckets. Fewer, larger files than a plain `df.write`, whose tasks each write every bucket
     they see."""
     import pyspark.sql.functions as F
@@ -199,7 +199,8 @@ def write(df, path: str, mode: str = "append", **options: str) -> None:
     if mode not in ("append", "overwrite"):
         raise UsageError(f"save mode {mode!r}: Paimon tables take append or overwrite")
     opts = {k: str(v) for k, v in options.items()}
-    schema, _ = table_write.target_schema(Path(path), to_arrow_schema(df.schema), opts)
+    schema, _ = table_write.target_schema(Path(path), spark_arrow_schema(df.schema), opts)
+    table_write.check_options(schema)  # refused here with the kit's message, not from a Spark worker
     n = int(df.sparkSession.conf.get("spark.sql.shuffle.partitions"))
     rule = bucket_rule(schema)
     if rule is not None:
@@ -211,26 +212,37 @@ def write(df, path: str, mode: str = "append", **options: str) -> None:
     df.write.format(FORMAT).mode(mode).options(**opts).save(path)
 
 
+def spark_arrow_schema(schema: StructType) -> pa.Schema:
+    """The Arrow schema of Spark rows as the data source API hands them over (TIMESTAMP as UTC instants)."""
+    if "timezone" in inspect.signature(_pyspark_to_arrow_schema).parameters:  # required for TIMESTAMP since 4.1
+        return _pyspark_to_arrow_schema(schema, timezone="UTC")
+    return _pyspark_to_arrow_schema(schema)
+
+
 def with_bucket_column(df, keys: list[str], buckets: int, function: str):
     """df with each row's fixed bucket in BUCKET_COLUMN: Spark SQL for INT / BIGINT keys without nulls
-    under the default function, else a pandas UDF."""
-    fields = to_arrow_schema(df.select(*keys).schema)
+    under the default function, else the kit's vectorized BinaryRow hash over Arrow batches."""
+    from pyspark.sql.types import IntegerType, StructField
+
+    fields = spark_arrow_schema(df.select(*keys).schema)
     types = [table_write.arrow_to_paimon(f.type, f.name) for f in fields]
     if function == "default" and spark_bucket.supported(types, [f.nullable for f in fields]):
         return spark_bucket.with_bucket(df, keys, types, buckets, BUCKET_COLUMN)
-    return df.withColumn(BUCKET_COLUMN, bucket_udf(fields, types, buckets, function)(*keys))
+    out_schema = StructType([*df.schema.fields, StructField(BUCKET_COLUMN, IntegerType(), nullable=False)])
+    return df.mapInArrow(bucket_batches(keys, types, buckets, function), out_schema)
 
 
-def bucket_udf(fields: pa.Schema, types: list, buckets: int, function: str):
-    """A pandas UDF giving each row's fixed bucket with the kit's vectorized BinaryRow hash."""
-    from pyspark.sql.functions import pandas_udf
+def bucket_batches(keys: list[str], types: list, buckets: int, function: str):
+    """A mapInArrow function appending each row's fixed bucket, computed on the Arrow columns as they are
+    (no pandas: BIGINT keys with nulls and timestamps outside pandas' range stay exact)."""
 
-    @pandas_udf("int")
-    def bucket(*columns: pd.Series) -> pd.Series:
-        arrays = [pa.Array.from_pandas(c, type=f.type) for c, f in zip(columns, fields, strict=True)]
-        return pd.Series(bucket_columns(types, arrays, buckets, function)).astype("int32")
+    def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for batch in batches:
+            arrays = [batch.column(batch.schema.get_field_index(k)) for k in keys]
+            bucket = pa.array(bucket_columns(types, arrays, buckets, function), pa.int32())
+            yield pa.RecordBatch.from_arrays([*batch.columns, bucket], [*batch.schema.names, BUCKET_COLUMN])
 
-    return bucket
+    return run
 
 
 # ---------------------------------------------------------------- reading
@@ -312,6 +324,6 @@ class PaimonReader(DataSourceReader):
         split = partition.value
         with checking(", ".join(f"{self.path}/{f.relative}" for f in split.files), "rows"):
             rows = scan.read_split(self.path, self.table, split)
-            target = to_arrow_schema(self.spark_schema)
+            target = spark_arrow_schema(self.spark_schema)
             rows = _exact_timestamps_as_micros(rows.select(target.names), target).cast(target)
         yield from rows.to_batches(max_chunksize=1 << 20)

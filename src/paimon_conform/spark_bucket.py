@@ -4,8 +4,8 @@ The bucket of a row is Math.abs(hash % buckets) where hash is MurmurHash3 (seed 
 words) over the BinaryRow of the bucket-key values: the header words (row kind and null bits,
 all zero here) and each value's 8-byte slot (an INT fills the low word). Spark computes it per
 row in the JVM, with 32-bit arithmetic done in 64-bit columns (products split in 16-bit halves,
-so nothing overflows under ANSI mode). Keys of other types, or nullable ones, take the pandas
-UDF that calls the kit's vectorized hash (`spark.bucket_udf`).
+so nothing overflows under ANSI mode). Keys of other types, or nullable ones, take the Arrow
+function that calls the kit's vectorized hash (`spark.bucket_batches`, through mapInArrow).
 """
 
 from __future__ import annotations

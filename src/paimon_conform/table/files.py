@@ -20,7 +20,7 @@ import pyarrow.compute as pc
 
 from .. import binary_row, datafile
 from .. import table_layout as tl
-from ..errors import UsageError
+from ..errors import EncodeError, UsageError
 from ..layouts import bloom_filter, file_index
 from ..layouts.bitmap_index import build_payload as bitmap_payload
 from ..layouts.bsi import build_payload as bsi_payload
@@ -113,6 +113,50 @@ def index_columns(options: dict[str, str]) -> list[tuple[str, list[tuple[str, di
             opts = {k[len(prefix) :]: v for k, v in options.items() if k.startswith(prefix)}
             out.setdefault(col, []).append((kind, opts))
     return list(out.items())
+
+
+def _check_range_bitmap_type(t: DataType) -> None:
+    from .. import range_bitmap
+
+    range_bitmap.key_kind(t)
+
+
+def _check_bitmap_type(t: DataType) -> None:
+    from .. import bitmap
+
+    bitmap.key_kind(t)
+
+
+def _check_bsi_type(t: DataType) -> None:
+    from .. import bsi
+
+    bsi.check_type(t)
+
+
+def _check_bloom_type(t: DataType) -> None:
+    from .. import hashing
+
+    hashing.check_bloom_type(t)
+
+
+TYPE_CHECKS = {
+    "bloom-filter": _check_bloom_type,
+    "bitmap": _check_bitmap_type,
+    "range-bitmap": _check_range_bitmap_type,
+    "bsi": _check_bsi_type,
+}
+
+
+def check_index_types(options: dict[str, str], types: dict[str, DataType]) -> None:
+    """UsageError for a file index on a column it does not take (as Java refuses), before any row is written."""
+    for name, kinds in index_columns(options):
+        if name not in types:
+            raise UsageError(f"file-index option names {name!r}, which is not a column")
+        for kind, _ in kinds:
+            try:
+                TYPE_CHECKS[kind](types[name])
+            except EncodeError as exc:
+                raise UsageError(f"column {name}: {exc}") from None
 
 
 def build_index(table: pa.Table, plan: WritePlan) -> bytes | None:

@@ -26,7 +26,7 @@ import pyarrow.compute as pc
 
 from .. import binary_row, bucketing, datafile
 from .. import table_layout as tl
-from ..errors import UsageError
+from ..errors import EncodeError, UsageError
 from ..types import DataType
 from . import data_files, files
 from .schema import TableSchema, parse_schema, read_schema, schema_ids
@@ -109,7 +109,12 @@ def check_options(schema: TableSchema) -> None:
         raise UsageError("an append table with a fixed bucket count needs the bucket-key option")
     if schema.primary_keys and not tl.trimmed_primary_keys(schema.primary_keys, schema.partition_keys):
         raise UsageError(f"the primary key {schema.primary_keys} must not be the partition keys alone (as Java says)")
-    data_files.bucket_rule(schema)  # the bucket key SchemaValidation accepts
+    rule = data_files.bucket_rule(schema)  # the bucket key SchemaValidation accepts
+    if rule is not None and rule[2] == "hive":
+        try:
+            bucketing.check_hive_types([schema.field(k).type for k in rule[0]])
+        except EncodeError as exc:
+            raise UsageError(str(exc)) from None
     fmt = o.get("file.format", "parquet").lower()
     if fmt not in files.FORMATS:
         raise UsageError(f"file.format {fmt!r}: this writer writes {', '.join(files.FORMATS)}")
@@ -118,6 +123,10 @@ def check_options(schema: TableSchema) -> None:
         raise UsageError(f"rowkind.field {rk!r} is not a column")
     if tl.bool_option(o.get("data-file.thin-mode", False)):
         raise UsageError("data-file.thin-mode is not written by this writer")
+    files.check_index_types(o, {f.name: f.type for f in schema.fields})
+    for key in schema.partition_keys:
+        if schema.field(key).type.is_binary:
+            raise UsageError(f"partition key {key}: BINARY / VARBINARY partition values have no stable path in Java")
     for name in bucketing.split_option(o.get("file-index.bitmap.columns")):
         if name in {f.name for f in schema.fields} and schema.field(name).type.root == "BOOLEAN":
             raise UsageError(

@@ -111,7 +111,7 @@ public class TablesReader {
                 res.putNull("error");
             } catch (Throwable e) {
                 res.removeAll();
-                res.put("error", describe(e));
+                res.put("error", Failure.describe(e));
             }
         }
         json.writerWithDefaultPrettyPrinter().writeValue(new File(args[1]), out);
@@ -249,7 +249,7 @@ public class TablesReader {
                     }
                     p.put("filtered", got);
                 } catch (Throwable ex) {
-                    p.put("error", describe(ex));
+                    p.put("error", Failure.describe(ex));
                 }
             }
         }
@@ -275,7 +275,7 @@ public class TablesReader {
             }
             return out;
         } catch (Throwable e) {
-            res.put("index_error", describe(e));
+            res.put("index_error", Failure.describe(e));
             return null;
         }
     }
@@ -347,7 +347,7 @@ public class TablesReader {
                 res.put("ok", true);
             } catch (Throwable e) {
                 res.put("ok", false);
-                res.put("error", describe(e));
+                res.put("error", Failure.describe(e));
             }
         }
         json.writerWithDefaultPrettyPrinter().writeValue(new File(outFile), out);
@@ -442,26 +442,5 @@ public class TablesReader {
             }
         }
         return v.asDouble();
-    }
-
-    static String describe(Throwable e) {
-        StringBuilder sb = new StringBuilder();
-        Throwable c = e;
-        Throwable root = e;
-        int depth = 0;
-        while (c != null && depth++ < 6) {
-            if (sb.length() > 0) {
-                sb.append(" <- ");
-            }
-            sb.append(c.getClass().getName()).append(": ").append(c.getMessage());
-            root = c;
-            c = c.getCause() == c ? null : c.getCause();
-        }
-        StackTraceElement[] frames = root.getStackTrace();
-        for (int i = 0; i < Math.min(6, frames.length); i++) {
-            sb.append(i == 0 ? " at " : " < ").append(frames[i]);
-        }
-        String s = sb.toString();
-        return s.length() > 1500 ? s.substring(0, 1500) : s;
     }
 }

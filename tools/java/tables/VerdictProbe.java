@@ -78,7 +78,7 @@ public class VerdictProbe {
             } catch (Throwable e) {
                 res.remove("rows");
                 res.remove("row_kinds");
-                res.put("error", describe(e));
+                res.put("error", Failure.describe(e));
             }
         }
         json.writerWithDefaultPrettyPrinter().writeValue(new File(args[1]), out);
@@ -191,26 +191,5 @@ public class VerdictProbe {
             default:
                 return BinaryString.fromString(v.asText());
         }
-    }
-
-    static String describe(Throwable e) {
-        StringBuilder sb = new StringBuilder();
-        Throwable c = e;
-        Throwable root = e;
-        int depth = 0;
-        while (c != null && depth++ < 8) {
-            if (sb.length() > 0) {
-                sb.append(" <- ");
-            }
-            sb.append(c.getClass().getName()).append(": ").append(c.getMessage());
-            root = c;
-            c = c.getCause() == c ? null : c.getCause();
-        }
-        StackTraceElement[] frames = root.getStackTrace();
-        for (int i = 0; i < Math.min(4, frames.length); i++) {
-            sb.append(i == 0 ? " at " : " < ").append(frames[i]);
-        }
-        String s = sb.toString();
-        return s.length() > 2000 ? s.substring(0, 2000) : s;
     }
 }
