@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 from pyspark.sql.datasource import (
     DataSource,
     DataSourceArrowWriter,
@@ -285,15 +286,29 @@ def to_leaf(f: Any, columns: set[str]) -> query.Leaf | None:
     return None if lit is None else query.Leaf(column, "not_eq" if negate else op, [lit])
 
 
-def _exact_timestamps_as_micros(rows: pa.Table, target: pa.Schema) -> pa.Table:
-    """INT96 timestamps beyond int64 nanoseconds come as exact decimal nanoseconds (datafile.read_parquet);
-    Spark holds microseconds: floor them."""
+def _floor_micros(nanos: pa.Array) -> pa.Array:
+    """Epoch nanoseconds (int64) floored to microseconds, as Java's Timestamp.toMicros does."""
+    whole = pc.divide(nanos, 1000)  # integer division truncates toward zero
+    below = pc.and_(pc.less(nanos, 0), pc.not_equal(pc.multiply(whole, 1000), nanos))
+    return pc.if_else(below, pc.subtract(whole, 1), whole)
+
+
+def _as_spark_columns(rows: pa.Table, target: pa.Schema) -> pa.Table:
+    """The kit's rows in the Arrow types Spark takes: TIMESTAMP(7..9) floored to microseconds (Spark holds no
+    nanoseconds; exact INT96 values beyond int64 nanoseconds come as decimals, datafile.read_parquet), TIME read
+    as milliseconds of the day (ORC) as a time of day."""
     for i, f in enumerate(target):
         col = rows.column(i)
         if pa.types.is_timestamp(f.type) and pa.types.is_decimal(col.type):
             ns = [None if v is None else int(v) for v in col.to_pylist()]
-            micros = pa.array([None if v is None else v // 1000 for v in ns], pa.int64()).cast(pa.timestamp("us"))
-            rows = rows.set_column(i, f.name, micros)
+            micros = pa.array([None if v is None else v // 1000 for v in ns], pa.int64())
+            rows = rows.set_column(i, f.name, micros.cast(f.type))
+        elif pa.types.is_timestamp(f.type) and pa.types.is_timestamp(col.type) and col.type.unit == "ns":
+            micros = _floor_micros(col.combine_chunks().cast(pa.int64()))
+            rows = rows.set_column(i, f.name, micros.cast(pa.timestamp("us", col.type.tz)))
+        elif pa.types.is_time(f.type) and not pa.types.is_time(col.type):
+            millis = col.cast(pa.int32()).cast(pa.time32("ms"))  # Paimon's TIME: milliseconds of the day
+            rows = rows.set_column(i, f.name, millis.cast(f.type))
     return rows
 
 
@@ -325,5 +340,5 @@ class PaimonReader(DataSourceReader):
         with checking(", ".join(f"{self.path}/{f.relative}" for f in split.files), "rows"):
             rows = scan.read_split(self.path, self.table, split)
             target = spark_arrow_schema(self.spark_schema)
-            rows = _exact_timestamps_as_micros(rows.select(target.names), target).cast(target)
+            rows = _as_spark_columns(rows.select(target.names), target).cast(target)
         yield from rows.to_batches(max_chunksize=1 << 20)

@@ -204,6 +204,8 @@ def arrow_type(t: DataType) -> pa.DataType:
         return ARROW_TYPES[t.root]
     if t.root == "DECIMAL":
         return pa.decimal128(t.precision, t.scale)
+    if t.root == "TIME":
+        return pa.time64("us")  # Spark's TIME; Paimon keeps milliseconds of the day
     if t.root == "TIMESTAMP":
         return pa.timestamp("us")
     if t.root == "TIMESTAMP_LTZ":
