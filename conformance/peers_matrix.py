@@ -288,7 +288,8 @@ def engine_inputs(warehouse: str, t: dict):
 
 
 # Paimon types a Spark SQL column becomes through format("paimon") (the kit's Spark source maps Spark's types
-# to Arrow and Arrow to Paimon): no TIME, no CHAR / VARCHAR / BINARY lengths, timestamps in microseconds only.
+# to Arrow and Arrow to Paimon), besides DECIMAL(p, s): no TIME (the engine does not write it), no CHAR / VARCHAR /
+# BINARY lengths, timestamps in microseconds only.
 SPARK_TYPES = frozenset(
     {
         "BOOLEAN",
@@ -311,7 +312,7 @@ def spark_frame(spark, data, types: list[str]):
     """A Spark DataFrame of an Arrow table of the given Paimon types (TypeError unless all are SPARK_TYPES)."""
     import pyspark.sql.functions as F
 
-    missing = [t for t in types if t not in SPARK_TYPES]
+    missing = [t for t in types if t not in SPARK_TYPES and ptype(t).root != "DECIMAL"]
     if missing:
         raise TypeError(f"Spark SQL has no type that format('paimon') writes as {', '.join(missing)}")
     df = spark.createDataFrame(data)
