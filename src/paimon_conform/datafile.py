@@ -223,6 +223,13 @@ def decimal_values(column: pa.Array | pa.ChunkedArray, t: DataType) -> list[Any]
     return out
 
 
+def negative_off_grid(ints: pa.Array | pa.ChunkedArray, step: int) -> pa.Array | pa.ChunkedArray:
+    """Per value (int64): below zero and not a multiple of `step`, where truncating toward zero (Java's `/`,
+    Arrow's integer divide) and flooring disagree."""
+    whole = pc.multiply(pc.divide(ints, step), step)
+    return pc.and_(pc.less(ints, 0), pc.not_equal(ints, whole))
+
+
 def distinct_values(column: pa.ChunkedArray) -> pa.ChunkedArray:
     """The column's distinct values, first occurrence order (Arrow's hash kernel)."""
 

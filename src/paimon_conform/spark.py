@@ -54,6 +54,7 @@ from pyspark.sql.types import StructType
 
 from . import query, spark_bucket
 from .bucketing import bucket_columns
+from .datafile import negative_off_grid
 from .errors import UsageError, checking
 from .table import commit as table_commit
 from .table import scan
@@ -289,8 +290,7 @@ def to_leaf(f: Any, columns: set[str]) -> query.Leaf | None:
 def _floor_micros(nanos: pa.Array) -> pa.Array:
     """Epoch nanoseconds (int64) floored to microseconds, as Java's Timestamp.toMicros does."""
     whole = pc.divide(nanos, 1000)  # integer division truncates toward zero
-    below = pc.and_(pc.less(nanos, 0), pc.not_equal(pc.multiply(whole, 1000), nanos))
-    return pc.if_else(below, pc.subtract(whole, 1), whole)
+    return pc.if_else(negative_off_grid(nanos, 1000), pc.subtract(whole, 1), whole)
 
 
 def _as_spark_columns(rows: pa.Table, target: pa.Schema) -> pa.Table:

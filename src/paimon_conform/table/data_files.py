@@ -17,7 +17,14 @@ import pyarrow.compute as pc
 
 from .. import bucketing
 from .. import table_layout as tl
-from ..datafile import distinct_values, internal_values, is_exact_ns, paimon_type, read_parquet
+from ..datafile import (
+    distinct_values,
+    internal_values,
+    is_exact_ns,
+    negative_off_grid,
+    paimon_type,
+    read_parquet,
+)
 from ..errors import EncodeError, UsageError
 from ..findings import Finding
 from ..java_releases import between
@@ -159,10 +166,7 @@ def check_int96_before_1970(df: DataFile, file: str, partition_keys: frozenset[s
         col = df.table.column(c.name)
         if pa.types.is_timestamp(col.type):
             nanos = col.cast(pa.timestamp("ns")).cast(pa.int64())
-            bad = pc.and_(
-                pc.less(nanos, 0), pc.not_equal(pc.subtract(nanos, pc.multiply(pc.divide(nanos, 10**6), 10**6)), 0)
-            )
-            hit = bool(pc.any(bad).as_py())
+            hit = bool(pc.any(negative_off_grid(nanos, 10**6)).as_py())
         else:  # exact decimal nanoseconds (beyond int64)
             hit = any(v is not None and int(v) < 0 and int(v) % 10**6 for v in col.to_pylist())
         if hit:

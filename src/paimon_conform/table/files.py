@@ -241,9 +241,7 @@ def write_data(path: Path, table: pa.Table, fmt: str) -> None:
         # (Java before 2.0 cannot read INT64 nanoseconds; pyarrow sets INT96 for every timestamp column or none)
         precise = [f.name for f in table.schema if pa.types.is_timestamp(f.type) and f.type.unit == "ns"]
         for name in precise:
-            nanos = table.column(name).cast(pa.int64())
-            whole = pc.multiply(pc.divide(nanos, 10**6), 10**6)
-            if pc.any(pc.and_(pc.less(nanos, 0), pc.not_equal(nanos, whole))).as_py():
+            if pc.any(datafile.negative_off_grid(table.column(name).cast(pa.int64()), 10**6)).as_py():
                 raise UsageError(
                     f"column {name}: a TIMESTAMP(7..9) before 1970 with digits below the millisecond cannot be "
                     "written to Parquet as Java 0.9 / 1.0 read it (their INT96 reader throws on it)"
@@ -287,9 +285,7 @@ def _orc_writable(table: pa.Table) -> None:
             continue
         units = table.column(f.name).cast(pa.int64())
         per_second = {"s": 1, "ms": 1000, "us": 1_000_000, "ns": 1_000_000_000}[f.type.unit]
-        whole = pc.multiply(pc.divide(units, per_second), per_second)  # integer division truncates toward zero
-        negative_fraction = pc.and_(pc.less(units, 0), pc.not_equal(units, whole))
-        if pc.any(negative_fraction).as_py():
+        if pc.any(datafile.negative_off_grid(units, per_second)).as_py():
             raise UsageError(
                 f"column {f.name}: a timestamp before 1970 with a fraction of a second cannot be written to ORC "
                 "as Java reads it (pyarrow's ORC writer stores negative nanoseconds); write Parquet"
