@@ -3,7 +3,6 @@ partition values and buckets, against the table schema and the layout spec."""
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import math
 from dataclasses import dataclass
@@ -74,7 +73,7 @@ class DataFile:
     format: str
     columns: list[Column]
     table: pa.Table
-    path: Path | None = None  # where it was read from
+    parquet_metadata: Any = None  # Parquet: the footer (pyarrow FileMetaData) read with the rows
 
 
 def _arrow_family(t: pa.DataType) -> str | None:
@@ -99,7 +98,7 @@ def _parquet(path: Path) -> DataFile:
         physical, unit = leaves.get(f.name, (None, None))
         family = "timestamp" if physical == "INT96" else _arrow_family(f.type)  # exact INT96: a decimal column
         cols.append(Column(f.name, family, int(fid) if fid is not None else None, physical, unit))
-    return DataFile("parquet", cols, table)
+    return DataFile("parquet", cols, table, pf.metadata)
 
 
 def check_parquet_nan_statistics(
@@ -110,17 +109,15 @@ def check_parquet_nan_statistics(
     pyarrow leaves NaN out of them; Java's Parquet reader (parquet-java) filters row groups by them, so
     `k = NaN` skips the NaN rows (Java 0.9.0 and 1.0 do, conformance/test_type_matrix_peers.py). Java's
     own writer keeps NaN in, and parquet-java then ignores the statistics."""
-    if df.format != "parquet" or df.path is None:
+    meta = df.parquet_metadata
+    if df.format != "parquet" or meta is None:
         return []
-    import pyarrow.parquet as pq
-
     floats = [c.name for c in df.columns if c.family in ("float32", "float64") and c.name not in partition_keys]
     with_nan = [n for n in floats if pc.any(pc.is_nan(df.table.column(n))).as_py()]
     if not with_nan:
         return []
     out = []
     try:
-        meta = pq.ParquetFile(df.path).metadata
         paths = {meta.schema.column(i).path: i for i in range(meta.num_columns)}
         for name in with_nan:
             i = paths.get(name)
@@ -285,11 +282,11 @@ def read_data_file(path: Path) -> DataFile:
         with path.open("rb") as f:
             head = f.read(4)
         if head == b"PAR1":
-            return dataclasses.replace(_parquet(path), path=path)
+            return _parquet(path)
         if head[:3] == b"ORC":
-            return dataclasses.replace(_orc(path), path=path)
+            return _orc(path)
         if head == b"Obj\x01":
-            return dataclasses.replace(_avro(path), path=path)
+            return _avro(path)
     except Exception as exc:  # noqa: BLE001 - pyarrow and fastavro raise many kinds on a damaged file
         raise UsageError(f"cannot read the data file: {exc.__class__.__name__}: {exc}") from None
     raise UsageError("not a Parquet, ORC or Avro file")
