@@ -17,7 +17,7 @@ from ..errors import LayoutError
 from ..findings import Finding
 from ..findings import file_finding as _f
 from ..java_releases import between
-from ..types import DataType, java_equals
+from ..types import DataType, java_equals, java_order
 from .chain import LiveFile
 from .data_files import DataFile, _internal, count_in, key_columns
 from .schema import TableSchema
@@ -117,7 +117,7 @@ def _value_stats(df: DataFile, meta: Any, schema: TableSchema, owner: str, at: s
     except KeyError:
         return []  # stats of another schema version: not compared
     columns = [(n, n, f.type) for n, f in zip(names, fields, strict=True)]
-    return _stats(df, meta.value_stats, columns, owner, f"{at}._VALUE_STATS")
+    return _stats(df, meta.value_stats, columns, owner, f"{at}._VALUE_STATS", "MANIFEST_VALUE_STATS")
 
 
 def _key_stats(df: DataFile, meta: Any, schema: TableSchema, owner: str, at: str) -> list[Finding]:
@@ -125,10 +125,10 @@ def _key_stats(df: DataFile, meta: Any, schema: TableSchema, owner: str, at: str
     cols = key_columns(df, schema)
     keys = tl.trimmed_primary_keys(schema.primary_keys, schema.partition_keys)
     columns = [(k, col, t) for k, (col, t) in zip(keys, cols, strict=True)]
-    return _stats(df, meta.key_stats, columns, owner, f"{at}._KEY_STATS")
+    return _stats(df, meta.key_stats, columns, owner, f"{at}._KEY_STATS", "MANIFEST_KEY_STATS")
 
 
-def _stats(df: DataFile, stats: Any, columns: list[tuple[str, str, DataType]], owner: str, path: str):
+def _stats(df: DataFile, stats: Any, columns: list[tuple[str, str, DataType]], owner: str, path: str, code: str):
     """Stored statistics against the file, judged as Java's filters use them (LeafPredicate.test).
 
     Java evaluates a column's predicate only when its null count equals the row count or both min and
@@ -163,7 +163,7 @@ def _stats(df: DataFile, stats: Any, columns: list[tuple[str, str, DataType]], o
                 msg += "; filters would skip matching rows" if stated == rows else "; IS NULL would skip the file"
             out.append(
                 _f(
-                    "MANIFEST_VALUE_STATS" if "_VALUE" in path else "MANIFEST_KEY_STATS",
+                    code,
                     "must" if skips else "should",
                     owner,
                     f"{path}._NULL_COUNTS[{i}]",
@@ -172,13 +172,12 @@ def _stats(df: DataFile, stats: Any, columns: list[tuple[str, str, DataType]], o
             )
         if nulls == rows or (lo_s is None and hi_s is None):
             continue
-        out += _bounds(df, name, column, t, col, lo_s, hi_s, owner, path)
+        out += _bounds(df, name, column, t, col, lo_s, hi_s, owner, path, code)
     return out
 
 
-def _bounds(df, name, column, t, col, lo_s, hi_s, owner, path) -> list[Finding]:
+def _bounds(df, name, column, t, col, lo_s, hi_s, owner, path, code) -> list[Finding]:
     """Stored min / max against the column's values in Java's order (both must be set for a skip)."""
-    code = "MANIFEST_VALUE_STATS" if "_VALUE" in path else "MANIFEST_KEY_STATS"
     both = lo_s is not None and hi_s is not None
     out = []
     for side, stated in (("min", lo_s), ("max", hi_s)):
@@ -238,7 +237,7 @@ def _beyond(df, column, t, col, stated, side) -> tuple[Any, tuple[str, ...] | No
     whether it is outside only in Java's float order (NaN, -0.0); None when every value is inside."""
     if t.root in ("FLOAT", "DOUBLE"):
         values = np.asarray(col.drop_null() if col.null_count else col, dtype=np.float64)
-        return _float_beyond(values, stated, side)
+        return _float_beyond(t, values, stated, side)
     actual = _min_max(df, column, t, col)
     if actual is None:
         return None
@@ -263,14 +262,7 @@ def _beyond(df, column, t, col, stated, side) -> tuple[Any, tuple[str, ...] | No
     return None
 
 
-def _java_float_key(v: float) -> tuple[int, float, int]:
-    """Float.compare order: -0.0 < 0.0, NaN after everything."""
-    if math.isnan(v):
-        return (1, 0.0, 0)
-    return (0, v, 1 if v == 0 and math.copysign(1.0, v) > 0 else 0)
-
-
-def _float_beyond(values: np.ndarray, stated: float, side: str) -> tuple[Any, None, bool] | None:
+def _float_beyond(t: DataType, values: np.ndarray, stated: float, side: str) -> tuple[Any, None, bool] | None:
     if values.size == 0:
         return None
     has_nan = bool(np.isnan(values).any())
@@ -283,7 +275,8 @@ def _float_beyond(values: np.ndarray, stated: float, side: str) -> tuple[Any, No
         actual = math.nan if has_nan else float(finite.max())
         if actual == 0 and bool((~np.signbit(finite[finite == 0])).any()):
             actual = 0.0
-    k_s, k_a = _java_float_key(stated), _java_float_key(actual)
+    key = java_order(t)
+    k_s, k_a = key(stated), key(actual)
     outside = k_s > k_a if side == "min" else k_s < k_a
     if not outside:
         return None
