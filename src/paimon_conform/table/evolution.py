@@ -57,7 +57,7 @@ def evolve(rows: pa.Table, current: TableSchema, written: TableSchema, extra: li
             columns.append(pa.nulls(rows.num_rows))
         else:
             col = rows.column(m.source)
-            if m.source_type is not None and not _same_type(m.source_type, m.type):
+            if m.source_type is not None and m.source_type != m.type:
                 col = cast(col, m.source_type, m.type)
             columns.append(col)
         names.append(m.name)
@@ -65,10 +65,6 @@ def evolve(rows: pa.Table, current: TableSchema, written: TableSchema, extra: li
         columns.append(rows.column(name))
         names.append(name)
     return pa.table(columns, names=names)
-
-
-def _same_type(a: DataType, b: DataType) -> bool:
-    return (a.root, a.precision, a.scale) == (b.root, b.precision, b.scale)
 
 
 _NUMERIC = {"TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE"}

@@ -144,7 +144,7 @@ def _leaves_for(leaves: list[query.Leaf], schema: TableSchema, written: TableSch
     for leaf in leaves:
         now = next((f for f in schema.fields if f.name == leaf.column), None)
         old = by_id.get(now.id) if now is not None else None
-        if old is not None and str(old.type) == str(now.type):
+        if old is not None and old.type == now.type:
             out.append(dataclasses.replace(leaf, column=old.name))
     return out
 
