@@ -239,6 +239,11 @@ READER_SINCE = {"bsi": "1.0", "range-bitmap": "1.3"}
 BITMAP_V2_SINCE = "1.1"
 
 
+def _before(release: str) -> tuple[str, ...]:
+    """The release lines older than `release`."""
+    return RELEASES[: RELEASES.index(release)]
+
+
 def _needs_release(index_type: str, first: bytes, ci: int, ii: int, e: Any) -> list[Finding]:
     """A payload that Java releases before the one that introduced it cannot read (must for those only)."""
     since = READER_SINCE.get(index_type)
@@ -247,7 +252,6 @@ def _needs_release(index_type: str, first: bytes, ci: int, ii: int, e: Any) -> l
         since, what = BITMAP_V2_SINCE, "bitmap version 2"
     if since is None:
         return []
-    older = RELEASES[: RELEASES.index(since)]
     msg = f"a {what} index: Java before {since}.0 cannot read it and fails queries that filter on the column"
     return [
         Finding(
@@ -256,7 +260,7 @@ def _needs_release(index_type: str, first: bytes, ci: int, ii: int, e: Any) -> l
             f"columns[{ci}].indexes[{ii}].payload",
             e.ofs_payload,
             msg,
-            java_releases=older,
+            java_releases=_before(since),
             otherwise=None,
         )
     ]
@@ -272,7 +276,7 @@ def _boolean_bitmap(ci: int, ii: int, e: Any) -> Finding:
         f"columns[{ci}].indexes[{ii}].payload",
         e.ofs_payload,
         msg,
-        java_releases=RELEASES[: RELEASES.index("1.1")],
+        java_releases=_before("1.1"),
         otherwise=None,
     )
 

@@ -37,7 +37,6 @@ class Features:
 
     row_tracking: bool
     data_evolution: bool
-    index_in_data_dir: bool
 
     @classmethod
     def of(cls, schema: TableSchema) -> Features:
@@ -45,7 +44,6 @@ class Features:
         return cls(
             row_tracking=tl.bool_option(o.get("row-tracking.enabled", False)),
             data_evolution=tl.bool_option(o.get("data-evolution.enabled", False)),
-            index_in_data_dir=tl.bool_option(o.get("index-file-in-data-file-dir", False)),
         )
 
 
@@ -73,7 +71,7 @@ def not_checked(feature: str, skipped: str, where: str = "") -> Finding:
 
 def index_in_data_dir(schema: TableSchema) -> list[Finding]:
     """Index files in bucket directories: readable by Java 1.3.0 and later only."""
-    if not Features.of(schema).index_in_data_dir:
+    if not tl.LayoutOptions.of(schema.options).index_in_data_dir:
         return []
     msg = (
         "index-file-in-data-file-dir = true: HASH and deletion-vector index files live in the bucket directories; "

@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import binary_row, datafile
+from .. import binary_row, bitmap, bsi, datafile, hashing, range_bitmap
 from .. import table_layout as tl
 from ..errors import EncodeError, UsageError
 from ..layouts import bloom_filter, file_index
@@ -115,35 +115,11 @@ def index_columns(options: dict[str, str]) -> list[tuple[str, list[tuple[str, di
     return list(out.items())
 
 
-def _check_range_bitmap_type(t: DataType) -> None:
-    from .. import range_bitmap
-
-    range_bitmap.key_kind(t)
-
-
-def _check_bitmap_type(t: DataType) -> None:
-    from .. import bitmap
-
-    bitmap.key_kind(t)
-
-
-def _check_bsi_type(t: DataType) -> None:
-    from .. import bsi
-
-    bsi.check_type(t)
-
-
-def _check_bloom_type(t: DataType) -> None:
-    from .. import hashing
-
-    hashing.check_bloom_type(t)
-
-
-TYPE_CHECKS = {
-    "bloom-filter": _check_bloom_type,
-    "bitmap": _check_bitmap_type,
-    "range-bitmap": _check_range_bitmap_type,
-    "bsi": _check_bsi_type,
+TYPE_CHECKS = {  # EncodeError for a column type Java's index of that kind does not take
+    "bloom-filter": hashing.check_bloom_type,
+    "bitmap": bitmap.key_kind,
+    "range-bitmap": range_bitmap.key_kind,
+    "bsi": bsi.check_type,
 }
 
 

@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import table_layout
 from ..errors import UsageError
 from ..findings import Finding
-from ..table_layout import Field, bool_option
+from ..table_layout import Field, LayoutOptions, bool_option
 from ..types import DataType, parse_type
 
 MAX_SCHEMA_BYTES = 16 << 20
@@ -191,8 +192,5 @@ class Schemas:
 
 def data_file_fields(schema: TableSchema) -> list[Field]:
     """The data-file columns Java writes under this schema."""
-    from ..table_layout import LayoutOptions
-    from ..table_layout import data_file_fields as fields_of
-
     options = LayoutOptions.of(schema.options)
-    return fields_of(schema.fields, schema.primary_keys, schema.partition_keys, options)
+    return table_layout.data_file_fields(schema.fields, schema.primary_keys, schema.partition_keys, options)

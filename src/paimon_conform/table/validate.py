@@ -31,7 +31,7 @@ from .index_files import (
 )
 from .layout import BucketFile, walk
 from .paths import plain_name
-from .schema import Schemas, TableSchema, data_file_fields, read_schema, schema_ids
+from .schema import Schemas, TableSchema, read_schema, schema_ids
 
 
 @dataclass
@@ -42,11 +42,6 @@ class TableStats:
     rows: int = 0
     bucket_rows: int = 0
     seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
-
-
-def expected_fields(schema: TableSchema) -> list[tl.Field]:
-    """The data-file columns Java writes for this table."""
-    return data_file_fields(schema)
 
 
 def _read(root: Path, relative: str, stats: TableStats) -> tuple[data_files.DataFile | None, list[Finding]]:
@@ -69,8 +64,9 @@ def check_data_file(
     write_cols: tuple[str, ...] | None = None,
 ) -> list[Finding]:
     """The layout checks of one data or changelog file: columns, value kinds, partition, bucket."""
+    partition_keys = frozenset(schema.partition_keys)
     expected = features.expected_columns(schema, write_cols, [c.name for c in df.columns])
-    found = data_files.check_columns(df, expected, ref.relative, set(schema.partition_keys))
+    found = data_files.check_columns(df, expected, ref.relative, partition_keys)
     if any(f.code == "DATA_FILE_COLUMNS" for f in found):
         thin = _undeclared_thin_mode(df, schema, ref.relative)
         if thin is None:
@@ -94,7 +90,6 @@ def check_data_file(
             )
         )
     found += data_files.check_value_kinds(df, ref.relative)
-    partition_keys = frozenset(schema.partition_keys)
     found += data_files.check_parquet_nan_statistics(df, ref.relative, partition_keys)
     found += data_files.check_int96_before_1970(df, ref.relative, partition_keys)
     found += data_files.check_partition(df, ref, schema, ref.relative)

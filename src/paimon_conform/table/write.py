@@ -28,7 +28,7 @@ from .. import binary_row, bucketing, datafile
 from .. import table_layout as tl
 from ..errors import EncodeError, UsageError
 from ..types import DataType
-from . import data_files, files
+from . import data_files, features, files
 from .schema import TableSchema, parse_schema, read_schema, schema_ids
 
 SEQ_STRIDE = 1 << 40  # sequence numbers of task t start at base + t * SEQ_STRIDE
@@ -124,9 +124,8 @@ def check_options(schema: TableSchema) -> None:
     if tl.bool_option(o.get("data-file.thin-mode", False)):
         raise UsageError("data-file.thin-mode is not written by this writer")
     files.check_index_types(o, {f.name: f.type for f in schema.fields})
-    for key in schema.partition_keys:
-        if schema.field(key).type.is_binary:
-            raise UsageError(f"partition key {key}: BINARY / VARBINARY partition values have no stable path in Java")
+    for problem in features.partition_types(schema):  # what the validator reports as TABLE_PARTITION_TYPE
+        raise UsageError(problem.message)
     for name in bucketing.split_option(o.get("file-index.bitmap.columns")):
         if name in {f.name for f in schema.fields} and schema.field(name).type.root == "BOOLEAN":
             raise UsageError(
