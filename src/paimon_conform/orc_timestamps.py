@@ -53,8 +53,10 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from .errors import UsageError
 
-class OrcTimestampError(ValueError):
+
+class OrcTimestampError(UsageError):
     """The file's timestamp columns cannot be decoded (damaged, or a feature this module lacks)."""
 
 
