@@ -223,6 +223,16 @@ def decimal_values(column: pa.Array | pa.ChunkedArray, t: DataType) -> list[Any]
     return out
 
 
+def min_max_rows(column: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray | None:
+    """The column's minimum and maximum in Arrow's order (nulls skipped) as two rows taken from the column
+    itself, not rebuilt from Scalar.as_py() (which drops nanoseconds and overflows year 0); None when every
+    value is null."""
+    pair = pc.min_max(column)
+    if not pair["min"].is_valid:
+        return None
+    return column.take([pc.index(column, pair["min"]).as_py(), pc.index(column, pair["max"]).as_py()])
+
+
 def negative_off_grid(ints: pa.Array | pa.ChunkedArray, step: int) -> pa.Array | pa.ChunkedArray:
     """Per value (int64): below zero and not a multiple of `step`, where truncating toward zero (Java's `/`,
     Arrow's integer divide) and flooring disagree."""

@@ -13,6 +13,7 @@ import pyarrow.compute as pc
 
 from .. import binary_row
 from .. import table_layout as tl
+from ..datafile import min_max_rows
 from ..errors import LayoutError
 from ..findings import Finding
 from ..findings import file_finding as _f
@@ -301,12 +302,10 @@ def _signed_min_max(col: pa.ChunkedArray) -> tuple[bytes, bytes]:
 def _min_max(df: DataFile, name: str, t: DataType, col: pa.ChunkedArray) -> tuple[Any, Any] | None:
     """The column's minimum and maximum as internal values (None when Arrow cannot order it)."""
     try:
-        mm = pc.min_max(col)
-        if not mm["min"].is_valid:
+        pair = min_max_rows(col)
+        if pair is None:
             return None
-        # the rows themselves (take), not Scalar.as_py(): that drops nanoseconds and overflows year 0
-        rows = [pc.index(col, mm["min"]).as_py(), pc.index(col, mm["max"]).as_py()]
-        small = pa.table({name: col.take(rows)})
+        small = pa.table({name: pair})
     except (pa.ArrowException, TypeError, UnicodeDecodeError):  # DATA_FILE_BAD_UTF8 reports bad strings
         return None
     try:

@@ -71,17 +71,16 @@ def stats(table: pa.Table, names: list[str], types: list[DataType], truncate: bo
     for name, t in zip(names, types, strict=True):
         col = table.column(name)
         nulls.append(col.null_count)
-        pair = pc.min_max(col) if col.null_count < len(col) else None  # nulls skipped
+        pair = datafile.min_max_rows(col)
         if pair is not None and pa.types.is_floating(col.type) and pc.any(pc.is_nan(col)).as_py():
             pair = None  # Java keeps no min / max when NaN is present
         if t.is_binary:
             pair = None  # Java before 2.0 writes none, and its readers compare bytes signed (2.0: unsigned)
-        if pair is None or not pair["min"].is_valid:
+        if pair is None:
             mins.append(None)
             maxs.append(None)
             continue
-        rows = [pc.index(col, pair["min"]).as_py(), pc.index(col, pair["max"]).as_py()]  # exact: no as_py()
-        lo, hi = internal(col.take(rows), t)
+        lo, hi = internal(pair, t)
         mins.append(_truncate(lo, False) if truncate else lo)
         maxs.append(_truncate(hi, True) if truncate else hi)
     return {"_MIN_VALUES": _row(types, mins), "_MAX_VALUES": _row(types, maxs), "_NULL_COUNTS": nulls}
