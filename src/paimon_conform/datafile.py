@@ -226,11 +226,12 @@ def decimal_values(column: pa.Array | pa.ChunkedArray, t: DataType) -> list[Any]
 def min_max_rows(column: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray | None:
     """The column's minimum and maximum in Arrow's order (nulls skipped) as two rows taken from the column
     itself, not rebuilt from Scalar.as_py() (which drops nanoseconds and overflows year 0); None when every
-    value is null."""
+    value is null (or NaN, which equals no row)."""
     pair = pc.min_max(column)
     if not pair["min"].is_valid:
         return None
-    return column.take([pc.index(column, pair["min"]).as_py(), pc.index(column, pair["max"]).as_py()])
+    rows = [pc.index(column, pair["min"]).as_py(), pc.index(column, pair["max"]).as_py()]
+    return None if -1 in rows else column.take(rows)
 
 
 def negative_off_grid(ints: pa.Array | pa.ChunkedArray, step: int) -> pa.Array | pa.ChunkedArray:

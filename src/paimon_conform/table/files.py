@@ -71,11 +71,12 @@ def stats(table: pa.Table, names: list[str], types: list[DataType], truncate: bo
     for name, t in zip(names, types, strict=True):
         col = table.column(name)
         nulls.append(col.null_count)
-        pair = datafile.min_max_rows(col)
-        if pair is not None and pa.types.is_floating(col.type) and pc.any(pc.is_nan(col)).as_py():
+        if pa.types.is_floating(col.type) and pc.any(pc.is_nan(col)).as_py():
             pair = None  # Java keeps no min / max when NaN is present
-        if t.is_binary:
+        elif t.is_binary:
             pair = None  # Java before 2.0 writes none, and its readers compare bytes signed (2.0: unsigned)
+        else:
+            pair = datafile.min_max_rows(col)
         if pair is None:
             mins.append(None)
             maxs.append(None)
