@@ -750,7 +750,7 @@ json.dump(out, open(sys.argv[3], "w"))
 """
 
 
-# The Java release the validator judges for (`validate --java-version`, when the CLI has it): the
+# The Java release the validator judges for (`validate --java-version`): the
 # line of the jars that give the evidence. Paimon 1.0-SNAPSHOT here is a 2024-09-04 build, before
 # the 1.0.0 reader changes (thin mode, _VALUE_STATS_COLS, bitmap index V2), so 0.9.
 JAVA_TARGET = "0.9"
@@ -758,15 +758,8 @@ MAX_SINGLE_RUNS = 60  # tables the console script re-checks one by one after the
 
 
 def validate_args() -> list[str]:
-    """The options after `validate DIR`: the JSON report, judged for JAVA_TARGET when the CLI can."""
-    global _TARGET_OPTION
-    if _TARGET_OPTION is None:
-        helped = subprocess.run([*cli_command(), "validate", "--help"], capture_output=True, text=True)
-        _TARGET_OPTION = "--java-version" in helped.stdout
-    return ["--report", "json", *(["--java-version", JAVA_TARGET] if _TARGET_OPTION else [])]
-
-
-_TARGET_OPTION: bool | None = None
+    """The options after `validate DIR`: the JSON report, judged for JAVA_TARGET."""
+    return ["--report", "json", "--java-version", JAVA_TARGET]
 
 
 def cli_command() -> list[str]:
