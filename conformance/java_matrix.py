@@ -294,17 +294,7 @@ class Matrix:
 
 def _java_command(version: str) -> list[str]:
     """java ... TableGoldenWriter, with the class path tools/paimon_java.py uses for tables."""
-    if version == paimon_java.PAIMON_10_VERSION:
-        cp = f"{paimon_java.ensure_jar_10()}:{paimon_java.ensure_classes_10()}"
-    elif version == paimon_java.PAIMON_VERSION:
-        classes = paimon_java._compile(
-            paimon_java.ensure_jar(),
-            sorted(paimon_java.JAVA_SRC_10.glob("*.java")),
-            ROOT / "build" / "java-0.9.0-tables",
-        )
-        cp = f"{paimon_java.ensure_jar()}:{paimon_java.ensure_jar_10()}:{classes}"
-    else:
-        raise ValueError(f"no Paimon jar for version {version}")
+    cp = paimon_java.tables_classpath(version)
     return ["java", "-Xmx1g", "-Duser.timezone=UTC", "-cp", cp, "TableGoldenWriter"]
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import copy
 import json
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -33,8 +32,6 @@ if str(ROOT / "tools") not in sys.path:
 
 import paimon_java  # noqa: E402
 
-PROBE = ROOT / "tools" / "java" / "tables" / "VerdictProbe.java"
-SOURCES = (PROBE, PROBE.with_name("Failure.java"))  # VerdictProbe and how it reports exceptions
 BUILD = ROOT / "build" / "java-verdicts"
 VERSIONS = (paimon_java.PAIMON_VERSION, paimon_java.PAIMON_10_VERSION)
 
@@ -297,28 +294,11 @@ def patch_bytes(path: Path, offset: int, new: bytes) -> None:
 # Java
 
 
-def _classes(version: str) -> tuple[str, Path]:
-    """(class path, classes dir) for VerdictProbe under `version`, compiling it when stale."""
-    if version == paimon_java.PAIMON_10_VERSION:
-        jars = [paimon_java.ensure_jar_10()]
-    else:
-        jars = [paimon_java.ensure_jar(), paimon_java.ensure_jar_10()]  # 0.9.0 first; Hadoop from 1.0
-    classes = BUILD / version / "classes"
-    stamp = classes / ".stamp"
-    if not stamp.is_file() or stamp.stat().st_mtime < max(p.stat().st_mtime for p in SOURCES):
-        if classes.exists():
-            shutil.rmtree(classes)
-        classes.mkdir(parents=True)
-        subprocess.run(["javac", "-nowarn", "-d", str(classes), "-cp", str(jars[0]), *map(str, SOURCES)], check=True)
-        stamp.touch()
-    return ":".join(map(str, [*jars, classes])), classes
-
-
 def run_probes(jobs: dict[str, list[dict]], work: Path) -> dict[str, list[dict]]:
     """Run VerdictProbe with each version's jobs, the JVMs in parallel; results in job order."""
     procs = {}
     for version, version_jobs in jobs.items():
-        cp, _ = _classes(version)
+        cp = paimon_java.tables_classpath(version)
         job_file = work / f"jobs-{version}.json"
         job_file.write_text(json.dumps({"jobs": version_jobs}))
         out = work / f"out-{version}.json"

@@ -811,12 +811,7 @@ def _java_classpath(version: str) -> str:
     sys.path.insert(0, str(ROOT / "tools"))
     import paimon_java as pj
 
-    src = [pj.JAVA_SRC_10 / "TablesReader.java", pj.JAVA_SRC_10 / "Failure.java"]
-    if version == pj.PAIMON_10_VERSION:
-        classes = pj._compile(pj.ensure_jar_10(), src, ROOT / "build" / "java-tablesreader-1.0")
-        return f"{pj.ensure_jar_10()}:{classes}"
-    classes = pj._compile(pj.ensure_jar(), src, ROOT / "build" / "java-tablesreader-0.9.0")
-    return f"{pj.ensure_jar()}:{pj.ensure_jar_10()}:{classes}"  # 0.9.0 first; Hadoop from 1.0
+    return pj.tables_classpath(version)
 
 
 def java_process(version: str, jobs: list[dict], work: Path, tag: str) -> tuple[subprocess.Popen, Path]:

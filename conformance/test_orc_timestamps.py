@@ -190,13 +190,7 @@ class Java:
         require("java")
         import paimon_java as pj
 
-        if version == NEW:
-            return f"{pj.ensure_jar_10()}:{pj.ensure_classes_10()}"
-        # as pj.run_java_tables: every Paimon class from 0.9.0, only Hadoop from the 1.0 jar
-        classes = pj._compile(
-            pj.ensure_jar(), sorted(pj.JAVA_SRC_10.glob("*.java")), ROOT / "build" / "java-0.9.0-tables"
-        )
-        return f"{pj.ensure_jar()}:{pj.ensure_jar_10()}:{classes}"
+        return pj.tables_classpath(version)
 
     def oracle(self, version: str, zone: str) -> JavaOracle:
         if (version, zone) not in self.oracles:

@@ -124,8 +124,7 @@ def _compile(jar: Path, sources: list[Path], classes: Path) -> Path:
     return classes
 
 
-def _run(jar: Path, classes: Path, main_class: str, args: tuple[str, ...]) -> None:
-    cp = f"{jar}:{classes}"
+def _run(cp: str, main_class: str, args: tuple[str, ...]) -> None:
     done = subprocess.run(["java", "-Xmx1g", "-cp", cp, main_class, *args], capture_output=True, text=True)
     if done.returncode != 0:
         sys.stderr.write(done.stdout + done.stderr)
@@ -144,25 +143,30 @@ def ensure_classes_10() -> Path:
 
 def run_java(main_class: str, *args: str) -> None:
     """Run one of our Java programs (tools/java/) with the Paimon 0.9.0 jar on the classpath."""
-    classes = ensure_classes()
-    _run(ensure_jar(), classes, main_class, args)
+    _run(f"{ensure_jar()}:{ensure_classes()}", main_class, args)
 
 
 def run_java_10(main_class: str, *args: str) -> None:
     """Run one of our Java programs (tools/java/tables/) with the Paimon 1.0-SNAPSHOT jar on the classpath."""
-    classes = ensure_classes_10()
-    _run(ensure_jar_10(), classes, main_class, args)
+    _run(f"{ensure_jar_10()}:{ensure_classes_10()}", main_class, args)
+
+
+def tables_classpath(version: str) -> str:
+    """The class path that runs tools/java/tables/ programs under Paimon `version`, compiling them when stale:
+    the 1.0-SNAPSHOT jar, or the 0.9.0 jar first with only Hadoop taken from the 1.0 jar behind it."""
+    if version == PAIMON_10_VERSION:
+        return f"{ensure_jar_10()}:{ensure_classes_10()}"
+    if version != PAIMON_VERSION:
+        raise ValueError(f"no Paimon jar for version {version}")
+    classes = _compile(ensure_jar(), sorted(JAVA_SRC_10.glob("*.java")), ROOT / "build" / "java-0.9.0-tables")
+    return f"{ensure_jar()}:{ensure_jar_10()}:{classes}"
 
 
 def run_java_tables(version: str, main_class: str, *args: str) -> None:
     """Run a tools/java/tables/ program with Paimon `version` (0.9.0 borrows only Hadoop from the 1.0 jar)."""
-    if version == PAIMON_10_VERSION:
-        run_java_10(main_class, *args)
-        return
-    if version != PAIMON_VERSION:
+    if version not in (PAIMON_VERSION, PAIMON_10_VERSION):
         raise SystemExit(f"no Paimon jar for version {version}")
-    classes = _compile(ensure_jar(), sorted(JAVA_SRC_10.glob("*.java")), ROOT / "build" / "java-0.9.0-tables")
-    _run(Path(f"{ensure_jar()}:{ensure_jar_10()}"), classes, main_class, args)
+    _run(tables_classpath(version), main_class, args)
 
 
 if __name__ == "__main__":
