@@ -32,7 +32,7 @@ from .metadata import (
     read_records,
     read_snapshot,
 )
-from .paths import inside, plain_name
+from .paths import OutsideRoot, contained, inside, is_file, list_names, plain_name
 from .schema import TableSchema
 
 SNAPSHOT_NAME = re.compile(r"snapshot-([1-9][0-9]{0,18})")
@@ -60,6 +60,7 @@ class Chain:
     added: dict[str, ManifestEntry] = field(default_factory=dict)  # data file path → the entry that added it
     index_paths: dict[str, str] = field(default_factory=dict)  # index file name → its path under the root
     missing: list[tuple[Finding, str]] = field(default_factory=list)  # DATA_FILE_MISSING and the path
+    refused: set[tuple[str, str]] = field(default_factory=set)  # (manifest, field) of escaping names reported
     snapshots: int = 0
 
 
@@ -112,12 +113,13 @@ class _Loader:
         """The file a metadata field names, or None (with a finding) when it escapes or is missing."""
         rel = f"{folder}/{name}" if folder else name
         if not plain_name(name):
-            msg = f"{name!r} is not a plain file name; the reference is not followed"
+            msg = f"{name[:200]!r} is not a plain file name; it would lead outside the table root; not followed"
             self.chain.findings.append(_f("TABLE_REFERENCE_ESCAPES_ROOT", "must", owner, path, msg))
             return None
-        target = inside(self.root, rel)
-        if target is None:
-            msg = f"{rel} leads outside the table root; not followed"
+        try:
+            target = contained(self.root, rel)
+        except OutsideRoot as out:
+            msg = f"{out.relative} {out.reason}; not followed"
             self.chain.findings.append(_f("TABLE_REFERENCE_ESCAPES_ROOT", "must", owner, path, msg))
             return None
         self.chain.referenced.add(rel)
@@ -132,7 +134,11 @@ class _Loader:
             return self.cache[rel]  # type: ignore[return-value]
         try:
             with checking(str(self.root / rel)):
-                rf = read_records(self.root / rel)
+                rf = read_records(contained(self.root, rel))
+        except OutsideRoot as out:
+            self.chain.findings.append(_f("TABLE_REFERENCE_ESCAPES_ROOT", "must", rel, "", str(out)))
+            self.cache[rel] = None
+            return None
         except MetadataProblem as p:
             self.chain.findings.append(_f(p.code, "must", rel, p.path, p.message))
             self.cache[rel] = None
@@ -268,11 +274,11 @@ class _Loader:
 
 
 def snapshot_ids(root: Path) -> list[int]:
-    """Ids of the snapshot-N files, ascending."""
-    folder = root / "snapshot"
-    if not folder.is_dir():
-        return []
-    return sorted(int(m.group(1)) for p in folder.iterdir() if (m := SNAPSHOT_NAME.fullmatch(p.name)) and p.is_file())
+    """Ids of the snapshot-N files, ascending (OutsideRoot when snapshot/ leads outside the root)."""
+    names = list_names(root, "snapshot")
+    return sorted(
+        int(m.group(1)) for n in names if (m := SNAPSHOT_NAME.fullmatch(n)) and is_file(root, f"snapshot/{n}")
+    )
 
 
 def merge(entries: list[ManifestEntry], owner: str) -> tuple[list[ManifestEntry], list[Finding]]:
@@ -321,8 +327,12 @@ def _place(loader: _Loader, e: ManifestEntry) -> LiveFile:
         return LiveFile(e, None)
     name = e.file.file_name
     rel = f"{folder}/{name}"
-    if not plain_name(name) or inside(loader.root, rel) is None:
-        msg = f"_FILE_NAME {name!r} is not a plain file name inside the bucket directory; not followed"
+    try:
+        if not plain_name(name):
+            raise OutsideRoot(loader.root, name, "is not a plain file name inside the bucket directory")
+        contained(loader.root, rel)
+    except OutsideRoot as out:
+        msg = f"_FILE_NAME {out.relative} {out.reason}; not followed"
         chain.findings.append(
             _f("TABLE_REFERENCE_ESCAPES_ROOT", "must", owner, f"entries[{e.index}]._FILE._FILE_NAME", msg)
         )
@@ -334,7 +344,11 @@ def load_chain(root: Path, schema: TableSchema, known_schemas: list[int]) -> Cha
     """Follow every kept snapshot; keep the latest one's live files for the file checks."""
     chain = Chain()
     loader = _Loader(root, chain, schema)
-    ids = snapshot_ids(root)
+    try:
+        ids = snapshot_ids(root)
+    except OutsideRoot as out:
+        chain.findings.append(_f("TABLE_REFERENCE_ESCAPES_ROOT", "must", "snapshot", "", str(out)))
+        ids = []
     chain.snapshots = len(ids)
     latest_entries: list[ManifestEntry] = []
     latest_changelog: list[ManifestEntry] = []
@@ -372,7 +386,10 @@ def _follow_snapshot(
     For the latest snapshot, its data entries (base + delta) and changelog entries.
     """
     try:
-        snap = read_snapshot(root / rel)
+        snap = read_snapshot(contained(root, rel))
+    except OutsideRoot as out:
+        chain.findings.append(_f("TABLE_REFERENCE_ESCAPES_ROOT", "must", rel, "", str(out)))
+        return None
     except MetadataProblem as p:
         chain.findings.append(_f(p.code, "must", rel, p.path, p.message))
         return None
@@ -405,13 +422,17 @@ def _reference_data(loader: _Loader, e: ManifestEntry) -> None:
     chain = loader.chain
     if e.kind == ADD and plain_name(e.file.file_name):
         chain.added.setdefault(f"{folder}/{e.file.file_name}", e)
-    for name in (e.file.file_name, *e.file.extra_files):
+    for i, name in enumerate((e.file.file_name, *e.file.extra_files)):
         rel = f"{folder}/{name}"
+        where = f"entries[{e.index}]._FILE" + ("._FILE_NAME" if i == 0 else f"._EXTRA_FILES[{i - 1}]")
+        if i and not plain_name(name) and (e.manifest, where) not in chain.refused:
+            chain.refused.add((e.manifest, where))
+            msg = f"{name[:200]!r} is not a plain file name; it would lead outside the bucket directory; not followed"
+            chain.findings.append(_f("TABLE_REFERENCE_ESCAPES_ROOT", "must", e.manifest, where, msg))
         if not plain_name(name) or rel in chain.referenced:
             continue
         chain.referenced.add(rel)
-        if e.kind == ADD and inside(loader.root, rel) is not None and not (loader.root / rel).is_file():
-            where = f"entries[{e.index}]._FILE" + ("._FILE_NAME" if name == e.file.file_name else "._EXTRA_FILES")
+        if e.kind == ADD and inside(loader.root, rel) is not None and not is_file(loader.root, rel):
             finding = _f("DATA_FILE_MISSING", "must", e.manifest, where, f"names {rel}, which does not exist")
             chain.findings.append(finding)
             chain.missing.append((finding, rel))
@@ -453,10 +474,16 @@ def _check_counts(chain: Chain, rel: str, snap: Snapshot, base: list, delta: lis
 def _check_hints(root: Path, ids: list[int], chain: Chain) -> None:
     """LATEST / EARLIEST hints name existing snapshots (Java falls back to listing when they do not)."""
     for hint, want in (("LATEST", ids[-1]), ("EARLIEST", ids[0])):
-        path = root / "snapshot" / hint
+        try:
+            path = contained(root, f"snapshot/{hint}")
+        except OutsideRoot as out:
+            chain.findings.append(_f("TABLE_REFERENCE_ESCAPES_ROOT", "must", f"snapshot/{hint}", "", str(out)))
+            continue
         if not path.is_file():
             continue
         try:
+            if path.stat().st_size > 64:
+                raise ValueError("longer than 64 bytes")
             value = int(path.read_text(encoding="ascii").strip())
         except (OSError, UnicodeDecodeError, ValueError):
             chain.findings.append(_f("SNAPSHOT_HINT", "warning", f"snapshot/{hint}", "", "not a snapshot id"))

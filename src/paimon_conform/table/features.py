@@ -22,6 +22,7 @@ from .. import table_layout as tl
 from ..findings import Finding
 from ..java_releases import between
 from ..types import parse_type
+from .paths import OutsideRoot, is_dir, list_names
 from .schema import TableSchema, data_file_fields
 
 ROW_ID = tl.Field(2147483642, "_ROW_ID", parse_type("BIGINT"), False)  # SpecialFields.ROW_ID, MAX_VALUE - 5
@@ -96,6 +97,14 @@ def is_blob(relative: str) -> bool:
     return relative.endswith(".blob")
 
 
+def _names(root: Path, folder: str) -> list[str]:
+    """Names in a folder of the table ([] when it is missing or leads outside the root: the walk reports that)."""
+    try:
+        return list_names(root, folder)
+    except OutsideRoot:
+        return []
+
+
 def recognized(root: Path, files: list, schema: TableSchema) -> list[Finding]:
     """One FEATURE_NOT_CHECKED warning per feature of the table the kit recognizes but does not check."""
     out = []
@@ -128,13 +137,8 @@ def recognized(root: Path, files: list, schema: TableSchema) -> list[Finding]:
                 where,
             )
         )
-    index_dir = root / "index"
     options = tl.LayoutOptions.of(schema.options)
-    global_files = [
-        p.name
-        for p in (sorted(index_dir.iterdir()) if index_dir.is_dir() else [])
-        if tl.classify_file_name(p.name, "index", options) == "global_index"
-    ]
+    global_files = [n for n in _names(root, "index") if tl.classify_file_name(n, "index", options) == "global_index"]
     if global_files:
         out.append(
             not_checked(
@@ -143,8 +147,7 @@ def recognized(root: Path, files: list, schema: TableSchema) -> list[Finding]:
                 where,
             )
         )
-    branch_dir = root / "branch"
-    branches = sorted(p.name for p in branch_dir.iterdir() if p.is_dir()) if branch_dir.is_dir() else []
+    branches = [n for n in _names(root, "branch") if is_dir(root, f"branch/{n}")]
     if branches:
         out.append(
             not_checked(

@@ -18,7 +18,7 @@ from ..java_releases import between
 from ..layouts import deletion_vectors as dv
 from ..layouts import hash_index
 from .metadata import IndexManifestEntry
-from .paths import plain_name
+from .paths import inside, plain_name
 
 MAX_INDEX_BYTES = 1 << 30
 DV_TYPE, HASH_TYPE = "DELETION_VECTORS", "HASH"
@@ -36,9 +36,9 @@ class IndexState:
 
 
 def _read(root: Path, rel: str, e: IndexManifestEntry, owner: str, state: IndexState) -> bytes | None:
-    path = root / rel
-    if not path.is_file():
-        return None  # reported by the chain as INDEX_FILE_MISSING
+    path = inside(root, rel)
+    if path is None or not path.is_file():
+        return None  # reported by the chain as TABLE_REFERENCE_ESCAPES_ROOT or INDEX_FILE_MISSING
     size = path.stat().st_size
     if size > MAX_INDEX_BYTES:
         state.findings.append(_f("INDEX_FILE_UNREADABLE", "must", rel, "", f"larger than {MAX_INDEX_BYTES} bytes"))
@@ -156,8 +156,8 @@ def check_older_index_files(
     out = []
     for name, e in sorted(entries.items()):
         rel = (paths or {}).get(name, f"index/{name}")
-        path = root / rel
-        if not plain_name(name) or not path.is_file() or path.stat().st_size > MAX_INDEX_BYTES:
+        path = inside(root, rel) if plain_name(name) else None
+        if path is None or not path.is_file() or path.stat().st_size > MAX_INDEX_BYTES:
             continue
         data = path.read_bytes()
         if e.file_size != len(data):

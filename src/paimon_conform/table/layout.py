@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .. import table_layout as tl
 from ..findings import Finding
-from .paths import escapes
+from .paths import OutsideRoot, contained, escapes
 from .schema import TableSchema
 
 
@@ -58,11 +58,17 @@ def walk(root: Path, schema: TableSchema) -> tuple[list[BucketFile], list[Findin
     root_dirs = tl.spec()["file_names"]["root_dirs"]
     findings: list[Finding] = []
     files: list[BucketFile] = []
-    data_root = root
+    data_root: Path | None = root
     skip = set(root_dirs)
     if options.path_directory:
-        data_root = root / options.path_directory
-        skip.add(options.path_directory.split("/")[0])
+        try:
+            contained(root, options.path_directory.strip("/"))
+            data_root = root / options.path_directory.strip("/")
+        except OutsideRoot as out:
+            msg = f"data-file.path-directory {out.reason}; the data directories are not walked"
+            findings.append(_finding("TABLE_PATH_ESCAPES_ROOT", "must", f"schema/schema-{schema.id}", msg))
+            data_root = None
+        skip.add(options.path_directory.strip("/").split("/")[0])
     for entry in _entries(root):
         rel = entry.name
         if escapes(root, entry):
@@ -70,8 +76,9 @@ def walk(root: Path, schema: TableSchema) -> tuple[list[BucketFile], list[Findin
             continue
         if entry.name in root_dirs and entry.is_dir(follow_symlinks=False):
             findings += _check_root_dir(root, entry.name, options)
-    start = data_root if data_root.is_dir() else root
-    _descend(root, start, schema, options, (), skip if start == root else set(), files, findings)
+    if data_root is not None:
+        start = data_root if data_root.is_dir() else root
+        _descend(root, start, schema, options, (), skip if start == root else set(), files, findings)
     ignored = [f for f in files if f.default_prefix]
     if ignored:
         findings.append(

@@ -1,28 +1,104 @@
-"""Keep every path the validator touches inside the table root."""
+"""Containment: the one way the kit turns a name from a table into a path it opens.
+
+Every file and directory the validator, the reader and the writer open under a table is
+resolved here: the name must be relative (no absolute path, no `..`, no NUL), each element
+short enough for a file system (NAME_MAX), and its real path (every symlink resolved) must
+lie under the real path of the table root. Anything else raises OutsideRoot (a UsageError)
+and is never opened; the validator reports it as a finding. A table that declares external
+data paths (`data-file.external-paths`, Paimon 1.1+) may name data files under those roots,
+each checked the same way against its own declared root.
+"""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path, PurePosixPath
+from urllib.parse import unquote, urlparse
+
+from ..errors import UsageError
+
+NAME_MAX = 255  # bytes of one path element (Linux, macOS)
+PATH_MAX = 4096  # bytes of a whole path
+
+
+class OutsideRoot(UsageError):
+    """A name from a table that does not resolve to a path under its root: never opened."""
+
+    def __init__(self, root: Path | str, relative: str, reason: str) -> None:
+        shown = relative if len(relative) <= 200 else relative[:200] + f"... ({len(relative)} characters)"
+        super().__init__(f"{root}: {shown!r} {reason}; not opened")
+        self.root, self.relative, self.reason = str(root), shown, reason
 
 
 def plain_name(name: str) -> bool:
     """Whether a name a metadata file gives is one path element (no separator, not `.` or `..`)."""
-    return not ("/" in name or "\\" in name or name in ("", ".", ".."))
+    return not ("/" in name or "\\" in name or "\x00" in name or name in ("", ".", ".."))
+
+
+def _short(element: str) -> bool:
+    return len(element) <= NAME_MAX and len(element.encode("utf-8", "surrogatepass")) <= NAME_MAX
+
+
+def _real(path: Path | str) -> str:
+    return os.path.realpath(path)
+
+
+def _under(real: str, base: str) -> bool:
+    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+
+
+def contained(root: Path, relative: str) -> Path:
+    """The real path of `root/relative`; OutsideRoot when the name or a symlink on the way leads out of the root."""
+    if "\x00" in relative:
+        raise OutsideRoot(root, relative, "contains a NUL character")
+    if len(relative) > PATH_MAX:
+        raise OutsideRoot(root, relative, f"is longer than {PATH_MAX} characters")
+    rel = PurePosixPath(relative)
+    if rel.is_absolute() or "\\" in relative:
+        raise OutsideRoot(root, relative, "is not a relative path")
+    if ".." in rel.parts:
+        raise OutsideRoot(root, relative, "contains '..'")
+    if not all(_short(p) for p in rel.parts):
+        raise OutsideRoot(root, relative, f"has an element longer than {NAME_MAX} bytes")
+    try:
+        base = _real(root)
+        real = _real(root.joinpath(*rel.parts))
+    except (OSError, RuntimeError, ValueError) as exc:
+        raise OutsideRoot(root, relative, f"cannot be resolved ({exc.__class__.__name__})") from None
+    if not _under(real, base):
+        raise OutsideRoot(root, relative, "leads outside the table root (a symlink)")
+    return Path(real)
 
 
 def inside(root: Path, relative: str) -> Path | None:
-    """`root/relative` when it stays under the root (no absolute path, no `..`, no symlink out); else None."""
-    rel = PurePosixPath(relative)
-    if rel.is_absolute() or ".." in rel.parts or "\x00" in relative:
-        return None
-    candidate = root.joinpath(*rel.parts)
+    """The real path of `root/relative` when it stays under the root, else None."""
     try:
-        resolved = candidate.resolve(strict=False)
-        base = root.resolve(strict=True)
-    except (OSError, RuntimeError):
+        return contained(root, relative)
+    except OutsideRoot:
         return None
-    return candidate if resolved == base or base in resolved.parents else None
+
+
+def is_file(root: Path, relative: str) -> bool:
+    """Whether `relative` is a regular file under the root (False when it escapes)."""
+    path = inside(root, relative)
+    return path is not None and path.is_file()
+
+
+def is_dir(root: Path, relative: str) -> bool:
+    """Whether `relative` is a directory under the root (False when it escapes)."""
+    path = inside(root, relative)
+    return path is not None and path.is_dir()
+
+
+def list_names(root: Path, relative: str) -> list[str]:
+    """Names in a directory under the root, sorted ([] when missing; OutsideRoot when it escapes)."""
+    folder = contained(root, relative)
+    if not folder.is_dir():
+        return []
+    try:
+        return sorted(os.listdir(folder))
+    except OSError:
+        return []
 
 
 def escapes(root: Path, entry: os.DirEntry) -> bool:
@@ -30,3 +106,30 @@ def escapes(root: Path, entry: os.DirEntry) -> bool:
     if not entry.is_symlink():
         return False
     return inside(root, os.path.relpath(entry.path, root)) is None
+
+
+def external_roots(options: dict[str, str]) -> list[Path]:
+    """The local roots a table declares for data files outside it (`data-file.external-paths`)."""
+    out = []
+    for item in options.get("data-file.external-paths", "").split(","):
+        item = item.strip()
+        parsed = urlparse(item)
+        if item and parsed.scheme in ("", "file") and not parsed.netloc:
+            out.append(Path(unquote(parsed.path)))
+    return out
+
+
+def external(options: dict[str, str], location: str) -> Path:
+    """The real path of an external data file: it must lie under one of the table's declared external roots."""
+    parsed = urlparse(location)
+    if parsed.scheme not in ("", "file") or parsed.netloc:
+        raise OutsideRoot("external path", location, "is not a local file URI")
+    target = unquote(parsed.path)
+    for base in external_roots(options):
+        if not base.is_absolute():
+            continue
+        rel = os.path.relpath(target, base) if os.path.isabs(target) else ""
+        if rel and not rel.startswith(".."):
+            return contained(base, rel.replace(os.sep, "/"))
+    declared = options.get("data-file.external-paths") or "none"
+    raise OutsideRoot("external path", location, f"is under no declared data-file.external-paths ({declared})")

@@ -29,9 +29,9 @@ from .. import table_layout as tl
 from ..errors import LayoutError, UsageError
 from . import data_files, evolution, files
 from .index_files import load_index_files
-from .paths import inside, plain_name
+from .paths import contained, inside, is_file, plain_name
 from .schema import Schemas, TableSchema, read_schema
-from .state import Placer, latest_state
+from .state import Placer, TableState, latest_state
 
 MAX_INDEX_BYTES = 64 << 20
 MAX_PINNED_BUCKET_KEYS = 4096
@@ -178,6 +178,42 @@ def _index_skips(
 # ---------------------------------------------------------------- planning
 
 
+def _checked_vectors(root: Path, state: TableState, placer: Placer) -> dict:
+    """The live deletion vectors, refused (UsageError) when their metadata is damaged: a reader that skipped a
+    vector it cannot read, or applied one to the wrong rows, would return deleted rows without a word."""
+    live = {(e.partition, e.bucket, e.file.file_name): e.file.row_count for e in state.live}
+    for e in state.index_files:
+        if e.index_type != "DELETION_VECTORS":
+            continue
+        where = f"index file {e.file_name!r}"
+        if e.external_path is not None:
+            raise UsageError(f"{root}: {where} lives at an external path; the kit does not read deletion vectors there")
+        if not plain_name(e.file_name) or not is_file(root, f"{placer.index_folder(e)}/{e.file_name}"):
+            raise UsageError(f"{root}: {where} of the latest snapshot is missing or outside the table; not read")
+    loaded = load_index_files(root, state.index_files, "index manifest", _index_paths(state, placer))
+    bad = [f for f in loaded.findings if f.severity == "must" and f.code != "DV_BITMAP_KIND"]
+    if bad:
+        raise UsageError(f"{root}: the deletion vectors cannot be trusted: {bad[0].line()}")
+    for (partition, bucket), by_file in loaded.vectors.items():
+        for name, (index_file, _, positions) in by_file.items():
+            rows = live.get((partition, bucket, name))
+            if rows is None:
+                raise UsageError(
+                    f"{root}: {index_file} holds a deletion vector for {name!r}, which is not a live data file of "
+                    f"bucket {bucket}; the deletion vectors cannot be trusted"
+                )
+            if len(positions) and int(positions.max()) >= rows:
+                raise UsageError(
+                    f"{root}: {index_file}: the deletion vector of {name} marks position {int(positions.max())}, "
+                    f"but the file has {rows} rows; the deletion vectors cannot be trusted"
+                )
+    return loaded.vectors
+
+
+def _index_paths(state: TableState, placer: Placer) -> dict[str, str]:
+    return {e.file_name: f"{placer.index_folder(e)}/{e.file_name}" for e in state.index_files}
+
+
 def plan(root: str | Path, leaves: list[query.Leaf] | None = None) -> tuple[TableSchema, list[Split], ScanStats]:
     """The splits of the latest snapshot that may hold rows matching `leaves`."""
     root = Path(root)
@@ -190,7 +226,7 @@ def plan(root: str | Path, leaves: list[query.Leaf] | None = None) -> tuple[Tabl
     leaves = leaves or []
     placer = Placer(schema)
     pk, dv = bool(schema.primary_keys), schema.deletion_vectors
-    vectors = load_index_files(root, state.index_files, "").vectors
+    vectors = _checked_vectors(root, state, placer)
     wanted_buckets = _buckets(leaves, schema)
     groups: dict[tuple[bytes, int], list[SplitFile]] = {}
     pruned_parts: set[bytes] = set()
@@ -247,11 +283,16 @@ def plan(root: str | Path, leaves: list[query.Leaf] | None = None) -> tuple[Tabl
 
 
 def _file_rows(root: Path, f: SplitFile, columns: list[str]) -> pa.Table:
-    path = inside(root, f.relative)
-    if path is None:
-        raise UsageError(f"{root}: {f.relative} leads outside the table; not read")
+    path = contained(root, f.relative)
+    if not path.is_file():
+        raise UsageError(f"{root}: {f.relative}, a live data file, is missing; not read")
     table = files.read_columns(path, columns)
     if f.deleted is not None and len(f.deleted):
+        if int(f.deleted.max()) >= table.num_rows:
+            raise UsageError(
+                f"{root}: {f.relative}: its deletion vector marks position {int(f.deleted.max())}, the file has "
+                f"{table.num_rows} rows; the deletion vectors cannot be trusted"
+            )
         table = table.filter(pa.array(files.kept(table.num_rows, f.deleted)))
     return table
 

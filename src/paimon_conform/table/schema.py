@@ -13,6 +13,7 @@ from ..errors import UsageError
 from ..findings import Finding
 from ..table_layout import Field, LayoutOptions, bool_option
 from ..types import DataType, parse_type
+from .paths import OutsideRoot, contained, is_dir, list_names
 
 MAX_SCHEMA_BYTES = 16 << 20
 
@@ -88,14 +89,11 @@ def parse_schema(text: str, where: str) -> TableSchema:
 
 
 def schema_ids(root: Path) -> list[int]:
-    """The ids of the schema files present, ascending."""
-    folder = root / "schema"
-    if not folder.is_dir():
-        return []
+    """The ids of the schema files present, ascending (UsageError when schema/ leads outside the root)."""
     ids = []
-    for p in folder.iterdir():
-        m = re.fullmatch(r"schema-(0|[1-9][0-9]{0,9})", p.name)
-        if m and p.is_file():
+    for name in list_names(root, "schema"):
+        m = re.fullmatch(r"schema-(0|[1-9][0-9]{0,9})", name)
+        if m and contained(root, f"schema/{name}").is_file():
             ids.append(int(m.group(1)))
     return sorted(ids)
 
@@ -108,7 +106,7 @@ def read_schema(root: Path, schema_id: int | None = None) -> TableSchema:
     sid = ids[-1] if schema_id is None else schema_id
     if sid not in ids:
         raise UsageError(f"{root}: schema {sid} does not exist")
-    path = root / "schema" / f"schema-{sid}"
+    path = contained(root, f"schema/schema-{sid}")
     if path.stat().st_size > MAX_SCHEMA_BYTES:
         raise UsageError(f"{path}: larger than {MAX_SCHEMA_BYTES} bytes")
     try:
@@ -178,15 +176,19 @@ class Schemas:
         """Every readable schema of every branch (branch/branch-<name>/schema/schema-N), newest first."""
         if self.branches is None:
             self.branches = []
-            folder = self.root / "branch"
-            for branch in sorted(folder.iterdir()) if folder.is_dir() else []:
-                if branch.is_symlink() or not branch.is_dir():
+            try:
+                names = list_names(self.root, "branch")
+            except OutsideRoot:
+                names = []  # reported by the walk
+            for name in names:
+                if not is_dir(self.root, f"branch/{name}"):
                     continue
-                for sid in reversed(schema_ids(branch)):
-                    try:
+                branch = self.root / "branch" / name
+                try:
+                    for sid in reversed(schema_ids(branch)):
                         self.branches.append(read_schema(branch, sid))
-                    except UsageError:
-                        continue
+                except UsageError:
+                    continue
         return self.branches
 
 

@@ -24,7 +24,7 @@ from .metadata import (
     read_records,
     read_snapshot,
 )
-from .paths import inside, plain_name
+from .paths import OutsideRoot, contained, inside, plain_name
 from .schema import TableSchema
 
 
@@ -57,6 +57,10 @@ class Placer:
         """`<partition path>bucket-N` under the table root."""
         return f"{self._entry(partition)[1]}{tl.bucket_dir(bucket)}"
 
+    def index_folder(self, e: IndexManifestEntry) -> str:
+        """Where an index file lives: index/, or its bucket directory with index-file-in-data-file-dir (1.3)."""
+        return self.folder(e.partition, e.bucket) if self.layout.index_in_data_dir else "index"
+
     def data_path(self, root: Path, e: ManifestEntry) -> Path:
         """Where an entry's data file is; UsageError when its name or place leads outside the root."""
         rel = f"{self.folder(e.partition, e.bucket)}/{e.file.file_name}"
@@ -74,10 +78,13 @@ class Placer:
 
 
 def _records(root: Path, name: str) -> list[dict]:
-    if not plain_name(name) or inside(root, f"manifest/{name}") is None:
-        raise UsageError(f"{root}: manifest name {name!r} leads outside the table")
+    if not plain_name(name):
+        raise OutsideRoot(root, name, "is not a plain manifest file name")
+    path = contained(root, f"manifest/{name}")
+    if not path.is_file():
+        raise UsageError(f"{root}: manifest/{name}, named by the latest snapshot, is missing")
     try:
-        return read_records(root / "manifest" / name).records
+        return read_records(path).records
     except MetadataProblem as p:
         raise UsageError(f"{root}: manifest/{name}: {p.message}") from None
 
@@ -89,7 +96,7 @@ def latest_state(root: Path, schema: TableSchema) -> TableState:
         return TableState(None)
     rel = f"snapshot/snapshot-{ids[-1]}"
     try:
-        snap = read_snapshot(root / rel)
+        snap = read_snapshot(contained(root, rel))
         lists = []
         for name in (snap.base_manifest_list, snap.delta_manifest_list):
             lists += _records(root, name)

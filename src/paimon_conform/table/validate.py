@@ -22,6 +22,7 @@ from . import data_files, features
 from .chain import Chain, load_chain
 from .file_meta import check_file_meta
 from .index_files import (
+    MAX_INDEX_BYTES,
     KeyHashes,
     check_hash_index,
     check_older_index_files,
@@ -30,7 +31,7 @@ from .index_files import (
     unknown_vectors,
 )
 from .layout import BucketFile, walk
-from .paths import plain_name
+from .paths import OutsideRoot, contained, inside, is_file, list_names, plain_name
 from .schema import Schemas, TableSchema, read_schema, schema_ids
 
 
@@ -47,7 +48,11 @@ class TableStats:
 def _read(root: Path, relative: str, stats: TableStats) -> tuple[data_files.DataFile | None, list[Finding]]:
     t0 = time.perf_counter()
     try:
-        df = data_files.read_data_file(root / relative)
+        path = contained(root, relative)
+    except OutsideRoot as out:
+        return None, [Finding("TABLE_PATH_ESCAPES_ROOT", "must", "", None, str(out), relative)]
+    try:
+        df = data_files.read_data_file(path)
     except UsageError as exc:
         return None, [Finding("DATA_FILE_UNREADABLE", "must", "", None, str(exc), relative)]
     stats.seconds["read"] += time.perf_counter() - t0
@@ -140,8 +145,10 @@ def _unreferenced(root: Path, files: list[BucketFile], chain: Chain) -> list[Fin
     out = []
     names = [f.relative for f in files]
     for folder in ("manifest", "index"):
-        if (root / folder).is_dir():
-            names += [f"{folder}/{p.name}" for p in sorted((root / folder).iterdir()) if p.is_file()]
+        try:
+            names += [f"{folder}/{n}" for n in list_names(root, folder) if is_file(root, f"{folder}/{n}")]
+        except OutsideRoot:
+            continue  # reported by the walk
     for rel in names:
         if rel not in chain.referenced:
             msg = "no snapshot refers to this file (an aborted commit or an expired snapshot left it)"
@@ -206,13 +213,19 @@ def _index_checks(root: Path, live, df, schema: TableSchema) -> list[Finding]:
     meta = live.entry.file
     out = []
     folder = live.relative.rsplit("/", 1)[0]
+    data_path = contained(root, live.relative)  # read already: inside the root
     for extra in meta.extra_files:
-        path = root / folder / extra
-        if extra.endswith(".index") and plain_name(extra) and path.is_file():  # a missing one: DATA_FILE_MISSING
-            out += _file_index(path.read_bytes(), root / live.relative, df.table, schema, f"{folder}/{extra}")
+        path = inside(root, f"{folder}/{extra}") if plain_name(extra) else None  # else reported by the chain
+        if not extra.endswith(".index") or path is None or not path.is_file():  # a missing one: DATA_FILE_MISSING
+            continue
+        if path.stat().st_size > MAX_INDEX_BYTES:
+            msg = f"larger than {MAX_INDEX_BYTES} bytes; not read"
+            out.append(Finding("FILE_INDEX_UNREADABLE", "must", "", None, msg, f"{folder}/{extra}"))
+            continue
+        out += _file_index(path.read_bytes(), data_path, df.table, schema, f"{folder}/{extra}")
     if meta.embedded_index is not None:
         owner = live.entry.manifest
-        for f in _file_index(meta.embedded_index, root / live.relative, df.table, schema, owner):
+        for f in _file_index(meta.embedded_index, data_path, df.table, schema, owner):
             f.path = f"entries[{live.entry.index}]._FILE._EMBEDDED_FILE_INDEX.{f.path}".rstrip(".")
             out.append(f)
     return out
