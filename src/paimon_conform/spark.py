@@ -141,7 +141,9 @@ class PaimonDataSource(DataSource):
     def schema(self) -> StructType:
         from pyspark.sql.pandas.types import from_arrow_schema
 
-        return from_arrow_schema(arrow_schema(read_schema(Path(_path(_options(self.options))))))
+        path = _path(_options(self.options))
+        with checking(path, "schema"):
+            return from_arrow_schema(arrow_schema(read_schema(Path(path))))
 
     def reader(self, schema: StructType) -> DataSourceReader:
         return PaimonReader(_path(_options(self.options)), schema)
@@ -187,7 +189,8 @@ class PaimonWriter(DataSourceArrowWriter):
             table_commit.commit(self.plan, [m.result for m in messages if m is not None])
 
     def abort(self, messages: list[TaskCommit | None]) -> None:
-        table_commit.abort(self.plan, [m.result for m in messages if m is not None])
+        with checking(str(self.plan.root), "abort"):
+            table_commit.abort(self.plan, [m.result for m in messages if m is not None])
 
 
 def write(df, path: str, mode: str = "append", **options: str) -> None:
@@ -317,7 +320,8 @@ class PaimonReader(DataSourceReader):
 
     def __init__(self, path: str, schema: StructType) -> None:
         self.path, self.spark_schema = path, schema
-        self.table = read_schema(Path(path))  # read once on the driver, pickled to the tasks
+        with checking(path, "schema"):
+            self.table = read_schema(Path(path))  # read once on the driver, pickled to the tasks
         self.leaves: list[query.Leaf] = []
 
     def pushFilters(self, filters: list) -> Iterator:

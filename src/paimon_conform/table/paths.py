@@ -4,16 +4,14 @@ Every file and directory the validator, the reader and the writer open under a t
 resolved here: the name must be relative (no absolute path, no `..`, no NUL), each element
 short enough for a file system (NAME_MAX), and its real path (every symlink resolved) must
 lie under the real path of the table root. Anything else raises OutsideRoot (a UsageError)
-and is never opened; the validator reports it as a finding. A table that declares external
-data paths (`data-file.external-paths`, Paimon 1.1+) may name data files under those roots,
-each checked the same way against its own declared root.
+and is never opened; the validator reports it as a finding. Files a manifest places at an
+external path (`data-file.external-paths`, Paimon 1.1+) are reported and not opened.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path, PurePosixPath
-from urllib.parse import unquote, urlparse
 
 from ..errors import UsageError
 
@@ -106,30 +104,3 @@ def escapes(root: Path, entry: os.DirEntry) -> bool:
     if not entry.is_symlink():
         return False
     return inside(root, os.path.relpath(entry.path, root)) is None
-
-
-def external_roots(options: dict[str, str]) -> list[Path]:
-    """The local roots a table declares for data files outside it (`data-file.external-paths`)."""
-    out = []
-    for item in options.get("data-file.external-paths", "").split(","):
-        item = item.strip()
-        parsed = urlparse(item)
-        if item and parsed.scheme in ("", "file") and not parsed.netloc:
-            out.append(Path(unquote(parsed.path)))
-    return out
-
-
-def external(options: dict[str, str], location: str) -> Path:
-    """The real path of an external data file: it must lie under one of the table's declared external roots."""
-    parsed = urlparse(location)
-    if parsed.scheme not in ("", "file") or parsed.netloc:
-        raise OutsideRoot("external path", location, "is not a local file URI")
-    target = unquote(parsed.path)
-    for base in external_roots(options):
-        if not base.is_absolute():
-            continue
-        rel = os.path.relpath(target, base) if os.path.isabs(target) else ""
-        if rel and not rel.startswith(".."):
-            return contained(base, rel.replace(os.sep, "/"))
-    declared = options.get("data-file.external-paths") or "none"
-    raise OutsideRoot("external path", location, f"is under no declared data-file.external-paths ({declared})")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from .. import datafile, query
-from ..errors import UsageError
+from ..errors import UsageError, checking
 from ..types import DataType
 from . import data_files, scan
 from .chain import load_chain
@@ -27,6 +27,11 @@ def read_latest(root: str | Path, leaves: list[query.Leaf] | None = None) -> tup
     (rows of surviving splits are returned unfiltered).
     """
     root = Path(root)
+    with checking(str(root)):
+        return _read_latest(root, leaves)
+
+
+def _read_latest(root: Path, leaves: list[query.Leaf] | None) -> tuple[TableSchema, pa.Table]:
     chain = load_chain(root, read_schema(root), schema_ids(root))
     if chain.latest is None:
         raise UsageError(f"{root}: no snapshot to read")

@@ -258,8 +258,11 @@ def validate_table(
     stats = stats if stats is not None else TableStats()
     if not root.is_dir():
         return [FileResult(str(root), "table", unusable="not a directory")]
-    with checking(str(root)):
-        return _validate(root, progress, stats, java_version)
+    try:
+        with checking(str(root)):
+            return _validate(root, progress, stats, java_version)
+    except UsageError as exc:  # metadata the checks need is unusable (a damaged option, an escaping folder)
+        return [FileResult(str(root), "table", unusable=str(exc))]
 
 
 def _validate(
