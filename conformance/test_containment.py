@@ -136,6 +136,15 @@ def _file_name(record: dict, root: Path) -> None:
     record["_FILE_NAME"] = f"../../../outside/{_first(root, '*/bucket-*/data-*').relative_to(root)}"
 
 
+def _new_partition_linked(root: Path) -> None:
+    """A directory for a partition the table does not have yet, linked to the copy beside it."""
+    target = root.parent / "outside" / NEW_PARTITION
+    target.mkdir()
+    (root / NEW_PARTITION).symlink_to(target, target_is_directory=True)
+
+
+NEW_PARTITION = "dt=2099-01-01"
+
 MUTATIONS: dict[str, Callable[[Path], None]] = {
     "snapshot dir symlinked": lambda r: _link(r, "snapshot"),
     "snapshot file symlinked": lambda r: _link(r, _latest(r).relative_to(r).as_posix()),
@@ -150,6 +159,7 @@ MUTATIONS: dict[str, Callable[[Path], None]] = {
     "data file symlinked": _link_first("*/bucket-*/data-*.parquet"),
     "bucket dir symlinked": _link_first("*/bucket-*"),
     "partition dir symlinked": _link_first("dt=*"),
+    "new partition dir symlinked": _new_partition_linked,
     "manifest list named ../": _snapshot_field(
         "baseManifestList", lambda r, d: f"../../outside/manifest/{d['baseManifestList']}"
     ),
@@ -203,7 +213,14 @@ def test_writer_never_writes_or_reads_outside(damaged):
     from paimon_conform.table import commit, write
 
     root, outside = damaged
-    rows = pa.table({"dt": ["2024-01-01"], "id": pa.array([10_000], pa.int64()), "v": [1.0], "s": ["new"]})
+    rows = pa.table(
+        {
+            "dt": ["2024-01-01", "2099-01-01"],
+            "id": pa.array([10_000, 10_001], pa.int64()),
+            "v": [1.0, 2.0],
+            "s": ["a", "b"],
+        }
+    )
     with watching(outside) as seen:
         try:
             plan = write.prepare(root, rows.schema, {}, overwrite=False)

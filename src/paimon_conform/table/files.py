@@ -27,6 +27,7 @@ from ..layouts.bsi import build_payload as bsi_payload
 from ..layouts.range_bitmap import build_payload as range_payload
 from ..options import parse_memory_size
 from ..types import DataType, java_order, to_json
+from .paths import contained
 
 if TYPE_CHECKING:
     from .write import NewFile, TaskResult, WritePlan
@@ -364,7 +365,7 @@ def write_group(
                 return
     folder, name = place(plan, part_values, bucket, name_id)
     root = Path(plan.root)
-    (root / folder).mkdir(parents=True, exist_ok=True)
+    contained(root, folder).mkdir(parents=True, exist_ok=True)  # never a directory a symlink puts outside
     names = [f.name for f in schema.fields]
     if pk:
         cols = [group.column(k) for k in trimmed] + [group.column("__seq"), group.column("__kind")]
@@ -372,7 +373,7 @@ def write_group(
         file_table = pa.Table.from_arrays(cols, schema=arrow_schema(plan, group))
     else:
         file_table = group.select(names).cast(arrow_schema(plan, group))
-    write_data(root / folder / name, file_table, schema.options.get("file.format", "parquet").lower())
+    write_data(contained(root, f"{folder}/{name}"), file_table, schema.options.get("file.format", "parquet").lower())
     result.files.append(describe(plan, group, trimmed, part_values, partition, bucket, folder, name))
 
 
@@ -398,7 +399,7 @@ def describe(
     embedded, index_file = None, None
     if index is not None and len(index) > threshold:
         index_file = f"{name}.index"
-        (root / folder / index_file).write_bytes(index)
+        contained(root, f"{folder}/{index_file}").write_bytes(index)
     elif index is not None:
         embedded = index
     key_types = [schema.field(k).type for k in trimmed]
