@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from .. import table_layout as tl
@@ -42,6 +44,25 @@ def _escaping(rel: str) -> Finding:
     return _finding(
         "TABLE_PATH_ESCAPES_ROOT", "must", rel, "a symlink that leads outside the table root (not followed)"
     )
+
+
+@cache
+def _temp_name() -> re.Pattern:
+    names = tl.spec()["file_names"]
+    return re.compile(names["temp_file"]["pattern"].replace("{uuid}", names["uuid"]))
+
+
+def is_temp_name(name: str) -> bool:
+    """Whether `name` is a temporary file's (`.<name>.<uuid>.tmp`, Java's Path.createTempPath)."""
+    return _temp_name().match(name) is not None
+
+
+def _temp(rel: str) -> Finding:
+    msg = (
+        "a temporary file (.<name>.<uuid>.tmp): a write stopped before renaming it into place left it; "
+        "Java ignores it (no snapshot refers to it)"
+    )
+    return _finding("TABLE_UNREFERENCED_FILE", "warning", rel, msg)
 
 
 def _entries(folder: Path) -> Iterator[os.DirEntry]:
@@ -103,6 +124,8 @@ def _check_root_dir(root: Path, name: str, options: tl.LayoutOptions) -> list[Fi
         rel = f"{name}/{entry.name}"
         if escapes(root, entry):
             out.append(_escaping(rel))
+        elif is_temp_name(entry.name) and not entry.is_dir(follow_symlinks=False):
+            out.append(_temp(rel))
         elif entry.is_dir(follow_symlinks=False) or tl.classify_file_name(entry.name, name, options) is None:
             expected = ", ".join(kinds)
             out.append(_finding("TABLE_BAD_FILE_NAME", "must", rel, f"not a well-formed name for {name}/ ({expected})"))
@@ -154,6 +177,9 @@ def _descend(
             frel = f"{rel}/{f.name}"
             if escapes(root, f):
                 findings.append(_escaping(frel))
+                continue
+            if is_temp_name(f.name) and not f.is_dir(follow_symlinks=False):
+                findings.append(_temp(frel))
                 continue
             kind = None if f.is_dir(follow_symlinks=False) else tl.classify_file_name(f.name, "bucket", options)
             fallback = kind is None and not f.is_dir(follow_symlinks=False) and options != defaults
