@@ -5,7 +5,9 @@ the calling process), before the driver commits (commit.py).
 Arrow schema and Paimon's option names for a new table), the next sequence number and,
 for dynamic buckets, the live HASH index files. `write_task` (task) buckets the rows with
 the kit's vectorized BinaryRow hash, adds the system columns Java writes (`_KEY_*`,
-`_SEQUENCE_NUMBER`, `_VALUE_KIND`), keeps the last row per key, writes one data file per
+`_SEQUENCE_NUMBER`, `_VALUE_KIND`), keeps the last row per key (a retraction too: level-0
+files hold -U / -D rows as Java's do, and a deletion-vector table's commit compacts them
+away), writes one data file per
 partition and bucket (Java's column order and file names) with its file index (a separate
 `.index` file, or embedded in the manifest entry when it is small), and returns a
 picklable `TaskResult` for the commit.
@@ -13,6 +15,7 @@ picklable `TaskResult` for the commit.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 import uuid
@@ -51,10 +54,14 @@ class WritePlan:
     overwrite: bool
     release: str
     hash_files: dict[tuple[bytes, int], str] = field(default_factory=dict)  # live HASH files (partition, bucket)
+    commit_user: str = field(default_factory=lambda: str(uuid.uuid4()))  # names this write's snapshots
+    level0: bool = False  # the copy the tasks write with: their level-0 files keep retractions, as Java's do
 
     @property
     def dv(self) -> bool:
-        return self.schema.deletion_vectors
+        """Whether files written with this plan leave retractions out (they become deletion vectors): the
+        compaction output of a deletion-vector table, not its level-0 files (`level0`)."""
+        return self.schema.deletion_vectors and not self.level0
 
     @property
     def rowkind_field(self) -> str | None:
@@ -196,7 +203,8 @@ class TaskResult:
     """What one task hands to the commit."""
 
     files: list[NewFile] = field(default_factory=list)
-    # deletion-vector tables: keys retracted in this write, per (partition, bucket): Arrow IPC of keys + sequence
+    # what files.write_group leaves out of a file written with `plan.dv` (a compaction's output), per
+    # (partition, bucket): Arrow IPC of keys + sequence; a task's level-0 files keep their retractions
     retractions: dict[tuple[bytes, int], bytes] = field(default_factory=dict)
     # dynamic buckets: new key hashes per (partition, bucket)
     new_hashes: dict[tuple[bytes, int], np.ndarray] = field(default_factory=dict)
@@ -295,10 +303,11 @@ def write_task(
     cuts = np.flatnonzero((p[1:] != p[:-1]) | (b[1:] != b[:-1])) + 1
     starts, ends = np.concatenate([[0], cuts]), np.concatenate([cuts, [len(p)]])
     uid = str(uuid.uuid4())
+    level0 = dataclasses.replace(plan, level0=True)
     for n, (s, e) in enumerate(zip(starts, ends, strict=True)):
         group = work.slice(int(s), int(e - s))
         pid, bucket = int(p[s]), int(b[s])
-        files.write_group(plan, group, trimmed, part_values[pid], partitions[pid], bucket, f"{uid}-{n}", result)
+        files.write_group(level0, group, trimmed, part_values[pid], partitions[pid], bucket, f"{uid}-{n}", result)
     return result
 
 
