@@ -546,5 +546,20 @@ def test_temporary_files_of_an_unfinished_commit_are_warnings(tmp_path):
     assert ("TABLE_BAD_FILE_NAME", "must", bad.name) in found
 
 
+def test_a_data_file_a_killed_writer_left_half_written_is_a_warning(tmp_path):
+    """A writer killed while writing a data file leaves it truncated and unreferenced: Java never opens it, so
+    the validator warns; the same truncated bytes under a name a snapshot refers to are a must."""
+    root, _ = new_table(tmp_path, "dv")
+    data = next(root.rglob("data-*.parquet"))
+    orphan = data.with_name(f"data-{uuid.uuid4()}-0.parquet")
+    orphan.write_bytes(data.read_bytes()[: data.stat().st_size // 2])
+    found = [(f.code, f.severity) for r in validate_table(root) for f in r.findings if Path(f.file) == orphan]
+    assert ("DATA_FILE_UNREADABLE", "warning") in found
+    assert all(sev == "warning" for _, sev in found)
+    data.write_bytes(orphan.read_bytes())
+    musts = [f.code for r in validate_table(root) for f in r.findings if f.severity == "must"]
+    assert "DATA_FILE_UNREADABLE" in musts
+
+
 if __name__ == "__main__" and sys.argv[1:] == ["worker"]:
     _worker()

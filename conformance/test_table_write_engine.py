@@ -1,8 +1,8 @@
 """The write engine under the Spark source (table/write.py + commit.py), driven without Spark:
 random sequences of inserts, upserts and deletes, split over random task counts, must read
 back as a dictionary model says, validate clean, and keep Java's invariants (one sorted run
-per level, no level-0 file in a deletion-vector table). Commits that lose a race fail
-without leaving files behind.
+per level, no level-0 file in a deletion-vector table). Races between writers are
+test_concurrency.py's.
 """
 
 from __future__ import annotations
@@ -76,23 +76,6 @@ def test_random_writes_read_back_as_the_model(tmp_path_factory, steps, dv, bucke
         for e in live:
             per_level.setdefault((e.partition, e.bucket, e.file.level), []).append(e)
         assert all(len(v) == 1 for v in per_level.values())  # one sorted run (one file) per level
-
-
-def test_a_commit_that_lost_the_race_fails_and_cleans_up(tmp_path):
-    root = tmp_path / "t"
-    options = {"primary-key": "dt,id", "partition": "dt", "bucket": "2"}
-    rows = pa.Table.from_pylist([{"id": i, "dt": "a", "v": 1.0, "op": "+I"} for i in range(10)], SCHEMA)
-    first = write.prepare(root, SCHEMA, options, False)
-    commit.commit(first, [write.write_task(first, rows.to_batches(), 0)])
-    a = write.prepare(root, SCHEMA, options, False)
-    b = write.prepare(root, SCHEMA, options, False)
-    commit.commit(a, [write.write_task(a, rows.to_batches(), 0)])
-    before = sorted(p for p in root.rglob("*") if p.is_file())
-    late = [write.write_task(b, rows.to_batches(), 0)]
-    with pytest.raises(commit.CommitConflict):
-        commit.commit(b, late)
-    assert sorted(p for p in root.rglob("*") if p.is_file()) == before  # its data files are gone too
-    assert [f.line() for r in validate_table(root) for f in r.findings if f.severity == "must"] == []
 
 
 def test_writer_refuses_what_it_cannot_write(tmp_path):
