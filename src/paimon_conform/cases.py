@@ -19,7 +19,8 @@ from typing import Any
 import jsonschema
 from referencing import Registry, Resource
 
-from .errors import CaseError
+from . import budget
+from .errors import CaseError, UsageError
 
 SCHEMA_FILES = (
     "common",
@@ -36,6 +37,7 @@ SCHEMA_FILES = (
     "binary_row_serialized",
     "must_reject",
 )
+MAX_DEPTH = 32  # a case nests a handful of levels (vectors -> layout -> containers); jsonschema recurses per level
 ANNOTATIONS = frozenset({"provenance", "notes", "java_reader", "data_file", "values", "options"})
 
 
@@ -76,8 +78,8 @@ def check(case: Any, kind: str | None = None) -> dict[str, Any]:
 def read(path: str | Path) -> dict[str, Any]:
     """Load and validate a case file."""
     try:
-        case = json.loads(Path(path).read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        case = budget.loads_json(Path(path).read_bytes(), str(path), MAX_DEPTH)
+    except (OSError, ValueError, UsageError) as exc:  # JSONDecodeError, UnicodeDecodeError, JsonLimitError
         raise CaseError(f"{path}: cannot read a JSON case: {exc}") from None
     return check(case)
 

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from . import __version__, cases
+from . import __version__, budget, cases
 from .errors import LayoutError, PaimonConformError, UsageError, checking
 from .findings import SEVERITIES, unreadable
 from .golden import check_corpus, default_root
@@ -143,10 +143,28 @@ def against_data(layout: Layout, data: bytes, data_file: str, column: str | None
     return datafile.check_payload(layout.kind, data, types if isinstance(types, DataType) else t, values, "")
 
 
+def check_output(out: str | None) -> None:
+    """Refuse (UsageError) an output path whose directory does not exist, before any work is done."""
+    if out and out != "-" and not Path(out).resolve().parent.is_dir():
+        raise UsageError(f"-o {out}: the directory {Path(out).parent} does not exist (it is not created)")
+
+
+def write_output(out: str, data: str | bytes) -> None:
+    """Write a report or encoded bytes to `out`; UsageError when the file cannot be written."""
+    check_output(out)
+    try:
+        if isinstance(data, bytes):
+            Path(out).write_bytes(data)
+        else:
+            Path(out).write_text(data)
+    except OSError as exc:
+        raise UsageError(f"-o {out}: cannot write: {exc.strerror or exc}") from None
+
+
 def _emit(results: list[FileResult], fmt: str, level: str, out: str | None) -> None:
     text = RENDERERS[fmt](results, level)
     if out:
-        Path(out).write_text(text)
+        write_output(out, text)
         if fmt != "text":
             sys.stdout.write(RENDERERS["text"](results, level))
     else:
@@ -157,6 +175,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     """Validate files and report findings."""
     types = parse_types(args.types, args.type)
     target = release(args.java_version)
+    check_output(args.output)
     results = []
     for p in args.files:
         if not p.startswith("hex:") and Path(p).is_dir():
@@ -176,9 +195,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_encode(args: argparse.Namespace) -> int:
     """Write the bytes a JSON case describes."""
+    check_output(args.output)
     try:
-        case = json.loads(Path(args.input).read_text())
-    except (OSError, json.JSONDecodeError) as exc:
+        case = budget.loads_json(Path(args.input).read_bytes(), f"{args.input}", cases.MAX_DEPTH)
+    except (OSError, ValueError) as exc:  # JSONDecodeError, UnicodeDecodeError
         raise UsageError(f"{args.input}: cannot read a JSON case: {exc}") from None
     kind = args.kind or (case.get("kind") if isinstance(case, dict) else None)
     if not kind:
@@ -189,7 +209,7 @@ def cmd_encode(args: argparse.Namespace) -> int:
     if isinstance(case, dict) and "must_reject" in case:
         raise UsageError("a must-reject sidecar describes an error, not content; nothing to encode")
     data = layout.encode(cases.check(case, layout.kind))
-    Path(args.output).write_bytes(data)
+    write_output(args.output, data)
     print(f"{args.output}: {len(data)} bytes ({layout.kind})")
     return 0
 
@@ -266,8 +286,8 @@ def cmd_hash(args: argparse.Namespace) -> int:
 
     types = [parse_type(x) for x in split_types(args.types)] if args.types.strip() else []
     try:
-        values = json.loads(args.values)
-    except json.JSONDecodeError as exc:
+        values = budget.loads_json(args.values, "--values", cases.MAX_DEPTH)
+    except ValueError as exc:
         raise UsageError(f"--values must be a JSON array: {exc}") from None
     if not isinstance(values, list) or len(values) != len(types):
         raise UsageError(f"--values must be a JSON array of {len(types)} value(s), one per type")
@@ -348,10 +368,22 @@ def add_type_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--type", help="column type of a lone payload (bloom-filter, bitmap, range-bitmap, bsi), e.g. INT")
 
 
+def add_budget_option(p: argparse.ArgumentParser, top: bool = False) -> None:
+    """--max-memory: the resource budget (budget.py) for everything read from the input."""
+    p.add_argument(
+        "--max-memory",
+        metavar="SIZE",
+        default=None if top else argparse.SUPPRESS,  # a subcommand's value overrides the top-level one
+        help=f"memory budget for what one input claims, e.g. 512M or 4G (default "
+        f"{budget.DEFAULT_MAX_MEMORY >> 30}G): an input that needs more is refused, never read into an OOM",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the CLI."""
     p = argparse.ArgumentParser(prog="paimon-conform", description=__doc__.splitlines()[0])
     p.add_argument("--version", action="version", version=f"paimon-conform {__version__}")
+    add_budget_option(p, top=True)
     p.add_argument("--golden", help="golden corpus root (default: the checkout's golden/)")
     p.add_argument("--sample-dir", help="where the main job writes its sample (default: a temporary directory)")
     p.add_argument("--no-spark", action="store_true", help="main job: leave out the Spark pipeline")
@@ -436,6 +468,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--report", choices=sorted(RENDERERS), default="text")
     c.add_argument("-o", "--output")
     c.set_defaults(func=cmd_corpus)
+    for command in (i, v, e, q, h, c):
+        add_budget_option(command)
     return p
 
 
@@ -448,7 +482,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if exc.code == 0 else 2
     func = getattr(args, "func", cmd_main)
     try:
-        with checking(_subject(args)):
+        limit = budget.parse_size(args.max_memory) if args.max_memory else budget.DEFAULT_MAX_MEMORY
+        with budget.limited(limit), checking(_subject(args)):
             return func(args)
     except BrokenPipeError:  # output piped into `head` and closed early
         sys.stderr.close()
