@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import table_layout
+from .. import budget, table_layout
 from ..errors import UsageError
 from ..findings import Finding
 from ..table_layout import Field, LayoutOptions, bool_option
@@ -66,26 +65,78 @@ def field_type(raw: Any) -> tuple[DataType | None, bool]:
 
 
 def parse_schema(text: str, where: str) -> TableSchema:
-    """A TableSchema from schema-file JSON; UsageError when it is not one."""
+    """A TableSchema from schema-file JSON; UsageError naming the field when it is not one.
+
+    The JSON's size and nesting are bounded before it is parsed (budget.loads_json), and every
+    part the kit uses is checked for its shape: `id`, `fields` (each with an integer `id`, a string
+    `name` and a `type`), `partitionKeys` / `primaryKeys` (lists of column names that exist) and
+    `options` (an object of scalar values).
+    """
+
+    def bad(path: str, message: str) -> UsageError:
+        return UsageError(f"{where}: not a Paimon schema file: {path}: {message}")
+
     try:
-        doc = json.loads(text)
-        fields, raw_types = [], {}
-        for f in doc["fields"]:
-            t, nullable = field_type(f["type"])
-            if t is None:
-                raw_types[f["name"]] = f["type"]
-                t = DataType("UNSUPPORTED")
-            fields.append(Field(int(f["id"]), str(f["name"]), t, nullable))
-        return TableSchema(
-            id=int(doc["id"]),
-            fields=fields,
-            partition_keys=[str(k) for k in doc.get("partitionKeys", [])],
-            primary_keys=[str(k) for k in doc.get("primaryKeys", [])],
-            options={str(k): str(v) for k, v in doc.get("options", {}).items()},
-            unreadable_types=raw_types,
-        )
-    except (ValueError, KeyError, TypeError) as exc:
-        raise UsageError(f"{where}: not a Paimon schema file ({exc.__class__.__name__}: {exc})") from None
+        doc = budget.loads_json(text, where)
+    except budget.JsonLimitError as exc:
+        raise UsageError(f"{where}: not a Paimon schema file: {exc}") from None
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError
+        raise UsageError(f"{where}: not a Paimon schema file (not JSON: {exc})") from None
+    if not isinstance(doc, dict):
+        raise bad("<root>", f"a JSON {type(doc).__name__}, not an object")
+    raw_fields = doc.get("fields")
+    if not isinstance(raw_fields, list):
+        raise bad("fields", "missing, or not a list")
+    fields, raw_types = [], {}
+    for i, f in enumerate(raw_fields):
+        if not isinstance(f, dict):
+            raise bad(f"fields[{i}]", "not an object")
+        name = f.get("name")
+        if not isinstance(name, str):
+            raise bad(f"fields[{i}].name", f"{name!r} is not a string")
+        raw = f.get("type")
+        if not isinstance(raw, str) and not (isinstance(raw, dict) and isinstance(raw.get("type"), str)):
+            raise bad(f"fields[{i}].type", f"{raw!r} is neither a type name nor an object with a string 'type'")
+        t, nullable = field_type(raw)
+        if t is None:
+            raw_types[name] = raw
+            t = DataType("UNSUPPORTED")
+        fields.append(Field(_whole(f.get("id"), f"fields[{i}].id", bad), name, t, nullable))
+    names = {f.name for f in fields}
+    keys = {}
+    for key in ("partitionKeys", "primaryKeys"):
+        value = doc.get(key, [])
+        if not isinstance(value, list):
+            raise bad(key, f"a JSON {type(value).__name__}, not a list of column names")
+        for i, k in enumerate(value):
+            if not isinstance(k, str) or k not in names:
+                raise bad(f"{key}[{i}]", f"{k!r} is not a column of the schema")
+        keys[key] = list(value)
+    options = doc.get("options", {})
+    if not isinstance(options, dict):
+        raise bad("options", f"a JSON {type(options).__name__}, not an object")
+    for k, v in options.items():
+        if isinstance(v, dict | list):
+            raise bad(f"options.{k}", f"a JSON {type(v).__name__}, not a value")
+    return TableSchema(
+        id=_whole(doc.get("id"), "id", bad),
+        fields=fields,
+        partition_keys=keys["partitionKeys"],
+        primary_keys=keys["primaryKeys"],
+        options={str(k): str(v) for k, v in options.items()},
+        unreadable_types=raw_types,
+    )
+
+
+def _whole(value: Any, path: str, bad: Any) -> int:
+    """An integer field of the schema file: an integral JSON number, or a string of digits (Jackson coerces it)."""
+    if isinstance(value, str) and re.fullmatch(r"\s*[-+]?\d{1,19}\s*", value):
+        return int(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise bad(path, f"{value!r} is not an integer")
+    return int(value)
 
 
 def schema_ids(root: Path) -> list[int]:
