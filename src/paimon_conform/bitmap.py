@@ -299,7 +299,7 @@ def _bitmap_at(data: bytes, start: int, offset: int, path: str) -> tuple[BitMap,
             err.detail,
         ) from None
     length = roaring.end_offset(parsed, 0)
-    return BitMap(roaring.structure_values(parsed).tolist()), length
+    return roaring.structure_bitmap(parsed), length
 
 
 def read(data: bytes, t: DataType) -> Index:

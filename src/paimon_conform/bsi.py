@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from pyroaring import BitMap
 
-from . import roaring, structure
+from . import budget, roaring, structure
 from .bitmap import serialize
 from .errors import EncodeError, LayoutError
 from .findings import Finding
@@ -83,13 +83,17 @@ class Index:
     obj: Any
 
 
+ROW_BYTES = 128  # one row's entry in a row -> value dict
+
+
 def _half_values(half) -> dict[int, int]:
-    rows = roaring.structure_values(half.existence).tolist()
-    value = dict.fromkeys(rows, half.min)
+    """Row -> value of one half (refused when listing its rows would pass the memory budget)."""
+    ebm = roaring.structure_bitmap(half.existence)
+    budget.reserve(ROW_BYTES * len(ebm), f"the values of {len(ebm)} rows of a bsi index")
+    value = dict.fromkeys(ebm, half.min)
     for i, sl in enumerate(half.slices):
-        for r in roaring.structure_values(sl).tolist():
-            if r in value:
-                value[r] += 1 << i
+        for r in roaring.structure_bitmap(sl) & ebm:
+            value[r] += 1 << i
     return value
 
 
@@ -127,7 +131,7 @@ def check(data: bytes) -> list[Finding]:
         half = getattr(obj, name, None)
         if half is None:
             continue
-        ebm = BitMap(roaring.structure_values(half.existence).tolist())
+        ebm = roaring.structure_bitmap(half.existence)
         if ebm and ebm.max() >= obj.num_rows:
             findings.append(
                 Finding(
@@ -154,7 +158,7 @@ def check(data: bytes) -> list[Finding]:
             )
         seen |= ebm
         for i, sl in enumerate(half.slices):
-            rows = BitMap(roaring.structure_values(sl).tolist())
+            rows = roaring.structure_bitmap(sl)
             if not rows <= ebm:
                 findings.append(
                     Finding(
@@ -197,8 +201,8 @@ EMPTY_HALF = Half(0, 0, BitMap(), [])
 
 
 def _load_half(half) -> Half:
-    bm = [BitMap(roaring.structure_values(s).astype(np.uint32)) for s in half.slices]
-    return Half(half.min, half.max, BitMap(roaring.structure_values(half.existence).astype(np.uint32)), bm)
+    bm = [roaring.structure_bitmap(s) for s in half.slices]
+    return Half(half.min, half.max, roaring.structure_bitmap(half.existence), bm)
 
 
 def load(data: bytes) -> tuple[int, Half, Half]:

@@ -21,6 +21,7 @@ from itertools import pairwise
 import numpy as np
 from pyroaring import BitMap, BitMap64
 
+from . import budget
 from .errors import EncodeError, LayoutError
 from .findings import Finding
 
@@ -31,6 +32,7 @@ ARRAY_MAX = 4096
 BITMAP_BYTES = 8192
 MAX_U32 = 0xFFFFFFFF
 MAX_U64 = 0xFFFFFFFFFFFFFFFF
+BUCKET_BYTES = 160  # one bucket of a 64-bit bitmap while it is encoded (its key, its bytes, list slots)
 
 ARRAY, BITMAP, RUN = "array", "bitmap", "run"
 KINDS = (ARRAY, BITMAP, RUN)
@@ -182,7 +184,9 @@ def encode_roaring64(
     highs = (arr >> np.uint64(32)).astype(np.uint64)
     used = np.unique(highs)
     if bucket_keys is None:
-        keys = list(range(int(used[-1]) + 1)) if used.size else []
+        dense = int(used[-1]) + 1 if used.size else 0
+        budget.reserve(BUCKET_BYTES * dense, f"{dense} buckets (one per high key up to the highest, as Paimon writes)")
+        keys = list(range(dense))
     else:
         keys = [int(k) for k in bucket_keys]
         if any(b <= a for a, b in pairwise(keys)):
@@ -202,6 +206,10 @@ def encode_roaring64(
     return b"".join(out)
 
 
+RANGE_BYTES = 160  # one [first, last] pair as Python objects (a list and two ints) in a case
+VALUE_BYTES = 24  # one value as a uint64 while a bitmap's values are listed (the array, a copy, a comparison)
+
+
 def to_ranges(values: np.ndarray) -> list[list[int]]:
     """Sorted unique values as inclusive [first, last] runs."""
     if values.size == 0:
@@ -210,12 +218,18 @@ def to_ranges(values: np.ndarray) -> list[list[int]]:
     breaks = np.flatnonzero(np.diff(v) != 1) + 1
     firsts = v[np.concatenate(([0], breaks))]
     lasts = v[np.concatenate((breaks - 1, [v.size - 1]))]
+    return pairs(firsts, lasts)
+
+
+def pairs(firsts: np.ndarray, lasts: np.ndarray) -> list[list[int]]:
+    """Run bounds as a case's [[first, last], ...] (refused when the list would pass the memory budget)."""
+    budget.reserve(RANGE_BYTES * int(firsts.size), f"a list of {firsts.size} ranges")
     return [[int(a), int(b)] for a, b in zip(firsts.tolist(), lasts.tolist(), strict=True)]
 
 
-def from_ranges(ranges: Sequence[Sequence[int]], limit: int = MAX_U64) -> np.ndarray:
-    """Inclusive [first, last] runs back to a sorted uint64 array."""
-    parts = []
+def check_ranges(ranges: Sequence[Sequence[int]], limit: int = MAX_U64) -> int:
+    """The number of values inclusive [first, last] runs hold; EncodeError unless ascending, disjoint, in [0, limit]."""
+    total = 0
     prev = -1
     for pair in ranges:
         first, last = int(pair[0]), int(pair[1])
@@ -223,8 +237,16 @@ def from_ranges(ranges: Sequence[Sequence[int]], limit: int = MAX_U64) -> np.nda
             raise EncodeError(f"bad range [{first}, {last}] (limit {limit})")
         if first <= prev:
             raise EncodeError(f"ranges must be ascending and disjoint: [{first}, {last}] after {prev}")
-        parts.append(np.arange(first, last + 1, dtype=np.uint64))
+        total += last - first + 1
         prev = last
+    return total
+
+
+def from_ranges(ranges: Sequence[Sequence[int]], limit: int = MAX_U64) -> np.ndarray:
+    """Inclusive [first, last] runs back to a sorted uint64 array (refused past the memory budget)."""
+    total = check_ranges(ranges, limit)
+    budget.reserve(VALUE_BYTES * total, f"{total} values listed from ranges")
+    parts = [np.arange(int(a), int(b) + 1, dtype=np.uint64) for a, b in ranges]
     return np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64)
 
 
@@ -251,13 +273,15 @@ def load_roaring64(data: bytes, layout: str = "roaring64", path: str = "", offse
         raise LayoutError(layout, "ROARING_REJECTED", path, offset, f"CRoaring rejects the bitmap: {exc}") from None
 
 
-def cross_check(values: np.ndarray, read: Callable[[], BitMap | BitMap64], path: str, offset: int) -> list[Finding]:
-    """Compare the spec parser's values with CRoaring's reading (`read()`) of the same bytes."""
+def cross_check(
+    ours: BitMap | BitMap64, read: Callable[[], BitMap | BitMap64], path: str, offset: int
+) -> list[Finding]:
+    """Compare the spec parser's bitmap (`structure_bitmap`) with CRoaring's reading (`read()`) of the same bytes."""
     try:
-        other = bitmap_values(read())
+        other = read()
     except LayoutError as err:
         return [Finding.from_error(err)]
-    if not np.array_equal(other, values):
+    if other != ours:
         msg = "the spec parser and CRoaring read different values from these bytes"
         return [Finding("ROARING_DECODERS_DISAGREE", "must", path, offset, msg)]
     return []
@@ -294,6 +318,77 @@ def header_size(obj) -> int:
     return size + (4 * n if obj.has_offsets else 0)
 
 
+def container_cardinality(c) -> int:
+    """The values one parsed container holds, counted without listing them."""
+    body = c.body
+    if c.is_run:
+        return sum(r.last - r.start + 1 for r in body.runs)
+    if c.cardinality <= ARRAY_MAX:
+        return len(body.values)
+    return int.from_bytes(body.words, "little").bit_count()
+
+
+def structure_cardinality(obj) -> int:
+    """The values a parsed roaring32 object holds, counted without listing them."""
+    return sum(container_cardinality(c) for c in obj.containers)
+
+
+def container_runs(c) -> tuple[np.ndarray, np.ndarray]:
+    """Starts and inclusive ends (uint64, low 16 bits) of one parsed container's runs of consecutive values,
+    never listing a run's values."""
+    body = c.body
+    if c.is_run:
+        starts = np.fromiter((r.start for r in body.runs), dtype=np.uint64, count=len(body.runs))
+        return starts, starts + np.fromiter((r.len_minus_one for r in body.runs), np.uint64, len(body.runs))
+    if c.cardinality <= ARRAY_MAX:
+        values = np.asarray(body.values, dtype=np.uint16)
+        if values.size == 0:
+            return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.uint64)
+        firsts, lasts = _run_bounds(values)
+        return firsts.astype(np.uint64), lasts.astype(np.uint64)
+    bits = np.unpackbits(np.frombuffer(body.words, dtype=np.uint8), bitorder="little").astype(np.int8)
+    edges = np.diff(np.concatenate(([0], bits, [0])))
+    return np.flatnonzero(edges == 1).astype(np.uint64), (np.flatnonzero(edges == -1) - 1).astype(np.uint64)
+
+
+def structure_runs(obj, high: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Starts and inclusive ends of the runs of a parsed roaring32 object (plus `high`), merged across
+    containers, never listing a run's values."""
+    firsts, lasts = [], []
+    for c in obj.containers:
+        base = np.uint64(high + (c.key << 16))
+        a, b = container_runs(c)
+        firsts.append(a + base)
+        lasts.append(b + base)
+    return merge_runs(firsts, lasts)
+
+
+def merge_runs(firsts: list[np.ndarray], lasts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Ascending runs (per container, containers in order) with touching neighbours joined."""
+    if not firsts:
+        return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.uint64)
+    a, b = np.concatenate(firsts), np.concatenate(lasts)
+    if a.size < 2:
+        return a, b
+    keep = np.concatenate(([True], a[1:] != b[:-1] + np.uint64(1)))
+    starts = np.flatnonzero(keep)
+    ends = np.concatenate((starts[1:] - 1, [a.size - 1]))
+    return a[starts], b[ends]
+
+
+def structure_bitmap(obj) -> BitMap:
+    """A parsed roaring32 object as a pyroaring BitMap (a run container added run by run, never listed)."""
+    bm = BitMap()
+    for c in obj.containers:
+        base = c.key << 16
+        if c.is_run:
+            for r in c.body.runs:
+                bm.add_range(base + r.start, base + r.last + 1)
+        else:
+            bm.update((container_values(c) + np.uint64(base)).astype(np.uint32))
+    return bm
+
+
 def container_values(c) -> np.ndarray:
     """Low 16-bit values of one parsed container (uint64, as stored)."""
     body = c.body
@@ -307,7 +402,9 @@ def container_values(c) -> np.ndarray:
 
 
 def structure_values(obj) -> np.ndarray:
-    """All values of a parsed roaring32 object, in stored order."""
+    """All values of a parsed roaring32 object, in stored order (refused past the memory budget)."""
+    total = structure_cardinality(obj)
+    budget.reserve(VALUE_BYTES * total, f"the {total} values of a bitmap")
     parts = [container_values(c) + (np.uint64(c.key) << np.uint64(16)) for c in obj.containers]
     return np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64)
 
@@ -318,17 +415,17 @@ def check_roaring32(obj, path: str, base: int) -> list[Finding]:
     pos = base + header_size(obj)
     for i, (c, size) in enumerate(zip(obj.containers, _container_sizes(obj), strict=True)):
         cpath = f"{path}.containers[{i}]".lstrip(".")
-        vals = container_values(c)
-        if c.is_run:
+        if c.is_run:  # counted run by run: a run container's values are never listed
             runs = c.body.runs
-            if vals.size != c.cardinality:
+            held = container_cardinality(c)
+            if held != c.cardinality:
                 findings.append(
                     Finding(
                         "ROARING_CARDINALITY_MISMATCH",
                         "must",
                         f"{cpath}.body.runs",
                         pos + 2,
-                        f"runs hold {vals.size} values, the header says {c.cardinality}",
+                        f"runs hold {held} values, the header says {c.cardinality}",
                     )
                 )
             for j in range(1, len(runs)):
@@ -345,6 +442,8 @@ def check_roaring32(obj, path: str, base: int) -> list[Finding]:
                     break
             num_runs = len(runs)
         elif c.cardinality <= ARRAY_MAX:
+            vals = container_values(c)
+            held = int(vals.size)
             bad = np.flatnonzero(np.diff(vals.astype(np.int64)) <= 0)
             if bad.size:
                 j = int(bad[0]) + 1
@@ -359,6 +458,8 @@ def check_roaring32(obj, path: str, base: int) -> list[Finding]:
                 )
             num_runs = int(np.count_nonzero(np.diff(vals.astype(np.int64)) != 1)) + 1 if vals.size else 0
         else:
+            vals = container_values(c)
+            held = int(vals.size)
             if vals.size == 0:
                 findings.append(
                     Finding(
@@ -381,7 +482,7 @@ def check_roaring32(obj, path: str, base: int) -> list[Finding]:
                 )
             num_runs = int(np.count_nonzero(np.diff(vals.astype(np.int64)) != 1)) + 1 if vals.size else 0
         if not any(f.severity == "must" for f in findings):
-            want = java_container_kind(int(vals.size), num_runs) if vals.size else None
+            want = java_container_kind(held, num_runs) if held else None
             kind = RUN if c.is_run else (ARRAY if c.cardinality <= ARRAY_MAX else BITMAP)
             if want is not None and want != kind:
                 findings.append(
@@ -411,7 +512,8 @@ def java_kinds(obj) -> list[str]:
     """Kinds Java would choose for the same values."""
     out = []
     for c in obj.containers:
-        vals = container_values(c)
-        runs = int(np.count_nonzero(np.diff(vals.astype(np.int64)) != 1)) + 1 if vals.size else 0
-        out.append(java_container_kind(int(vals.size), runs))
+        starts, ends = container_runs(c)
+        firsts, lasts = merge_runs([starts], [ends])
+        held = int((lasts - firsts).sum() + firsts.size) if firsts.size else 0
+        out.append(java_container_kind(held, int(firsts.size)))
     return out

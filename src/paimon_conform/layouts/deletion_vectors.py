@@ -298,8 +298,17 @@ def _vector_bitmap(vec) -> tuple[BitmapKind, Any]:
     return kind, vec.blob.bitmap
 
 
-def _vector_values(kind: BitmapKind, bitmap) -> np.ndarray:
-    return r64.values(bitmap) if kind == "bitmap64" else roaring.structure_values(bitmap)
+def _vector_runs(kind: BitmapKind, bitmap) -> tuple[np.ndarray, np.ndarray]:
+    """Starts and inclusive ends of a parsed vector's runs of positions (never listed position by position)."""
+    return r64.runs(bitmap) if kind == "bitmap64" else roaring.structure_runs(bitmap)
+
+
+def _vector_cardinality(kind: BitmapKind, bitmap) -> int:
+    return r64.cardinality(bitmap) if kind == "bitmap64" else roaring.structure_cardinality(bitmap)
+
+
+def _vector_pyroaring(kind: BitmapKind, bitmap) -> BitMap | BitMap64:
+    return r64.bitmap(bitmap) if kind == "bitmap64" else roaring.structure_bitmap(bitmap)
 
 
 def _vector_findings(i: int, vec) -> list[Finding]:
@@ -313,15 +322,15 @@ def _vector_findings(i: int, vec) -> list[Finding]:
         findings = r64.check(bitmap, path, base)
         limit = MAX_POSITION64
     if not any(f.severity == "must" for f in findings):
-        values = _vector_values(kind, bitmap)
-        if values.size and int(values[-1]) > limit:
+        lasts = _vector_runs(kind, bitmap)[1]
+        if lasts.size and int(lasts[-1]) > limit:
             findings.append(
                 Finding(
                     "DV_POSITION_OUT_OF_RANGE",
                     "must",
                     path,
                     base,
-                    f"position {int(values[-1])} exceeds the {kind} maximum {limit}",
+                    f"position {int(lasts[-1])} exceeds the {kind} maximum {limit}",
                 )
             )
     return findings
@@ -343,7 +352,7 @@ def validate(data: bytes, types: Any = None) -> list[Finding]:
     except LayoutError as err:
         return [*findings, Finding.from_error(err)]
     for i, (vec, fast) in enumerate(zip(obj.vectors, loaded, strict=True)):
-        ours = _vector_values(*_vector_bitmap(vec))
+        ours = _vector_pyroaring(*_vector_bitmap(vec))
         findings += roaring.cross_check(
             ours, lambda fast=fast: fast.bitmap, f"vectors[{i}].blob.bitmap", vec.ofs_vector + 8
         )
@@ -357,13 +366,12 @@ def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
     for i, vec in enumerate(obj.vectors):
         raise_first_must(NAME, _vector_findings(i, vec))
         kind, bitmap = _vector_bitmap(vec)
-        values = _vector_values(kind, bitmap)
         entry: dict[str, Any] = {
             "bitmap": kind,
             "offset": vec.ofs_vector,
             "length": vec.len_manifest,
-            "cardinality": int(values.size),
-            "ranges": roaring.to_ranges(values),
+            "cardinality": _vector_cardinality(kind, bitmap),
+            "ranges": roaring.pairs(*_vector_runs(kind, bitmap)),  # from the runs: positions never listed
         }
         layout = r64.layout_of(bitmap) if kind == "bitmap64" else r32.bitmap_layout(bitmap)
         if layout:
@@ -393,7 +401,7 @@ def describe(data: bytes, types: Any = None) -> str:
     lines = [f"deletion_vectors: version {int(obj.version)}, {len(obj.vectors)} vector(s), {len(data)} bytes"]
     for i, vec in enumerate(obj.vectors):
         kind, bitmap = _vector_bitmap(vec)
-        card = int(_vector_values(kind, bitmap).size)
+        card = _vector_cardinality(kind, bitmap)
         lines.append(
             f"  vectors[{i}] offset {vec.ofs_vector} manifest length {vec.len_manifest} "
             f"{kind} cardinality {card} crc 0x{vec.crc:08x}"

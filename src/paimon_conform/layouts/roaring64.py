@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from pyroaring import BitMap64
 
-from .. import roaring, structure
+from .. import budget, roaring, structure
 from ..errors import CaseError, LayoutError
 from ..findings import Finding, raise_first_must
 from .base import Layout, case_header
@@ -40,8 +41,40 @@ def end_offset(obj, base: int) -> int:
     return roaring.end_offset(obj.buckets[-1].bitmap, bases[-1]) if bases else base + 8
 
 
+def cardinality(obj) -> int:
+    """The values a parsed roaring64 object holds, counted without listing them."""
+    return sum(roaring.structure_cardinality(b.bitmap) for b in obj.buckets)
+
+
+def runs(obj) -> tuple[np.ndarray, np.ndarray]:
+    """Starts and inclusive ends of the runs of a parsed roaring64 object, never listing a run's values."""
+    parts = [roaring.structure_runs(b.bitmap, b.high_key << 32) for b in obj.buckets]
+    return roaring.merge_runs([a for a, _ in parts], [b for _, b in parts])
+
+
+def ranges(obj) -> list[list[int]]:
+    """A parsed roaring64 object's values as a case's inclusive [first, last] ranges."""
+    return roaring.pairs(*runs(obj))
+
+
+def bitmap(obj) -> BitMap64:
+    """A parsed roaring64 object as a pyroaring BitMap64 (a run added as a range, never listed)."""
+    bm = BitMap64()
+    for b in obj.buckets:
+        for c in b.bitmap.containers:
+            base = (b.high_key << 32) + (c.key << 16)
+            if c.is_run:
+                for r in c.body.runs:
+                    bm.add_range(base + r.start, base + r.last + 1)
+            else:
+                bm.update(roaring.container_values(c) + np.uint64(base))
+    return bm
+
+
 def values(obj) -> np.ndarray:
-    """All 64-bit values of a parsed roaring64 object."""
+    """All 64-bit values of a parsed roaring64 object (refused past the memory budget)."""
+    total = cardinality(obj)
+    budget.reserve(roaring.VALUE_BYTES * total, f"the {total} values of a 64-bit bitmap")
     parts = [roaring.structure_values(b.bitmap) + (np.uint64(b.high_key) << np.uint64(32)) for b in obj.buckets]
     return np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64)
 
@@ -68,8 +101,8 @@ def check(obj, path: str, base: int) -> list[Finding]:
 def layout_of(obj) -> dict[str, Any] | None:
     """The case `layout` override reproducing a non-canonical 64-bit bitmap, or None."""
     keys = [b.high_key for b in obj.buckets]
-    vals = values(obj)
-    highest = int(vals[-1] >> np.uint64(32)) if vals.size else -1
+    lasts = runs(obj)[1]
+    highest = int(lasts[-1] >> np.uint64(32)) if lasts.size else -1
     out: dict[str, Any] = {}
     if len(keys) != highest + 1 or any(k != i for i, k in enumerate(keys)):  # never range(highest): up to 2^32
         out["bucket_keys"] = keys
@@ -96,8 +129,7 @@ def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
     end = end_offset(obj, 0)
     findings += roaring.trailing_bytes(end, len(data))
     raise_first_must(NAME, findings)
-    vals = values(obj)
-    case = case_header(KIND) | {"cardinality": int(vals.size), "ranges": roaring.to_ranges(vals)}
+    case = case_header(KIND) | {"cardinality": cardinality(obj), "ranges": ranges(obj)}  # never listed value by value
     layout = layout_of(obj)
     if layout:
         case["layout"] = layout
@@ -123,7 +155,7 @@ def validate(data: bytes, types: Any = None) -> list[Finding]:
     findings += roaring.trailing_bytes(end, len(data))
     if not any(f.severity == "must" for f in findings):
         blob = data[:end]
-        findings += roaring.cross_check(values(obj), lambda: roaring.load_roaring64(blob, NAME), "", 0)
+        findings += roaring.cross_check(bitmap(obj), lambda: roaring.load_roaring64(blob, NAME), "", 0)
     return findings
 
 
