@@ -14,12 +14,14 @@ from typing import Any
 
 import numpy as np
 
+from . import budget
 from .errors import EncodeError
 from .hashing import fast_hash, fast_hash_many
 from .types import DataType
 
 DEFAULT_ITEMS = 1_000_000
 DEFAULT_FPP = 0.1
+PROBE_CHUNK = 1 << 20  # bit positions computed at a time when a filter is probed
 
 
 def sizing(items: int, fpp: float) -> tuple[int, int]:
@@ -35,8 +37,14 @@ def sizing(items: int, fpp: float) -> tuple[int, int]:
 
 
 def positions(hashes: np.ndarray, k: int, num_bits: int) -> np.ndarray:
-    """Bit positions (k per hash, grouped by i) exactly as BloomFilter64.addHash computes them."""
+    """Bit positions (k per hash, grouped by i) exactly as BloomFilter64.addHash computes them.
+
+    k <= 0 gives none (Java's loop `for i in 1..k` never runs); k positions per hash past the
+    memory budget are refused (probe a stored filter with `contains` instead: it never lists them).
+    """
     h = np.ascontiguousarray(hashes, dtype=np.int64)
+    k = max(int(k), 0)
+    budget.reserve(8 * k * h.size, f"{k} bloom-filter bit positions for each of {h.size} value(s)")
     h1 = h.astype(np.int32)  # (int) hash64: the low 32 bits
     h2 = (h >> np.int64(32)).astype(np.int32)  # (int) (hash64 >>> 32)
     out = np.empty((k, h.size), dtype=np.int32)
@@ -52,6 +60,7 @@ def positions(hashes: np.ndarray, k: int, num_bits: int) -> np.ndarray:
 def build_from_hashes(hashes: np.ndarray, items: int, fpp: float) -> bytes:
     """Payload for already-hashed non-null values."""
     num_bits, k = sizing(items, fpp)
+    budget.reserve(2 * num_bits, f"a bloom filter of {num_bits} bits (items {items}, fpp {fpp})")
     bits = np.zeros(num_bits, dtype=np.bool_)
     if hashes.size:
         bits[positions(hashes, k, num_bits)] = True
@@ -71,14 +80,49 @@ def split(payload: bytes) -> tuple[int, bytes]:
     return struct.unpack_from(">i", payload)[0], payload[4:]
 
 
+def contains(hashes: np.ndarray, k: int, bits: bytes) -> np.ndarray:
+    """For each hash, whether BloomFilter64.testHash finds all its k bits set in `bits`.
+
+    Exactly Java's loop (`for i in 1..k`, int arithmetic), computed a chunk of positions at a time
+    and stopped once every hash has a clear bit, so a stored k of any size (up to 2^31 - 1) never
+    lists k positions: combined hashes h1 + i * h2 repeat with period 2^32 / gcd(h2, 2^32), so no
+    hash needs more than that many steps. k <= 0 finds every hash (the loop never runs).
+    """
+    h = np.ascontiguousarray(hashes, dtype=np.int64)
+    alive = np.ones(h.size, dtype=bool)
+    arr = np.frombuffer(bits, dtype=np.uint8)
+    num_bits = 8 * len(bits)
+    if k <= 0 or h.size == 0 or bool(np.all(arr == 0xFF)):
+        return alive
+    if num_bits == 0:
+        return ~alive
+    h1 = h.astype(np.int32).astype(np.int64)
+    h2 = (h >> np.int64(32)).astype(np.int32).astype(np.int64)
+    low = h2 & 0xFFFFFFFF
+    gcd = np.where(low == 0, np.int64(1) << 32, low & -low)  # gcd(h2, 2^32): h2's lowest set bit
+    period = (np.int64(1) << 32) // gcd
+    done = 0
+    while True:
+        live = np.flatnonzero(alive & (period > done))
+        steps = min(int(k), int(period[live].max(initial=0))) - done
+        if live.size == 0 or steps <= 0:
+            return alive
+        m = max(1, min(steps, PROBE_CHUNK // live.size))
+        i = np.arange(done + 1, done + m + 1, dtype=np.int64)
+        c = (h1[live, None] + i[None, :] * h2[live, None]).astype(np.uint32).view(np.int32)
+        c = np.bitwise_xor(c, c >> np.int32(31))  # negative: ~c
+        pos = (c % np.int32(num_bits)).astype(np.int64)
+        hit = ((arr[pos >> 3] >> (pos & 7)) & 1).astype(bool)
+        alive[live] = hit.all(axis=1)
+        done += m
+
+
 def might_contain(payload: bytes, t: DataType, value: Any) -> bool:
     """Java's visitEqual: False means the file can be skipped for `value`."""
     if value is None:
         return True
     k, bits = split(payload)
-    arr = np.frombuffer(bits, dtype=np.uint8)
-    pos = positions(np.asarray([fast_hash(t, value)], dtype=np.int64), k, 8 * len(bits))
-    return bool(np.all((arr[pos >> 3] >> (pos & 7)) & 1))
+    return bool(contains(np.asarray([fast_hash(t, value)], dtype=np.int64), k, bits)[0])
 
 
 def evaluate(payload: bytes, t: DataType, op: str, literals: Sequence[Any]) -> bool:

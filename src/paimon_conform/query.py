@@ -18,7 +18,7 @@ from typing import Any, Union
 
 from pyroaring import BitMap
 
-from . import bitmap, bloom, bsi, range_bitmap, range_query, structure
+from . import bitmap, bloom, bsi, budget, range_bitmap, range_query, structure
 from .errors import EncodeError, UsageError
 from .types import DataType, to_internal
 
@@ -27,6 +27,7 @@ SKIP = "skip"
 Result = Union[str, BitMap]  # noqa: UP007 - a type alias, kept readable
 MAX_DEPTH = 64
 MAX_TOKENS = 100_000
+ROW_BYTES = 48  # one matching row as a Python int in a list, and its digits in the output
 
 
 @dataclass
@@ -384,5 +385,6 @@ def top_k(
 def describe(result: Result) -> dict[str, Any]:
     """A result as JSON: {"result": "rows", "rows": [...]}, or remain / skip."""
     if isinstance(result, BitMap):
+        budget.reserve(ROW_BYTES * len(result), f"a list of {len(result)} matching rows")
         return {"result": "rows", "count": len(result), "rows": list(result)}
     return {"result": result}
