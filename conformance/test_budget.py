@@ -1,0 +1,344 @@
+"""The resource budget (budget.py, `--max-memory`): counts, lengths and depths read from input are checked
+against the bytes that remain and the budget before anything is built from them.
+
+The memory-bound tests run the CLI in a subprocess under RLIMIT_AS: without the checks each of them
+exhausts the limit (a MemoryError, reported as an internal error) instead of ending with a finding or
+exit 2 and the reason.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import resource
+import shutil
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import fastavro
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from conftest import GOLDEN, ROOT
+
+from paimon_conform import bloom, budget, cli, roaring
+from paimon_conform.errors import UsageError
+from paimon_conform.table.metadata import MetadataProblem, read_avro, read_records
+
+TABLE = GOLDEN / "tables" / "java-0.9.0" / "append-fixed3-avro"
+CORPUS = ROOT.parent / "shared" / "external-corpus" / "files"
+LIMIT = 1200 << 20  # address space for a CLI run: the interpreter with numpy and pyarrow takes about 600 MiB
+SYNC = bytes(range(16))
+
+
+def run_limited(*args: str, limit: int = LIMIT) -> subprocess.CompletedProcess:
+    """The CLI in a subprocess whose address space is capped at `limit` bytes."""
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return subprocess.run(
+        [sys.executable, "-m", "paimon_conform.cli", *args],
+        capture_output=True,
+        text=True,
+        preexec_fn=cap,
+        timeout=300,
+    )
+
+
+def assert_no_crash(done: subprocess.CompletedProcess) -> None:
+    """No internal error, MemoryError or traceback: the kit ended on purpose."""
+    text = done.stdout + done.stderr
+    assert "internal error" not in text, text[-2000:]
+    assert "MemoryError" not in text, text[-2000:]
+    assert "Traceback" not in text, text[-2000:]
+
+
+def zigzag(n: int) -> bytes:
+    """Avro's zigzag varint."""
+    n = (n << 1) ^ (n >> 63)
+    out = bytearray()
+    while True:
+        if n < 0x80:
+            return bytes(out + bytes([n]))
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+
+
+def avro_file(schema: dict, blocks: list[tuple[int, bytes]], codec: str = "null", sync: bytes = SYNC) -> bytes:
+    """An Avro container file: fastavro's header, then the given (record count, block bytes) blocks."""
+    buf = io.BytesIO()
+    fastavro.writer(buf, fastavro.parse_schema(schema), [], codec=codec, sync_marker=SYNC)
+    return buf.getvalue() + b"".join(zigzag(n) + zigzag(len(body)) + body + sync for n, body in blocks)
+
+
+def copy_table(tmp_path: Path) -> tuple[Path, dict]:
+    """A copy of a Java-written table and its latest snapshot."""
+    root = shutil.copytree(TABLE, tmp_path / "t")
+    latest = max((root / "snapshot").glob("snapshot-*"), key=lambda p: int(p.name.split("-")[1]))
+    return root, json.loads(latest.read_text())
+
+
+def findings(done: subprocess.CompletedProcess) -> list[dict]:
+    """Every finding of a `--report json` run."""
+    return [f for r in json.loads(done.stdout)["files"] for f in r["findings"]]
+
+
+# ------------------------------------------------------------------------------------------- the budget
+
+
+def test_sizes_and_the_context():
+    assert budget.parse_size("512M") == 512 << 20
+    assert budget.parse_size("1.5g") == 3 << 29
+    assert budget.parse_size("4096") == 4096
+    with pytest.raises(UsageError):
+        budget.parse_size("lots")
+    assert budget.current().max_memory == budget.DEFAULT_MAX_MEMORY == 1 << 30
+    with budget.limited(8 << 20):
+        assert budget.current().max_memory == 8 << 20
+        budget.reserve(8 << 20, "exactly the budget")
+        with pytest.raises(budget.BudgetExceeded, match=r"memory budget of 8\.0 MiB"):
+            budget.reserve((8 << 20) + 1, "one byte more")
+    assert budget.current().max_memory == budget.DEFAULT_MAX_MEMORY
+    with pytest.raises(UsageError):
+        budget.limited(1024).__enter__()
+
+
+def test_cli_max_memory_option(tmp_path):
+    assert cli.main(["validate", str(TABLE), "--max-memory", "64M"]) == 0
+    assert cli.main(["--max-memory", "64M", "validate", str(TABLE)]) == 0
+    assert cli.main(["validate", str(TABLE), "--max-memory", "plenty"]) == 2
+    assert cli.main(["validate", str(TABLE), "--max-memory", "1k"]) == 2
+
+
+def test_json_depth_ignores_brackets_in_strings():
+    assert budget.json_depth(b'{"a": [1, {"b": "[[[[{{{{"}]}') == 3
+    assert budget.json_depth(b'"\\"[[["') == 0
+    assert budget.json_depth(b"[" * 1000) == 1000
+    with pytest.raises(budget.JsonLimitError, match="nested 100000 levels"):
+        budget.loads_json("[" * 100_000 + "]" * 100_000, "x")
+    assert budget.loads_json(b'{"a": [[1]]}', "x") == {"a": [[1]]}
+
+
+# ------------------------------------------------------------------------------------------- Avro
+
+
+def test_avro_block_of_2_31_zero_byte_records_is_a_finding_not_an_oom(tmp_path):
+    """~120 bytes: a writer schema whose records take no byte, one block claiming 2^31 of them."""
+    root, snap = copy_table(tmp_path)
+    crafted = avro_file({"type": "record", "name": "r", "fields": []}, [(2**31, b"")])
+    assert len(crafted) < 150
+    (root / "manifest" / snap["deltaManifestList"]).write_bytes(crafted)
+    done = run_limited("validate", str(root), "--report", "json", "--max-memory", "256M")
+    assert_no_crash(done)
+    assert done.returncode == 1, done.stderr
+    got = [f for f in findings(done) if f["code"] == "MANIFEST_UNREADABLE"]
+    assert got
+    assert "zero bytes" in got[0]["message"]
+
+
+def test_avro_block_count_is_checked_against_its_bytes(tmp_path):
+    """Java's schema, a real block, its record count raised to 2^31: refused before decoding."""
+    root, snap = copy_table(tmp_path)
+    path = root / "manifest" / snap["deltaManifestList"]
+    records = list(fastavro.reader(io.BytesIO(path.read_bytes())))
+    schema = fastavro.reader(io.BytesIO(path.read_bytes())).writer_schema
+    body = io.BytesIO()
+    for r in records:
+        fastavro.schemaless_writer(body, schema, r)
+    path.write_bytes(avro_file(json.loads(json.dumps(schema)), [(2**31, body.getvalue())]))
+    with pytest.raises(MetadataProblem, match="claims 2147483648 records in") as err:
+        read_records(path)
+    assert err.value.code == "MANIFEST_UNREADABLE"
+    assert err.value.path == "blocks[0].count"
+
+
+def test_avro_array_of_zero_byte_items_is_refused():
+    schema = {"type": "record", "name": "r", "fields": [{"name": "a", "type": {"type": "array", "items": "null"}}]}
+    with pytest.raises(MetadataProblem, match="zero bytes"):
+        read_avro(avro_file(schema, [(1, zigzag(2**40) + b"\x00")]))
+
+
+@pytest.mark.parametrize("codec", ["null", "deflate", "snappy", "zstandard", "bzip2", "xz"])
+def test_avro_codecs_read_as_fastavro_reads_them(codec):
+    schema = fastavro.parse_schema(
+        {
+            "type": "record",
+            "name": "r",
+            "fields": [
+                {"name": "_VERSION", "type": "int"},
+                {"name": "s", "type": "string"},
+                {"name": "n", "type": ["null", {"type": "array", "items": ["null", "long"]}]},
+            ],
+        }
+    )
+    records = [{"_VERSION": 2, "s": f"file-{i}" * (i % 7), "n": None if i % 3 else [i, None]} for i in range(3000)]
+    buf = io.BytesIO()
+    fastavro.writer(buf, schema, records, codec=codec, sync_interval=4000)  # many blocks
+    got = read_avro(buf.getvalue())
+    assert got.records == records
+    assert got.schema == fastavro.reader(io.BytesIO(buf.getvalue())).writer_schema
+
+
+@pytest.mark.parametrize("codec", ["deflate", "snappy", "zstandard", "bzip2", "xz"])
+def test_avro_decompression_is_bounded_by_the_budget(codec):
+    """16 MiB of zeros compress to a few KiB; under a 4 MiB budget the block is refused, not decompressed."""
+    schema = fastavro.parse_schema({"type": "record", "name": "r", "fields": [{"name": "b", "type": "bytes"}]})
+    buf = io.BytesIO()
+    fastavro.writer(buf, schema, [{"b": bytes(16 << 20)}], codec=codec)
+    data = buf.getvalue()
+    assert len(data) < 1 << 20
+    with budget.limited(4 << 20), pytest.raises(budget.BudgetExceeded, match="decompressed block"):
+        read_avro(data)
+    assert len(read_avro(data).records[0]["b"]) == 16 << 20  # within the default budget
+
+
+def test_avro_blocks_are_consumed_exactly():
+    schema = {"type": "record", "name": "r", "fields": [{"name": "v", "type": "int"}]}
+    assert read_avro(avro_file(schema, [(2, b"\x02\x04")])).records == [{"v": 1}, {"v": 2}]
+    with pytest.raises(MetadataProblem, match="follow its 1 records"):
+        read_avro(avro_file(schema, [(1, b"\x02\x04")]))
+    with pytest.raises(MetadataProblem, match="sync marker"):
+        read_avro(avro_file(schema, [(2, b"\x02\x04")], sync=bytes(16)))
+    with pytest.raises(MetadataProblem, match="remain"):
+        read_avro(avro_file(schema, [(2, b"\x02\x04")])[:-5])
+    with pytest.raises(MetadataProblem, match="negative"):
+        read_avro(avro_file(schema, [(-1, b"")]))
+
+
+def test_avro_header_counts_are_bounded():
+    head = b"Obj\x01" + zigzag(2**40)  # a metadata map claiming 2^40 entries
+    with pytest.raises(MetadataProblem, match="metadata entries"):
+        read_avro(head + bytes(64))
+    deep = b"Obj\x01" + zigzag(1) + zigzag(11) + b"avro.schema" + zigzag(200_000) + b"[" * 200_000 + zigzag(0) + SYNC
+    with pytest.raises(MetadataProblem, match="nested 200000 levels"):
+        read_avro(deep)
+
+
+def test_columnar_metadata_rows_are_checked_before_reading(tmp_path):
+    path = tmp_path / "manifest-x"
+    pq.write_table(pa.table({"_VERSION": pa.array(np.full(200_000, 2, dtype=np.int32))}), path)
+    with budget.limited(4 << 20), pytest.raises(MetadataProblem, match="memory budget") as err:
+        read_records(path)
+    assert err.value.code == "MANIFEST_UNREADABLE"
+    assert len(read_records(path).records) == 200_000
+
+
+# ------------------------------------------------------------------------------------------- layouts
+
+
+def full_roaring32() -> bytes:
+    """Every 32-bit value: 65536 run containers of one full run each, about 900 KB."""
+    n = 1 << 16
+    head = struct.pack("<HH", 12347, n - 1) + b"\xff" * (n // 8)
+    head += b"".join(struct.pack("<HH", k, 0xFFFF) for k in range(n))
+    start = len(head) + 4 * n
+    head += b"".join(struct.pack("<I", start + 6 * k) for k in range(n))
+    return head + struct.pack("<HHH", 1, 0, 0xFFFF) * n
+
+
+def test_full_32_bit_bitmap_inspects_and_validates_without_listing_its_values(tmp_path):
+    path = tmp_path / "full.bin"
+    path.write_bytes(full_roaring32())
+    done = run_limited("inspect", str(path), "--json")
+    assert_no_crash(done)
+    case = json.loads(done.stdout)
+    assert (case["cardinality"], case["ranges"]) == (1 << 32, [[0, (1 << 32) - 1]])
+    done = run_limited("validate", str(path))
+    assert_no_crash(done)
+    assert done.returncode == 0
+
+
+def test_roaring64_high_keys_inspect_compactly():
+    """CRoaring's 64maphighvals.bin: 121 values under high keys near 2^32."""
+    path = CORPUS / "croaring" / "tests" / "testdata" / "64maphighvals.bin"
+    if not path.is_file():
+        pytest.skip(f"the third-party corpus is missing: {path}")
+    done = run_limited("inspect", str(path), "--kind", "roaring64", "--json")
+    assert_no_crash(done)
+    case = json.loads(done.stdout)
+    assert case["cardinality"] == 121
+    want = [(h << 32) + low for h in range(2**32 - 11, 2**32) for low in range(2**32 - 11, 2**32)]
+    assert roaring.from_ranges(case["ranges"]).tolist() == want
+
+
+def test_encoding_a_64_bit_vector_near_2_63_is_refused_not_an_oom(tmp_path):
+    """Paimon writes a bucket for every high key up to the highest: 2^31 buckets, far past any budget."""
+    case = tmp_path / "dv.json"
+    top = (0x7FFFFFFE << 32) | 0x80000000
+    vectors = [{"bitmap": "bitmap64", "ranges": [[top - 10, top]]}]
+    case.write_text(json.dumps({"case_format": 1, "kind": "deletion-vectors", "version": 1, "vectors": vectors}))
+    done = run_limited("encode", str(case), "-o", str(tmp_path / "dv.bin"))
+    assert_no_crash(done)
+    assert done.returncode == 2
+    assert "memory budget" in done.stderr
+    assert "buckets" in done.stderr
+    assert not (tmp_path / "dv.bin").exists()
+
+
+def test_encoding_huge_ranges_is_refused(tmp_path):
+    case = tmp_path / "r.json"
+    case.write_text(json.dumps({"case_format": 1, "kind": "roaring64", "ranges": [[0, 2**40]]}))
+    done = run_limited("encode", str(case), "-o", str(tmp_path / "r.bin"))
+    assert_no_crash(done)
+    assert done.returncode == 2
+    assert "memory budget" in done.stderr
+
+
+def bloom_payload(k: int, bits: bytes) -> str:
+    return "hex:" + (struct.pack(">i", k) + bits).hex()
+
+
+@pytest.mark.parametrize(
+    ("k", "bits", "answer"),
+    [
+        (2**31 - 1, b"\xff" * 64, "remain"),  # every bit set: Java's 2^31 - 1 probes all find theirs
+        (2**31 - 1, b"\x00" * 64, "skip"),  # Java's first probe finds a clear bit
+        (-5, b"\x00" * 64, "remain"),  # Java's loop `for i in 1..k` never runs
+        (0, b"\x00", "remain"),
+    ],
+)
+def test_bloom_hash_count_of_any_size(k, bits, answer):
+    done = run_limited(
+        "query",
+        bloom_payload(k, bits),
+        "--kind",
+        "bloom-filter",
+        "--type",
+        "INT",
+        "--column",
+        "c",
+        "--where",
+        "c = 7",
+        "--json",
+    )
+    assert_no_crash(done)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"result": answer}
+
+
+def test_bloom_probe_is_javas_loop():
+    """`contains` (chunked, stops early) answers as the k listed positions of `positions` do."""
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        size = int(rng.integers(1, 40))
+        bits = (rng.integers(0, 256, size, dtype=np.uint8) | rng.integers(0, 256, size, dtype=np.uint8)).tobytes()
+        k = int(rng.integers(1, 20))
+        hashes = rng.integers(-(2**63), 2**63 - 1, 64, dtype=np.int64)
+        hashes[:8] = (hashes[:8] & 0xFFFFFFFF) | (1 << 40)  # h2 a power of two: a short period
+        arr = np.unpackbits(np.frombuffer(bits, np.uint8), bitorder="little")
+        want = arr[bloom.positions(hashes, k, 8 * len(bits)).reshape(k, -1)].all(axis=0).astype(bool)
+        assert (bloom.contains(hashes, k, bits) == want).all()
+
+
+def test_query_rows_past_the_budget_are_refused():
+    """A 6-byte BSI payload claiming 2^31 - 1 rows, none non-null: `IS NULL` selects them all."""
+    payload = "hex:" + (b"\x01" + struct.pack(">i", 2**31 - 1) + b"\x00\x00").hex()
+    args = ("query", payload, "--kind", "bsi", "--type", "BIGINT", "--column", "c", "--where", "c IS NULL")
+    done = run_limited(*args)
+    assert_no_crash(done)
+    assert done.returncode == 2
+    assert "memory budget" in done.stderr
