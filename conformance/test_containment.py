@@ -240,3 +240,22 @@ def test_a_clean_copy_is_followed(pristine, tmp_path):
     opened = {Path(p).name for _, p in seen}
     assert any(n.startswith("snapshot-") for n in opened)
     assert any(n.endswith(".index") for n in opened)
+
+
+@pytest.mark.parametrize("folder", ["manifest", "snapshot", "schema", "index"])
+def test_a_new_table_whose_metadata_folder_leads_outside_is_not_written_through(tmp_path, folder):
+    from paimon_conform.table import commit, write
+
+    root, outside = tmp_path / "t", tmp_path / "outside"
+    root.mkdir()
+    outside.mkdir()
+    (root / folder).symlink_to(outside, target_is_directory=True)
+    rows = pa.table({"k": pa.array([1, 2], pa.int64()), "v": ["a", "b"]})
+    options = {"primary-key": "k", "bucket": "-1"}  # dynamic bucket: a HASH file goes to index/
+    with watching(outside) as seen:
+        plan = write.prepare(root, rows.schema, options, overwrite=False)
+        results = [write.write_task(plan, rows.to_batches(), 0)]
+        with pytest.raises(UsageError, match="outside the table"):
+            commit.commit(plan, results)
+    assert seen == []
+    assert list(outside.iterdir()) == []

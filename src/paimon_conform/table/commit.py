@@ -60,6 +60,7 @@ from . import files
 from .chain import snapshot_ids
 from .dynamic import load_hashes
 from .metadata import DataFileMeta, DeletionVectorRange, IndexManifestEntry, ManifestEntry, SimpleStats
+from .paths import contained, inside
 from .schema import TableSchema
 from .state import Placer, TableState, latest_state
 from .write import RETRACT, TaskResult, WritePlan
@@ -175,8 +176,10 @@ class _Commit:
         self.counter += 1
         return f"{kind}-{self.uid}-{self.counter - 1}"
 
-    def put(self, path: Path, data: bytes) -> int:
-        path.parent.mkdir(parents=True, exist_ok=True)
+    def put(self, relative: str, data: bytes) -> int:
+        """Write a new metadata or index file under the root (never through a symlink out of it)."""
+        contained(self.root, relative.rsplit("/", 1)[0]).mkdir(parents=True, exist_ok=True)
+        path = contained(self.root, relative)
         self.written.append(path)
         path.write_bytes(data)
         return len(data)
@@ -185,7 +188,7 @@ class _Commit:
         from .writer import avro_bytes
 
         name = self.name(prefix)
-        return name, self.put(self.root / "manifest" / name, avro_bytes(kind, records, self.plan.release))
+        return name, self.put(f"manifest/{name}", avro_bytes(kind, records, self.plan.release))
 
     def discard(self) -> None:
         """Remove the files of an attempt that was not published."""
@@ -287,7 +290,7 @@ def _link_new(path: Path, data: str) -> bool:
 
 def _link_snapshot(root: Path, sid: int, doc: dict) -> None:
     """Make snapshot `sid` visible atomically; SnapshotTaken when it exists."""
-    folder = root / "snapshot"
+    folder = contained(root, "snapshot")
     folder.mkdir(parents=True, exist_ok=True)
     if not _link_new(folder / f"snapshot-{sid}", json.dumps(doc, indent=2)):
         raise SnapshotTaken(f"{root}: snapshot {sid} was committed by another writer")
@@ -295,7 +298,7 @@ def _link_snapshot(root: Path, sid: int, doc: dict) -> None:
 
 def _move_hints(root: Path, sid: int) -> None:
     """LATEST names `sid`; EARLIEST, when missing, the earliest snapshot (both hints only, as in Java)."""
-    folder = root / "snapshot"
+    folder = contained(root, "snapshot")
     values = [("LATEST", sid)]
     if not (folder / "EARLIEST").exists():
         values.append(("EARLIEST", snapshot_ids(root)[0]))
@@ -307,8 +310,8 @@ def _move_hints(root: Path, sid: int) -> None:
 
 def _create_schema(root: Path, doc: dict) -> None:
     """schema-0 of a new table, unless another writer made the same one first (CommitConflict if another)."""
-    path = root / "schema" / "schema-0"
-    path.parent.mkdir(parents=True, exist_ok=True)
+    contained(root, "schema").mkdir(parents=True, exist_ok=True)
+    path = contained(root, "schema/schema-0")
     if path.exists() or not _link_new(path, json.dumps(doc, indent=2)):
         try:
             theirs = json.loads(path.read_text())
@@ -400,7 +403,7 @@ def _published(plan: WritePlan) -> bool:
         if plan.base_snapshot is not None and sid <= plan.base_snapshot:
             continue
         try:
-            doc = json.loads((root / "snapshot" / f"snapshot-{sid}").read_text())
+            doc = json.loads(contained(root, f"snapshot/snapshot-{sid}").read_text())
         except (OSError, ValueError):
             continue
         if isinstance(doc, dict) and doc.get("commitUser") == plan.commit_user:
@@ -416,9 +419,10 @@ def abort(plan: WritePlan, results: list[TaskResult]) -> None:
     step("abort")
     for r in results:
         for f in r.files:
-            (root / f.relative).unlink(missing_ok=True)
-            if f.index_file:
-                (root / f.relative).with_name(f.index_file).unlink(missing_ok=True)
+            for rel in (f.relative, *([f"{f.relative.rsplit('/', 1)[0]}/{f.index_file}"] if f.index_file else [])):
+                path = inside(root, rel)  # never a file a symlink put outside the table
+                if path is not None:
+                    path.unlink(missing_ok=True)
 
 
 # ---------------------------------------------------------------- dynamic buckets
@@ -452,7 +456,7 @@ def _hash_index(c: _Commit, state: TableState, results: list[TaskResult]) -> lis
             hashes = np.concatenate([load_hashes(c.root, old[key]), hashes])
         hashes = _stable_unique(hashes)
         name = c.name("index")
-        size = c.put(c.root / "index" / name, hash_index.encode_hashes(hashes))
+        size = c.put(f"index/{name}", hash_index.encode_hashes(hashes))
         out.append(index_record(IndexManifestEntry(0, key[0], key[1], "HASH", name, size, len(hashes), None, None, 0)))
     return out
 
@@ -522,7 +526,7 @@ def _compact(c: _Commit, state: TableState, placer: Placer) -> int | None:
             continue
         for written in deletion_vectors.write_files(vecs, bitmap64=bitmap64):
             name = c.name("index")
-            size = c.put(c.root / "index" / name, written.data)
+            size = c.put(f"index/{name}", written.data)
             ranges = tuple(DeletionVectorRange(f, *where) for f, where in written.ranges.items())
             entry = IndexManifestEntry(0, key[0], key[1], "DELETION_VECTORS", name, size, len(ranges), ranges, None, 0)
             index.append(index_record(entry))
