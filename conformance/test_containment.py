@@ -252,10 +252,12 @@ def test_a_new_table_whose_metadata_folder_leads_outside_is_not_written_through(
     (root / folder).symlink_to(outside, target_is_directory=True)
     rows = pa.table({"k": pa.array([1, 2], pa.int64()), "v": ["a", "b"]})
     options = {"primary-key": "k", "bucket": "-1"}  # dynamic bucket: a HASH file goes to index/
-    with watching(outside) as seen:
+
+    def write_once() -> None:
         plan = write.prepare(root, rows.schema, options, overwrite=False)
-        results = [write.write_task(plan, rows.to_batches(), 0)]
-        with pytest.raises(UsageError, match="outside the table"):
-            commit.commit(plan, results)
+        commit.commit(plan, [write.write_task(plan, rows.to_batches(), 0)])
+
+    with watching(outside) as seen, pytest.raises(UsageError, match="outside the table"):
+        write_once()
     assert seen == []
     assert list(outside.iterdir()) == []
