@@ -342,3 +342,17 @@ def test_query_rows_past_the_budget_are_refused():
     assert_no_crash(done)
     assert done.returncode == 2
     assert "memory budget" in done.stderr
+
+
+def test_inputs_are_checked_against_the_budget_before_they_are_parsed(tmp_path):
+    """The generated parsers build up to ~66 bytes of Python objects per input byte (run-heavy bitmaps)."""
+    from paimon_conform.layouts import deletion_vectors as dv
+
+    data, _ = dv.encode_file([("bitmap32", range(0, 400_000, 2))])  # array containers: 200 KB
+    path = tmp_path / "dv.bin"
+    path.write_bytes(data)
+    assert cli.main(["validate", str(path)]) == 0
+    assert cli.main(["validate", str(path), "--max-memory", "4M"]) == 2  # 200 KB would need about 16 MiB
+    with budget.limited(4 << 20), pytest.raises(budget.BudgetExceeded, match=r"parsing \d+ bytes as deletion"):
+        dv.validate(data)
+    assert dv.validate(data) == []

@@ -84,6 +84,7 @@ class Index:
 
 
 ROW_BYTES = 128  # one row's entry in a row -> value dict
+LISTED_ROW_BYTES = 48  # one row's value in a list (the slot and the value)
 
 
 def _half_values(half) -> dict[int, int]:
@@ -115,6 +116,7 @@ def read(data: bytes) -> Index:
             1,
             f"{obj.num_rows} rows for a {len(data)}-byte payload are too many to list row by row",
         )
+    budget.reserve(LISTED_ROW_BYTES * obj.num_rows, f"a list of {obj.num_rows} rows of a bsi index")
     values = [found.get(r) for r in range(obj.num_rows)]
     return Index(obj.num_rows, values, obj)
 

@@ -19,7 +19,7 @@ from .findings import SEVERITIES, unreadable
 from .golden import check_corpus, default_root
 from .java_releases import NEWEST, RELEASES, judge, release
 from .layouts import LAYOUTS, detect, get
-from .layouts.base import Layout
+from .layouts.base import PARSE_BYTES, Layout, parse_fits
 from .report import RENDERERS, FileResult, exit_code
 from .sample import SAMPLE_TYPES, write_sample
 from .types import DataType, parse_type
@@ -31,15 +31,19 @@ def _read(path: str) -> bytes:
     """A file's bytes; `hex:<hex digits>` for raw bytes such as a manifest's _EMBEDDED_FILE_INDEX; `-` for stdin."""
     if path.startswith("hex:"):
         try:
-            return bytes.fromhex(path[4:])
+            data = bytes.fromhex(path[4:])
         except ValueError:
             raise UsageError("hex: must be followed by an even number of hex digits") from None
-    if path == "-":
-        return sys.stdin.buffer.read()
-    try:
-        return Path(path).read_bytes()
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    elif path == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        try:
+            budget.reserve(PARSE_BYTES * Path(path).stat().st_size, f"parsing {path}")  # before reading it
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    parse_fits(data, "hex: bytes" if path.startswith("hex:") else path)
+    return data
 
 
 def _layout_for(data: bytes, kind: str | None, path: str) -> Layout:

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from pyroaring import BitMap
 
-from . import bitmap, roaring, structure
+from . import bitmap, budget, roaring, structure
 from .bitmap import KIND_CODES, key_bytes, key_to_internal, map_key, sort_key
 from .errors import EncodeError, LayoutError
 from .findings import Finding
@@ -32,6 +32,7 @@ NUMPY_KEYS = {"i1": ">i1", "i2": ">i2", "i4": ">i4", "i8": ">i8", "f4": ">i4", "
 UNCHUNKED = ("i1", "i2", "boolean")  # KeyFactory.defaultChunkSize() "0b": one key per chunk
 DEFAULT_CHUNK_SIZE = "16kb"
 MAX_LISTED_ROWS = 1_000_000
+ROW_BYTES = 64  # one listed row: its number, its code, and its value once listed in a case
 
 
 def key_kind(t: DataType) -> str:
@@ -270,6 +271,7 @@ class Index:
         if len(self.ebm) > MAX_LISTED_ROWS + 64 * self.size:
             msg = f"{len(self.ebm)} rows for a {self.size}-byte payload are too many to list row by row"
             raise LayoutError(NAME, "RANGE_BITMAP_TOO_MANY_ROWS_TO_LIST", "codes.existence", None, msg)
+        budget.reserve(ROW_BYTES * len(self.ebm), f"the codes of {len(self.ebm)} rows of a range-bitmap index")
         rows = _values(self.ebm)
         codes = np.zeros(rows.size, dtype=np.int64)
         for i, s in enumerate(self.slices):
@@ -285,6 +287,7 @@ class Index:
         if self.num_rows > MAX_LISTED_ROWS + 64 * self.size or (rows.size and rows[-1] >= self.num_rows):
             msg = f"{self.num_rows} rows (highest non-null row {rows[-1] if rows.size else None}) cannot be listed"
             raise LayoutError(NAME, "RANGE_BITMAP_TOO_MANY_ROWS_TO_LIST", "header.num_rows", 5, msg)
+        budget.reserve(ROW_BYTES * self.num_rows, f"the codes of {self.num_rows} rows of a range-bitmap index")
         out = np.full(self.num_rows, -1, dtype=np.int64)
         out[rows] = codes
         return out

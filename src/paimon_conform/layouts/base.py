@@ -6,11 +6,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .. import budget
 from ..errors import CaseError, UsageError
 from ..findings import Finding
 from ..types import DataType, parse_type, to_internal
 
 CASE_FORMAT = 1
+PARSE_BYTES = 80  # Python objects the generated parsers build per input byte, at most (run-heavy bitmaps: ~66)
 
 
 @dataclass(frozen=True)
@@ -64,3 +66,8 @@ def payload_rows(entry: dict[str, Any], t: DataType | None, column_values: list 
 def case_header(kind: str) -> dict[str, Any]:
     """The fields every case starts with."""
     return {"case_format": CASE_FORMAT, "kind": kind}
+
+
+def parse_fits(data: bytes, layout: str) -> None:
+    """Refuse (BudgetExceeded) input whose parse tree would pass the memory budget, before parsing it."""
+    budget.reserve(PARSE_BYTES * len(data), f"parsing {len(data)} bytes as {layout}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import bitmap
+from .. import bitmap, budget
 from ..errors import LayoutError
 from ..findings import Finding
 from ..options import parse_memory_size
@@ -19,6 +19,7 @@ from .base import Layout, case_header, never_detected, payload_rows, require_typ
 
 NAME = "bitmap_index"
 KIND = "bitmap"
+ROW_BYTES = 64  # one row listed in a case: its value, its slot, the seen flag
 
 
 def row_values(index: bitmap.Index, t: DataType) -> list[Any]:
@@ -32,6 +33,7 @@ def row_values(index: bitmap.Index, t: DataType) -> list[Any]:
             1,
             f"the row count says {index.num_rows} rows, the bitmaps cover {covered}",
         )
+    budget.reserve(ROW_BYTES * index.num_rows, f"a list of the {index.num_rows} rows of a bitmap index")
     out: list[Any] = [None] * index.num_rows
     seen = [False] * index.num_rows
     for key, rows in index.rows.items():

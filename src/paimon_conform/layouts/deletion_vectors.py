@@ -27,7 +27,7 @@ from ..errors import CaseError, EncodeError, InvariantError, LayoutError, Trunca
 from ..findings import Finding, raise_first_must
 from . import roaring32 as r32
 from . import roaring64 as r64
-from .base import Layout, case_header
+from .base import Layout, case_header, parse_fits
 
 NAME = "deletion_vectors"
 KIND = "deletion-vectors"
@@ -338,6 +338,7 @@ def _vector_findings(i: int, vec) -> list[Finding]:
 
 def validate(data: bytes, types: Any = None) -> list[Finding]:
     """Every finding for a DV index file."""
+    parse_fits(data, NAME)
     try:
         obj = parse(data)
     except LayoutError as err:
@@ -361,6 +362,7 @@ def validate(data: bytes, types: Any = None) -> list[Finding]:
 
 def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
     """The case describing these bytes (raises LayoutError on a must finding)."""
+    parse_fits(data, NAME)
     obj = parse(data)
     vectors = []
     for i, vec in enumerate(obj.vectors):
@@ -397,6 +399,7 @@ def encode(case: dict[str, Any]) -> bytes:
 
 def describe(data: bytes, types: Any = None) -> str:
     """Human-readable summary: one line per vector."""
+    parse_fits(data, NAME)
     obj = parse(data)
     lines = [f"deletion_vectors: version {int(obj.version)}, {len(obj.vectors)} vector(s), {len(data)} bytes"]
     for i, vec in enumerate(obj.vectors):

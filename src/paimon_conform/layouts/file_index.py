@@ -18,7 +18,7 @@ from ..findings import Finding, raise_first_must
 from ..java_releases import RELEASES
 from ..types import DataType, parse_type
 from . import bitmap_index, bloom_filter, bsi, range_bitmap
-from .base import Layout, case_header
+from .base import Layout, case_header, parse_fits
 
 NAME = "file_index"
 KIND = "file-index"
@@ -71,6 +71,7 @@ def _payload_entry(entry, column_type: DataType | None) -> dict[str, Any]:
 
 def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
     """The case describing a container (typed payloads decoded when types are given)."""
+    parse_fits(data, NAME)
     obj = structure.parse(NAME, data)
     raise_first_must(NAME, check(obj, len(data)))
     types = types if isinstance(types, dict) else {}
@@ -206,6 +207,7 @@ def check(obj, size: int) -> list[Finding]:
 
 def validate(data: bytes, types: Any = None) -> list[Finding]:
     """Structure findings, container checks, and typed payloads' findings when types are given."""
+    parse_fits(data, NAME)
     try:
         obj = structure.parse(NAME, data)
     except LayoutError as err:
@@ -288,6 +290,7 @@ def check_against_data(data: bytes, data_file: str, types: Any = None, table: An
     may store TIMESTAMP(3) with ORC's nanosecond type), else from the data file.
     `table`: the data file's rows when the caller has read them already.
     """
+    parse_fits(data, NAME)
     from .. import datafile
 
     obj = structure.parse(NAME, data)
@@ -321,6 +324,7 @@ def check_against_data(data: bytes, data_file: str, types: Any = None, table: An
 
 def describe(data: bytes, types: Any = None) -> str:
     """Human-readable summary: one line per index."""
+    parse_fits(data, NAME)
     obj = structure.parse(NAME, data)
     lines = [f"file_index: version {int(obj.version)}, head {obj.len_head} bytes, {len(obj.columns)} column(s)"]
     types = types if isinstance(types, dict) else {}

@@ -10,7 +10,7 @@ import numpy as np
 from .. import structure
 from ..errors import CaseError, EncodeError, LayoutError
 from ..findings import Finding
-from .base import Layout, case_header, never_detected
+from .base import Layout, case_header, never_detected, parse_fits
 
 NAME = "hash_index"
 KIND = "hash-index"
@@ -39,6 +39,7 @@ def encode_hashes(hashes: Iterable[int] | np.ndarray) -> bytes:
 
 def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
     """The case describing these bytes."""
+    parse_fits(data, NAME)
     obj = structure.parse(NAME, data)
     return case_header(KIND) | {"count": len(obj.hashes), "hashes": [int(h) for h in obj.hashes]}
 
@@ -52,6 +53,7 @@ def encode(case: dict[str, Any]) -> bytes:
 
 def validate(data: bytes, types: Any = None) -> list[Finding]:
     """Findings: structure, and duplicate hashes (Java writes a set)."""
+    parse_fits(data, NAME)
     try:
         obj = structure.parse(NAME, data)
     except LayoutError as err:
@@ -79,6 +81,7 @@ def validate(data: bytes, types: Any = None) -> list[Finding]:
 
 def describe(data: bytes, types: Any = None) -> str:
     """Human-readable summary."""
+    parse_fits(data, NAME)
     obj = structure.parse(NAME, data)
     shown = ", ".join(str(h) for h in obj.hashes[:8])
     more = ", ..." if len(obj.hashes) > 8 else ""
