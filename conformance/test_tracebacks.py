@@ -238,3 +238,26 @@ def test_damaged_goldens_and_corpus_files_never_end_in_an_internal_error(tmp_pat
                 assert cli.main(command) in (0, 1, 2)
             capsys.readouterr()
     assert crashes == []
+
+
+@pytest.mark.parametrize("magic", ["5e43f2d0", "d1d33964"])
+def test_a_vector_of_the_magic_alone(tmp_path, magic, capsys):
+    """Length word 4: the blob is the magic and no bitmap (CRoaring's deserialize raised an IndexError)."""
+    import struct
+    import zlib
+
+    from paimon_conform.errors import LayoutError
+    from paimon_conform.layouts import deletion_vectors as dv
+
+    blob = bytes.fromhex(magic)
+    data = b"\x01" + struct.pack(">I", 4) + blob + struct.pack(">I", zlib.crc32(blob))
+    with pytest.raises(LayoutError) as err:
+        dv.read_vector(data, 1, 4 if magic == "5e43f2d0" else 12)
+    assert (err.value.code, err.value.offset) == ("TRUNCATED", 9)
+    with pytest.raises(LayoutError) as err:
+        dv.load(data)
+    assert (err.value.code, err.value.path) == ("TRUNCATED", "vectors[0].blob.bitmap")
+    path = tmp_path / "dv.bin"
+    path.write_bytes(data)
+    assert cli.main(["validate", str(path)]) == 1
+    assert "TRUNCATED [must]" in capsys.readouterr().out

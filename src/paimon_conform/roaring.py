@@ -259,6 +259,8 @@ def bitmap_values(bm: BitMap | BitMap64) -> np.ndarray:
 
 def load_roaring32(data: bytes, layout: str = "roaring32", path: str = "", offset: int = 0) -> BitMap:
     """Fast path: deserialize with CRoaring (which validates); LayoutError if it refuses."""
+    if len(data) == 0:  # pyroaring indexes the buffer's first byte: an IndexError, not a refusal
+        raise LayoutError(layout, "TRUNCATED", path, offset, "an empty bitmap: not even a cookie")
     try:
         return BitMap.deserialize(data)
     except ValueError as exc:
@@ -267,6 +269,8 @@ def load_roaring32(data: bytes, layout: str = "roaring32", path: str = "", offse
 
 def load_roaring64(data: bytes, layout: str = "roaring64", path: str = "", offset: int = 0) -> BitMap64:
     """Fast path for the 64-bit portable layout (CRoaring validates it)."""
+    if len(data) == 0:
+        raise LayoutError(layout, "TRUNCATED", path, offset, "an empty bitmap: not even a bucket count")
     try:
         return BitMap64.deserialize(data)
     except ValueError as exc:

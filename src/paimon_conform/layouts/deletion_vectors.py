@@ -152,10 +152,13 @@ def load(data: bytes, verify_crc: bool = True) -> list[LoadedVector]:
                 f"stored CRC 0x{_U32BE(data, end)[0]:08x} differs from the CRC32 of the blob",
             )
         magic = data[pos + 4 : pos + 8]
+        if end == pos + 8 and magic in (MAGIC32_BYTES, MAGIC64_BYTES):
+            msg = "the blob holds the magic alone: no bitmap"
+            raise TruncatedError(NAME, "TRUNCATED", f"vectors[{len(out)}].blob.bitmap", pos + 8, msg)
         if magic == MAGIC32_BYTES:
             try:
                 bitmap: BitMap | BitMap64 = deserialize32(view[pos + 8 : end])
-            except ValueError as exc:
+            except (ValueError, IndexError) as exc:
                 raise LayoutError(
                     NAME,
                     "ROARING_REJECTED",
