@@ -383,6 +383,7 @@ def read_avro(data: bytes) -> RecordFile:
             "schema", "a record of the writer schema can be written in zero bytes: no byte bounds a count"
         )
     meter = budget.Meter("the records of this metadata file")
+    meter.charge(len(data))  # the file's own bytes stay in memory while it is read
     records: list[dict] = []
     block = 0
     while cur.remaining():
