@@ -102,6 +102,13 @@ def parse_schema(text: str, where: str) -> TableSchema:
             raw_types[name] = raw
             t = DataType("UNSUPPORTED")
         fields.append(Field(_whole(f.get("id"), f"fields[{i}].id", bad), name, t, nullable))
+    for label, values in (("id", [f.id for f in fields]), ("name", [f.name for f in fields])):
+        first: dict = {}
+        for i, v in enumerate(values):
+            if v in first:
+                msg = f"{v!r} is also fields[{first[v]}]'s; Java maps data-file columns to the schema by id and name"
+                raise bad(f"fields[{i}].{label}", msg)
+            first[v] = i
     names = {f.name for f in fields}
     keys = {}
     for key in ("partitionKeys", "primaryKeys"):

@@ -1,0 +1,245 @@
+"""Damaged copies of a table for the adversarial suite (test_adversarial.py).
+
+`cases(root, seed)` lists one-change mutations of a table's metadata and files: JSON fields of
+snapshots and schemas set to wrong types, huge numbers, deep nesting or removed; Avro manifests,
+manifest lists and index manifests truncated, bit-flipped or claiming 2^31 records in a block;
+index and data files truncated and flipped; hints, names and sizes at their limits. Each
+mutation is a function of the copied table's root. `run_worker` applies the kit to each case in
+a child process under a memory limit and reports, per case, how it ended.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+Mutation = Callable[[Path], None]
+
+WRONG_VALUES: list[object] = [None, [], {}, "x", -1, 2**63, -(2**63) - 1, 1.5, True, "../../outside"]
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def _zigzag(n: int) -> bytes:
+    """Avro's long encoding of n."""
+    z = (n << 1) ^ (n >> 63)
+    out = bytearray()
+    while True:
+        b = z & 0x7F
+        z >>= 7
+        if z:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def _read_varint(data: bytes, at: int) -> tuple[int, int]:
+    shift = value = 0
+    while True:
+        b = data[at]
+        value |= (b & 0x7F) << shift
+        at += 1
+        if not b & 0x80:
+            return (value >> 1) ^ -(value & 1), at
+        shift += 7
+
+
+def _first_block(data: bytes) -> int:
+    """Offset of the first Avro block (after the header's sync marker, which also ends the file)."""
+    return data.index(data[-16:]) + 16
+
+
+def _json_field(rel: str, key: str, value: object) -> Mutation:
+    def mutate(root: Path) -> None:
+        path = root / rel
+        doc = json.loads(path.read_text())
+        if value is _DELETE:
+            doc.pop(key, None)
+        else:
+            doc[key] = value
+        path.write_text(json.dumps(doc))
+
+    return mutate
+
+
+_DELETE = object()
+
+
+def _bytes(rel: str, change: Callable[[bytes], bytes]) -> Mutation:
+    def mutate(root: Path) -> None:
+        path = root / rel
+        path.write_bytes(change(path.read_bytes()))
+
+    return mutate
+
+
+def _flip(at: int, bit: int) -> Callable[[bytes], bytes]:
+    def change(data: bytes) -> bytes:
+        if not data:
+            return data
+        out = bytearray(data)
+        out[at % len(out)] ^= 1 << bit
+        return bytes(out)
+
+    return change
+
+
+def _block_count(count: int) -> Callable[[bytes], bytes]:
+    """The first block claims `count` records (its bytes unchanged)."""
+
+    def change(data: bytes) -> bytes:
+        start = _first_block(data)
+        if start >= len(data):  # no block yet: add one with two bytes
+            return data + _zigzag(count) + _zigzag(2) + b"\x02\x02" + data[-16:]
+        _, end = _read_varint(data, start)
+        return data[:start] + _zigzag(count) + data[end:]
+
+    return change
+
+
+def _block_size(size: int) -> Callable[[bytes], bytes]:
+    """The first block claims `size` bytes."""
+
+    def change(data: bytes) -> bytes:
+        start = _first_block(data)
+        if start >= len(data):
+            return data + _zigzag(1) + _zigzag(size) + b"\x02\x02" + data[-16:]
+        _, mid = _read_varint(data, start)
+        _, end = _read_varint(data, mid)
+        return data[:mid] + _zigzag(size) + data[end:]
+
+    return change
+
+
+def _schema_field(rel: str, change: Callable[[dict], None]) -> Mutation:
+    def mutate(root: Path) -> None:
+        path = root / rel
+        doc = json.loads(path.read_text())
+        change(doc)
+        path.write_text(json.dumps(doc))
+
+    return mutate
+
+
+def _rename_long(rel: str, length: int) -> Mutation:
+    def mutate(root: Path) -> None:
+        path = root / rel
+        path.rename(path.with_name(path.name + "x" * (length - len(path.name))))
+
+    return mutate
+
+
+def _files(root: Path, folder: str, prefix: str) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in (root / folder).glob(f"{prefix}*") if p.is_file())
+
+
+def cases(root: Path, seed: int) -> Iterator[tuple[str, Mutation]]:
+    """(name, mutation) pairs over every metadata and file kind of the table at `root`."""
+    rng = random.Random(seed)
+    snapshots = _files(root, "snapshot", "snapshot-")
+    latest = max(snapshots, key=lambda r: int(r.rsplit("-", 1)[1]))
+    schema = _files(root, "schema", "schema-")[-1]
+    doc = json.loads((root / latest).read_text())
+    for key in sorted(doc):
+        for value in [*WRONG_VALUES, _DELETE]:
+            shown = "deleted" if value is _DELETE else repr(value)[:20]
+            yield f"{latest}.{key} = {shown}", _json_field(latest, key, value)
+    yield f"{latest}.baseManifestList 300 characters", _json_field(latest, "baseManifestList", "m" * 300)
+    yield f"{latest}.deltaManifestList 1e6 characters", _json_field(latest, "deltaManifestList", "m" * 1_000_000)
+    for rel in (latest, schema):
+        yield f"{rel} deep JSON", _bytes(rel, lambda _: DEEP.encode())
+        yield f"{rel} not UTF-8", _bytes(rel, lambda d: b"\xff\xfe" + d)
+        yield f"{rel} empty", _bytes(rel, lambda _: b"")
+        yield f"{rel} 20 MB", _bytes(rel, lambda d: d + b" " * (20 << 20))
+        for cut in (1, 7, 0.5):
+            yield f"{rel} cut at {cut}", _bytes(rel, lambda d, c=cut: d[: int(len(d) * c) if c < 1 else c])
+    sdoc = json.loads((root / schema).read_text())
+    for key in sorted(sdoc):
+        for value in [*WRONG_VALUES, _DELETE]:
+            shown = "deleted" if value is _DELETE else repr(value)[:20]
+            yield f"{schema}.{key} = {shown}", _json_field(schema, key, value)
+    column_changes: dict[str, Callable[[dict], None]] = {
+        "partition key names no column": lambda d: d.update(partitionKeys=["nope"]),
+        "primary key names no column": lambda d: d.update(primaryKeys=["nope"]),
+        "options a list": lambda d: d.update(options=["bucket", "2"]),
+        "option value a dict": lambda d: d["options"].update(bucket={"x": 1}),
+        "bucket option huge": lambda d: d["options"].update(bucket=str(2**40)),
+        "bucket option negative": lambda d: d["options"].update(bucket="-7"),
+        "field type garbage": lambda d: d["fields"][0].update(type="NOT A TYPE(((("),
+        "field type a list": lambda d: d["fields"][0].update(type=[1, 2]),
+        "field name missing": lambda d: d["fields"][0].pop("name"),
+        "field id duplicated": lambda d: d["fields"][1].update(id=d["fields"][0]["id"]),
+        "fields a dict": lambda d: d.update(fields={"a": 1}),
+        "field an int": lambda d: d["fields"].__setitem__(0, 7),
+        "decimal precision huge": lambda d: d["fields"][-1].update(type="DECIMAL(100000, 2)"),
+        "char length huge": lambda d: d["fields"][-1].update(type="CHAR(2147483647)"),
+    }
+    for name, change in column_changes.items():
+        yield f"{schema} {name}", _schema_field(schema, change)
+    for hint in ("LATEST", "EARLIEST"):
+        rel = f"snapshot/{hint}"
+        for text in (b"abc", b"99999999999999999999999", b"-1", b"\xff", b"7" * 10_000):
+            yield f"{rel} = {text[:12]!r}", _bytes(rel, lambda _, t=text: t)
+    avro = _files(root, "manifest", "")
+    for rel in avro:
+        yield f"{rel} block claims 2^31 records", _bytes(rel, _block_count(2**31))
+        yield f"{rel} block claims 2^62 records", _bytes(rel, _block_count(2**62))
+        yield f"{rel} block claims -5 records", _bytes(rel, _block_count(-5))
+        yield f"{rel} block claims 2^40 bytes", _bytes(rel, _block_size(2**40))
+        yield f"{rel} block claims -1 bytes", _bytes(rel, _block_size(-1))
+    for rel in [*avro, *_files(root, "index", ""), *_data_files(root)]:
+        size = (root / rel).stat().st_size
+        for cut in sorted({0, 3, size // 2, max(size - 17, 0), max(size - 1, 0)}):
+            yield f"{rel} cut to {cut} bytes", _bytes(rel, lambda d, c=cut: d[:c])
+        for _ in range(4):
+            at, bit = rng.randrange(max(size, 1)), rng.randrange(8)
+            yield f"{rel} bit {bit} of byte {at} flipped", _bytes(rel, _flip(at, bit))
+    yield "a data file name of 300 characters", _rename_long(_data_files(root)[0], 250)
+    yield "a manifest renamed 250 characters", _rename_long(avro[0], 250)
+
+
+def _data_files(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.glob("*/bucket-*/*") if p.is_file())
+
+
+WORKER = r"""
+import json, resource, sys
+limit = int(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+from paimon_conform.errors import InternalError, PaimonConformError
+from paimon_conform.table import reader
+from paimon_conform.table.validate import validate_table
+for line in sys.stdin:
+    case = line.rstrip("\n")
+    outcome = {"case": case}
+    try:
+        results = validate_table(case)
+        internal = [r.unusable for r in results if r.unusable and "internal error" in r.unusable]
+        outcome["validate"] = "internal: " + internal[0] if internal else "ok"
+    except BaseException as exc:
+        outcome["validate"] = f"raised {type(exc).__name__}: {str(exc)[:300]}"
+    try:
+        reader.read_latest(case)
+        outcome["read"] = "rows"
+    except InternalError as exc:
+        outcome["read"] = f"internal: {str(exc)[:300]}"
+    except PaimonConformError:
+        outcome["read"] = "refused"
+    except BaseException as exc:
+        outcome["read"] = f"raised {type(exc).__name__}: {str(exc)[:300]}"
+    print(json.dumps(outcome), flush=True)
+"""
+
+
+def worker_command(limit: int) -> list[str]:
+    """The child process that validates and reads each case directory named on its standard input."""
+    return [sys.executable, "-c", WORKER, str(limit)]
+
+
+def env() -> dict[str, str]:
+    """The child's environment (one thread per pool: the memory limit counts virtual memory)."""
+    return {**os.environ, "OMP_NUM_THREADS": "1", "ARROW_DEFAULT_MEMORY_POOL": "system"}
