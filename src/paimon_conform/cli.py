@@ -10,6 +10,7 @@ import json
 import re
 import sys
 import tempfile
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -269,18 +270,34 @@ def cmd_query(args: argparse.Namespace) -> int:
     except LayoutError as err:
         print(f"{args.file}: {err}", file=sys.stderr)
         return 2
-    answer = query.describe(result)
-    if args.json:
-        print(json.dumps(answer))
-    elif answer["result"] == "rows" and answer["count"]:
-        print(f"{answer['count']} row(s): {' '.join(map(str, answer['rows']))}")
-    elif answer["result"] == "rows":
-        print("0 rows: readers skip this file")
-    elif answer["result"] == "remain":
+    if not isinstance(result, str):  # a row set: streamed, never one list or string of every row
+        write_rows(result, args.json)
+    elif args.json:
+        print(json.dumps(query.describe(result)))
+    elif result == query.REMAIN:
         print("remain: the index cannot rule any row out")
     else:
         print("skip: no row matches; readers skip this file")
     return 0
+
+
+ROWS_PER_WRITE = 1 << 16
+
+
+def write_rows(rows: Any, as_json: bool) -> None:
+    """Print a query's row set (JSON as json.dumps writes query.describe's answer), a chunk of rows at a time."""
+    if not as_json and not rows:
+        print("0 rows: readers skip this file")
+        return
+    out = sys.stdout
+    sep = ", " if as_json else " "
+    out.write(f'{{"result": "rows", "count": {len(rows)}, "rows": [' if as_json else f"{len(rows)} row(s): ")
+    it = iter(rows)
+    first = True
+    while chunk := list(islice(it, ROWS_PER_WRITE)):
+        out.write(("" if first else sep) + sep.join(map(str, chunk)))
+        first = False
+    out.write("]}\n" if as_json else "\n")
 
 
 def cmd_hash(args: argparse.Namespace) -> int:
