@@ -315,14 +315,6 @@ def _last_per_key(group: pa.Table, keys: list[str]) -> pa.Table:
     return group.filter(pa.array(last)) if not last.all() else group
 
 
-def retraction_bytes(rows: pa.Table) -> bytes:
-    """Retracted keys with their sequence numbers as Arrow IPC (what a task hands to the commit)."""
-    sink = io.BytesIO()
-    with pa.ipc.new_stream(sink, rows.schema) as w:
-        w.write_table(rows)
-    return sink.getvalue()
-
-
 def place(plan: WritePlan, part_values: tuple, bucket: int, name_id: str) -> tuple[str, str]:
     """(folder under the root, file name) of a new data file, as Java names them."""
     schema = plan.schema
@@ -344,10 +336,13 @@ def write_group(
     bucket: int,
     name_id: str,
     result: TaskResult,
+    drop_retractions: bool,
 ) -> None:
-    """Write one partition-and-bucket group of a task as a data file (+ index) and record it.
+    """Write one partition-and-bucket group as a data file (+ index) and record it.
 
-    `group` holds the table's columns, `__seq` and `__kind`, sorted by key and sequence.
+    `group` holds the table's columns, `__seq` and `__kind`, sorted by key and sequence. A task's level-0
+    file keeps its retractions (-U / -D rows), as Java's do; a deletion-vector compaction's output
+    (`drop_retractions`) leaves them out, their keys being marked in deletion vectors instead.
     """
     from .write import RETRACT
 
@@ -356,10 +351,7 @@ def write_group(
     if pk:
         group = _last_per_key(group, trimmed)
         retract = np.isin(np.asarray(group.column("__kind").to_numpy()), RETRACT)
-        if plan.dv and retract.any():
-            result.retractions[(partition, bucket)] = retraction_bytes(
-                group.filter(pa.array(retract)).select([*trimmed, "__seq"])
-            )
+        if drop_retractions and retract.any():
             group = group.filter(pa.array(~retract))
             if group.num_rows == 0:
                 return

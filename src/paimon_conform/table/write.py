@@ -15,7 +15,6 @@ picklable `TaskResult` for the commit.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import time
 import uuid
@@ -55,13 +54,10 @@ class WritePlan:
     release: str
     hash_files: dict[tuple[bytes, int], str] = field(default_factory=dict)  # live HASH files (partition, bucket)
     commit_user: str = field(default_factory=lambda: str(uuid.uuid4()))  # names this write's snapshots
-    level0: bool = False  # the copy the tasks write with: their level-0 files keep retractions, as Java's do
 
     @property
     def dv(self) -> bool:
-        """Whether files written with this plan leave retractions out (they become deletion vectors): the
-        compaction output of a deletion-vector table, not its level-0 files (`level0`)."""
-        return self.schema.deletion_vectors and not self.level0
+        return self.schema.deletion_vectors
 
     @property
     def rowkind_field(self) -> str | None:
@@ -203,9 +199,6 @@ class TaskResult:
     """What one task hands to the commit."""
 
     files: list[NewFile] = field(default_factory=list)
-    # what files.write_group leaves out of a file written with `plan.dv` (a compaction's output), per
-    # (partition, bucket): Arrow IPC of keys + sequence; a task's level-0 files keep their retractions
-    retractions: dict[tuple[bytes, int], bytes] = field(default_factory=dict)
     # dynamic buckets: new key hashes per (partition, bucket)
     new_hashes: dict[tuple[bytes, int], np.ndarray] = field(default_factory=dict)
 
@@ -303,11 +296,11 @@ def write_task(
     cuts = np.flatnonzero((p[1:] != p[:-1]) | (b[1:] != b[:-1])) + 1
     starts, ends = np.concatenate([[0], cuts]), np.concatenate([cuts, [len(p)]])
     uid = str(uuid.uuid4())
-    level0 = dataclasses.replace(plan, level0=True)
     for n, (s, e) in enumerate(zip(starts, ends, strict=True)):
         group = work.slice(int(s), int(e - s))
         pid, bucket = int(p[s]), int(b[s])
-        files.write_group(level0, group, trimmed, part_values[pid], partitions[pid], bucket, f"{uid}-{n}", result)
+        name = f"{uid}-{n}"
+        files.write_group(plan, group, trimmed, part_values[pid], partitions[pid], bucket, name, result, False)
     return result
 
 
@@ -317,5 +310,6 @@ def write_group_rows(
     """One data file from rows with `__seq` and `__kind` (a compaction's output); None when none survive."""
     rows = rows.sort_by([(k, "ascending") for k in trimmed] + [("__seq", "ascending")])
     result = TaskResult()
-    files.write_group(plan, rows, trimmed, part_values, partition, bucket, str(uuid.uuid4()) + "-0", result)
+    name = str(uuid.uuid4()) + "-0"
+    files.write_group(plan, rows, trimmed, part_values, partition, bucket, name, result, plan.dv)
     return result.files[0] if result.files else None
