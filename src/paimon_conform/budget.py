@@ -98,6 +98,11 @@ def reserve(nbytes: int, what: str) -> None:
         raise BudgetExceeded(what, nbytes, limit)
 
 
+def fits(nbytes: int) -> bool:
+    """Whether `nbytes` fit the budget (for work that has a cheaper way when they do not)."""
+    return nbytes <= current().max_memory
+
+
 class Meter:
     """Memory charged across several steps of reading one input (e.g. the blocks of one Avro file)."""
 

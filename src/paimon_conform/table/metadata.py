@@ -114,8 +114,9 @@ def read_records(path: Path) -> RecordFile:
     """Records of an Avro, Parquet or ORC metadata file (chosen by magic bytes), read within the memory budget.
 
     Every count and length the file states is checked against the bytes that remain and against
-    the budget (budget.py) before anything is built from it; a file past the budget is unreadable
-    (MANIFEST_UNREADABLE, with the reason), never a MemoryError.
+    the budget (budget.py) before anything is built from it; a file past the budget raises
+    BudgetExceeded (the table is unusable within the budget: exit 2 with the reason), never a
+    MemoryError, and never a finding against a file Java may read well.
     """
     try:
         size = path.stat().st_size
@@ -128,10 +129,8 @@ def read_records(path: Path) -> RecordFile:
             return read_avro(path.read_bytes())
         if head == b"PAR1" or head[:3] == b"ORC":
             return _columnar(path, head)
-    except MetadataProblem:
+    except (MetadataProblem, budget.BudgetExceeded):  # past the budget: the kit cannot check it, not a finding
         raise
-    except budget.BudgetExceeded as exc:
-        raise MetadataProblem("MANIFEST_UNREADABLE", "", str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - fastavro and pyarrow raise many kinds on damaged files
         raise MetadataProblem("MANIFEST_UNREADABLE", "", f"{exc.__class__.__name__}: {exc}") from None
     raise MetadataProblem("MANIFEST_UNREADABLE", "", "not an Avro, Parquet or ORC file")
