@@ -401,3 +401,16 @@ def test_a_hash_file_too_large_to_parse_is_checked_by_the_fast_path():
         small = [(f.code, f.path) for f in hash_index.validate(data)]
         assert [f.code for f in hash_index.validate(data[:-1])] == ["HASH_SIZE_NOT_MULTIPLE_OF_4"]
     assert small == [(f.code, f.path) for f in hash_index.validate(data)] == [("HASH_DUPLICATE", "hashes[100000]")]
+
+
+def test_an_avro_data_file_claiming_2_31_records_is_refused_before_decoding(tmp_path):
+    """Avro data files (file.format = avro) go through the same bounded reader as the metadata."""
+    from paimon_conform.table import data_files
+
+    schema = {"type": "record", "name": "r", "fields": [{"name": "v", "type": "long"}]}
+    path = tmp_path / "data-0.avro"
+    path.write_bytes(avro_file(schema, [(2**31, b"\x02\x04")]))
+    with pytest.raises(UsageError, match="claims 2147483648 records"):
+        data_files.read_data_file(path)
+    path.write_bytes(avro_file(schema, [(2, b"\x02\x04")]))
+    assert data_files.read_data_file(path).table.column("v").to_pylist() == [1, 2]

@@ -14,7 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import bucketing
+from .. import bucketing, budget
 from .. import table_layout as tl
 from ..datafile import (
     distinct_values,
@@ -28,6 +28,7 @@ from ..errors import EncodeError, UsageError
 from ..findings import Finding
 from ..java_releases import between
 from ..types import EPOCH, DataType
+from . import avro_container
 from .layout import BucketFile
 from .schema import TableSchema
 
@@ -258,13 +259,14 @@ def _avro_record(schema: Any) -> dict:
 
 
 def _avro(path: Path) -> DataFile:
-    import fastavro
-
-    with path.open("rb") as f:
-        reader = fastavro.reader(f)
-        schema = _avro_record(reader.writer_schema)
-        names = [fld["name"] for fld in schema["fields"]]
-        rows = [[_avro_value(r.get(n)) for n in names] for r in reader]
+    budget.reserve(path.stat().st_size, f"reading {path.name}")
+    try:  # block by block, every claimed count checked against the bytes and the budget first
+        writer_schema, records = avro_container.read(path.read_bytes())
+    except avro_container.AvroContainerError as exc:
+        raise UsageError(f"not a readable Avro file: {exc}") from None
+    schema = _avro_record(writer_schema)
+    names = [fld["name"] for fld in schema["fields"]]
+    rows = [[_avro_value(r.get(n)) for n in names] for r in records]
     cols = [Column(fld["name"], _avro_family(fld["type"]), None) for fld in schema["fields"]]
     arrays = {}
     for i, n in enumerate(names):
@@ -287,6 +289,8 @@ def read_data_file(path: Path) -> DataFile:
             return _orc(path)
         if head == b"Obj\x01":
             return _avro(path)
+    except budget.BudgetExceeded:  # the kit cannot read it within the budget: not a finding against the file
+        raise
     except Exception as exc:  # noqa: BLE001 - pyarrow and fastavro raise many kinds on a damaged file
         raise UsageError(f"cannot read the data file: {exc.__class__.__name__}: {exc}") from None
     raise UsageError("not a Parquet, ORC or Avro file")

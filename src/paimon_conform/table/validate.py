@@ -14,6 +14,7 @@ import pyarrow as pa
 
 from .. import bucketing
 from .. import table_layout as tl
+from ..budget import BudgetExceeded
 from ..errors import PaimonConformError, UsageError, checking
 from ..findings import Finding, unreadable
 from ..java_releases import NEWEST, between, judge
@@ -53,6 +54,8 @@ def _read(root: Path, relative: str, stats: TableStats) -> tuple[data_files.Data
         return None, [Finding("TABLE_PATH_ESCAPES_ROOT", "must", "", None, str(out), relative)]
     try:
         df = data_files.read_data_file(path)
+    except BudgetExceeded:
+        raise  # the table is unusable within the budget (exit 2 with the reason), not a finding
     except UsageError as exc:
         return None, [Finding("DATA_FILE_UNREADABLE", "must", "", None, str(exc), relative)]
     stats.seconds["read"] += time.perf_counter() - t0

@@ -1,0 +1,299 @@
+"""Avro object container files read within the memory budget (the Avro 1.11 specification,
+"Object Container Files"): the header (magic, metadata map, sync marker) and then each block
+(record count, byte size, records, sync marker) by hand, every count and size checked against
+the bytes that remain and the budget before anything is built; fastavro decodes the records.
+fastavro's own reader trusts a block's claimed record count, so a 100-byte file claiming 2^31
+records exhausts memory; this reader is what the table's metadata files go through.
+"""
+
+from __future__ import annotations
+
+import bz2
+import io
+import lzma
+import sys
+import zlib
+from typing import Any
+
+from .. import budget
+from ..errors import PaimonConformError
+
+# An Avro object container file (Avro 1.11 spec, "Object Container Files"), read block by block: the header
+# (magic, metadata map, sync marker), then blocks of (record count, byte size, records, sync marker).
+AVRO_MAGIC = b"Obj\x01"
+AVRO_SYNC_SIZE = 16
+MAX_AVRO_META_ENTRIES = 1024  # Java writes two (avro.schema, avro.codec)
+STRING_RATIO = 4  # Python bytes per UTF-8 byte of a string, at most (one 4-byte character makes every one 4 wide)
+PRIMITIVES = {  # Avro primitive: (fewest bytes it is written in, Python bytes fastavro builds for it, at most)
+    "null": (0, 0),
+    "boolean": (1, 0),
+    "int": (1, 32),
+    "long": (1, 32),
+    "float": (4, 24),
+    "double": (8, 24),
+    "bytes": (1, 64),
+    "string": (1, 64),
+}
+RECORD_COST, FIELD_COST, LIST_COST, MAP_COST, MAP_ENTRY_COST = 240, 112, 64, 240, 176
+
+
+class AvroContainerError(PaimonConformError):
+    """An Avro container file that cannot be read: the field path in it and why."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path, self.message = path, message
+
+
+def _unreadable(path: str, message: str) -> AvroContainerError:
+    return AvroContainerError(path, message)
+
+
+class _Cursor:
+    """Avro's zigzag varints and length-prefixed bytes, read from a buffer and never past its end."""
+
+    def __init__(self, data: bytes, pos: int = 0) -> None:
+        self.data, self.pos = data, pos
+
+    def remaining(self) -> int:
+        return len(self.data) - self.pos
+
+    def long(self, where: str) -> int:
+        """One zigzag varint (at most 10 bytes)."""
+        acc = shift = 0
+        for _ in range(10):
+            if self.pos >= len(self.data):
+                raise _unreadable(where, f"the file ends inside a number at byte {self.pos}")
+            b = self.data[self.pos]
+            self.pos += 1
+            acc |= (b & 0x7F) << shift
+            if b < 0x80:
+                return (acc >> 1) ^ -(acc & 1)
+            shift += 7
+        raise _unreadable(where, f"a number longer than 10 bytes at byte {self.pos - 10}")
+
+    def take(self, n: int, where: str) -> bytes:
+        """The next `n` bytes, when that many remain."""
+        if not 0 <= n <= self.remaining():
+            raise _unreadable(where, f"claims {n} bytes at byte {self.pos}, {self.remaining()} remain")
+        self.pos += n
+        return self.data[self.pos - n : self.pos]
+
+
+def _avro_header(cur: _Cursor) -> tuple[dict[str, bytes], bytes]:
+    """The metadata map and sync marker of an Avro file's header."""
+    cur.take(len(AVRO_MAGIC), "header.magic")
+    meta: dict[str, bytes] = {}
+    while count := cur.long("header.meta"):
+        if count < 0:  # a negative count is followed by the block's byte size
+            count = -count
+            cur.long("header.meta")
+        if len(meta) + count > MAX_AVRO_META_ENTRIES or count > cur.remaining() // 2:
+            raise _unreadable("header.meta", f"claims {count} metadata entries in {cur.remaining()} bytes")
+        for _ in range(count):
+            key = cur.take(cur.long("header.meta"), "header.meta").decode("utf-8", "replace")
+            meta[key] = cur.take(cur.long(f"header.meta.{key}"), f"header.meta.{key}")
+    return meta, cur.take(AVRO_SYNC_SIZE, "header.sync")
+
+
+class _Shape:
+    """What an Avro writer schema allows: each value's fewest encoded bytes and the most Python bytes it builds.
+
+    `ratio` bounds the Python bytes per encoded byte of everything a record repeats (array items, map
+    entries, string contents), so a block of `n` bytes holding `count` records decodes to at most
+    `count * cost(record) + n * ratio` bytes. Recursive schemas, and arrays of values written in zero
+    bytes (whose item count no byte bounds), are refused: Java's metadata schemas have neither.
+    """
+
+    def __init__(self) -> None:
+        self.named: dict[str, tuple[int, int]] = {}
+        self.active: set[str] = set()
+        self.ratio = float(STRING_RATIO)
+
+    def of(self, s: Any, ns: str = "") -> tuple[int, int]:
+        """(fewest encoded bytes, most Python bytes) of a value of schema `s` in namespace `ns`."""
+        if isinstance(s, str):
+            if s in PRIMITIVES:
+                return PRIMITIVES[s]
+            name = s if "." in s or not ns else f"{ns}.{s}"
+            if name in self.active or s in self.active:
+                raise _unreadable("schema", f"the writer schema is recursive ({s}); Java's metadata schemas are not")
+            found = self.named.get(name) or self.named.get(s)
+            if found is None:
+                raise _unreadable("schema", f"the writer schema names an undefined type {s!r}")
+            return found
+        if isinstance(s, list):
+            if not s:
+                raise _unreadable("schema", "the writer schema holds an empty union")
+            branches = [self.of(b, ns) for b in s]
+            return 1 + min(m for m, _ in branches), max(c for _, c in branches)
+        if not isinstance(s, dict):
+            raise _unreadable("schema", f"the writer schema holds {s!r} where a type belongs")
+        kind = s.get("type")
+        if kind in ("record", "error", "enum", "fixed"):
+            return self._named(s, kind, ns)
+        if kind == "array":
+            least, cost = self.of(s.get("items"), ns)
+            if least == 0:
+                raise _unreadable("schema", "an array of values written in zero bytes: no byte bounds its length")
+            self.ratio = max(self.ratio, (cost + 8) / least)
+            return 1, LIST_COST
+        if kind == "map":
+            least, cost = self.of(s.get("values"), ns)
+            self.ratio = max(self.ratio, (cost + MAP_ENTRY_COST) / (1 + least))
+            return 1, MAP_COST
+        least, cost = self.of(kind, ns)
+        return least, max(cost, 128) if "logicalType" in s else cost  # decimals, datetimes, uuids
+
+    def _named(self, s: dict, kind: str, ns: str) -> tuple[int, int]:
+        raw = str(s.get("name", ""))
+        space = str(s.get("namespace") or ns) if "." not in raw else raw.rsplit(".", 1)[0]
+        name = raw if "." in raw or not space else f"{space}.{raw}"
+        if kind == "enum":
+            shape = (1, 64)
+        elif kind == "fixed":
+            size = s.get("size")
+            if not isinstance(size, int) or size < 0:
+                raise _unreadable("schema", f"fixed type {raw!r} has size {size!r}")
+            shape = (size, 40 + size)
+        else:
+            self.active |= {name, raw}
+            fields = s.get("fields")
+            if not isinstance(fields, list):
+                raise _unreadable("schema", f"record {raw!r} has no field list")
+            parts = [self.of(f.get("type") if isinstance(f, dict) else None, space) for f in fields]
+            self.active -= {name, raw}
+            shape = (sum(m for m, _ in parts), RECORD_COST + sum(FIELD_COST + c for _, c in parts))
+        self.named[name] = self.named[raw] = shape
+        return shape
+
+
+def _zstd() -> Any:
+    try:
+        from compression import zstd  # Python 3.14
+    except ImportError:
+        from backports import zstd
+    return zstd
+
+
+def _bounded(make: Any, data: bytes, room: int, where: str) -> bytes:
+    """Decompress concatenated streams (bz2, xz, zstd frames) to at most `room` bytes."""
+    out = bytearray()
+    rest = data
+    while rest:
+        d = make()
+        out += d.decompress(rest, max_length=room + 1 - len(out))
+        if len(out) > room or (not d.eof and not d.needs_input):
+            raise budget.BudgetExceeded(f"{where}: the decompressed block", len(out), room)
+        if not d.eof:
+            raise _unreadable(where, "the compressed block ends early")
+        rest = d.unused_data
+    return bytes(out)
+
+
+def _decompress(codec: str, raw: bytes, room: int, where: str) -> bytes:
+    """A block's bytes, decompressed to at most `room` bytes (the codecs Java's Avro writes)."""
+    if codec == "null":
+        return raw
+    if codec == "deflate":  # raw deflate, no zlib header
+        d = zlib.decompressobj(-15)
+        out = d.decompress(raw, room + 1)
+        if len(out) > room:
+            raise budget.BudgetExceeded(f"{where}: the decompressed block", len(out), room)
+        if not d.eof or d.unconsumed_tail:
+            raise _unreadable(where, "the deflate stream ends early")
+        return out
+    if codec == "snappy":  # a raw snappy block (its length first), then the CRC32 of the uncompressed bytes
+        if len(raw) < 5:
+            raise _unreadable(where, "a snappy block shorter than its CRC")
+        cur = _Cursor(raw[:-4])
+        size = shift = 0
+        for _ in range(5):
+            b = cur.take(1, where)[0]
+            size |= (b & 0x7F) << shift
+            if b < 0x80:
+                break
+            shift += 7
+        if size > room:
+            raise budget.BudgetExceeded(f"{where}: the decompressed block", size, room)
+        import cramjam
+
+        out = bytes(cramjam.snappy.decompress_raw(raw[:-4]))
+        if zlib.crc32(out) != int.from_bytes(raw[-4:], "big"):
+            raise _unreadable(where, "the snappy block's CRC32 does not match its bytes")
+        return out
+    if codec == "zstandard":
+        return _bounded(_zstd().ZstdDecompressor, raw, room, where)
+    if codec == "bzip2":
+        return _bounded(bz2.BZ2Decompressor, raw, room, where)
+    if codec == "xz":
+        return _bounded(lzma.LZMADecompressor, raw, room, where)
+    raise _unreadable("header.meta.avro.codec", f"unknown codec {codec!r}")
+
+
+def _footprint(value: Any) -> int:
+    """Bytes of the Python objects a decoded record holds (shared small objects counted as if not)."""
+    size = sys.getsizeof(value)
+    if isinstance(value, dict):
+        return size + sum(_footprint(v) for v in value.values())  # keys: the schema's field names, shared
+    if isinstance(value, list):
+        return size + sum(_footprint(v) for v in value)
+    return size
+
+
+def read(data: bytes) -> tuple[Any, list[dict]]:
+    """(writer schema, records) of an Avro object container file, read block by block within the budget.
+
+    Each block's record count and byte size are checked against the bytes that remain, its
+    decompressed size against the budget, its record count against what its bytes can hold, and
+    the records' worst-case size against the budget, all before decoding; the records must use
+    the block exactly, and the sync marker must follow.
+    """
+    import fastavro
+    from fastavro.schema import parse_schema
+
+    cur = _Cursor(data)
+    meta, sync = _avro_header(cur)
+    if "avro.schema" not in meta:
+        raise _unreadable("header.meta", "no avro.schema")
+    try:
+        doc = budget.loads_json(meta["avro.schema"], "the Avro writer schema")
+    except budget.JsonLimitError as exc:
+        raise _unreadable("header.meta.avro.schema", str(exc)) from None
+    except ValueError as exc:
+        raise _unreadable("header.meta.avro.schema", f"not JSON: {exc}") from None
+    codec = meta.get("avro.codec", b"null").decode("utf-8", "replace") or "null"
+    schema = parse_schema(doc, {}, _write_hint=False, _force=True)  # what fastavro.reader gives as writer_schema
+    decoder = fastavro.parse_schema(doc)
+    shape = _Shape()
+    least, cost = shape.of(doc)
+    if least == 0:
+        raise _unreadable(
+            "schema", "a record of the writer schema can be written in zero bytes: no byte bounds a count"
+        )
+    meter = budget.Meter("the records of this metadata file")
+    meter.charge(len(data))  # the file's own bytes stay in memory while it is read
+    records: list[dict] = []
+    block = 0
+    while cur.remaining():
+        where = f"blocks[{block}]"
+        count = cur.long(f"{where}.count")
+        size = cur.long(f"{where}.size")
+        if count < 0 or size < 0:
+            raise _unreadable(where, f"a negative record count ({count}) or byte size ({size})")
+        raw = cur.take(size, f"{where}.size")
+        if cur.take(AVRO_SYNC_SIZE, f"{where}.sync") != sync:
+            raise _unreadable(f"{where}.sync", "the sync marker after the block is not the header's")
+        body = _decompress(codec, raw, meter.room(), where)
+        if count > len(body) // least:
+            msg = f"claims {count} records in {len(body)} bytes; each record takes at least {least} byte(s)"
+            raise _unreadable(f"{where}.count", msg)
+        budget.reserve(meter.used + count * (cost + 8) + int(len(body) * shape.ratio), meter.what)
+        stream = io.BytesIO(body)
+        got = [fastavro.schemaless_reader(stream, decoder, None) for _ in range(count)]
+        if stream.tell() != len(body):
+            raise _unreadable(where, f"{len(body) - stream.tell()} byte(s) of the block follow its {count} records")
+        meter.charge(sum(_footprint(r) for r in got) + 8 * count)
+        records += got
+        block += 1
+    return schema, records
