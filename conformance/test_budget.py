@@ -414,3 +414,19 @@ def test_an_avro_data_file_claiming_2_31_records_is_refused_before_decoding(tmp_
         data_files.read_data_file(path)
     path.write_bytes(avro_file(schema, [(2, b"\x02\x04")]))
     assert data_files.read_data_file(path).table.column("v").to_pylist() == [1, 2]
+
+
+@pytest.mark.parametrize("k", [0, -5, 2**31 - 1])
+def test_a_bloom_payload_checked_against_data_with_any_hash_count(k):
+    """`validate --data` probes a stored filter as Java's loop does: no reshape of k positions, no crash."""
+    from paimon_conform import bloom
+    from paimon_conform.datafile import check_payload
+    from paimon_conform.types import parse_type
+
+    t = parse_type("INT")
+    payload = bloom.build(t, [1, 2, 3])
+    stored = struct.pack(">i", k) + payload[4:]
+    found = [f.code for f in check_payload("bloom-filter", stored, t, [1, 2, 3, 99], "payload")]
+    # k <= 0: Java's loop never runs, every value "might be there"; 2^31 - 1 probes of a sparse filter meet a
+    # clear bit for the indexed values too, so Java would skip the file
+    assert found == ([] if k <= 0 else ["BLOOM_FALSE_NEGATIVE"])

@@ -300,10 +300,8 @@ def check_payload(
             present = list(dict.fromkeys(v for v in values if v is not None))  # each distinct value once
             if not present:
                 return []
-            k, bits = bloom.split(payload)
-            arr = np.unpackbits(np.frombuffer(bits, dtype=np.uint8), bitorder="little")
-            pos = bloom.positions(hashing.fast_hash_many(t, present), k, 8 * len(bits)).reshape(k, -1)
-            missing = np.flatnonzero(~arr[pos].all(axis=0).astype(bool))
+            k, bits = bloom.split(payload)  # probed as Java's loop does: a stored k of any size lists nothing
+            missing = np.flatnonzero(~bloom.contains(hashing.fast_hash_many(t, present), k, bits))
             if missing.size:
                 v = present[int(missing[0])]
                 return [
