@@ -430,3 +430,26 @@ def test_a_bloom_payload_checked_against_data_with_any_hash_count(k):
     # k <= 0: Java's loop never runs, every value "might be there"; 2^31 - 1 probes of a sparse filter meet a
     # clear bit for the indexed values too, so Java would skip the file
     assert found == ([] if k <= 0 else ["BLOOM_FALSE_NEGATIVE"])
+
+
+def test_a_deletion_vector_of_2_31_positions_in_a_table_is_refused_not_listed(tmp_path):
+    """A vector of full runs (under 1 MB) claims 2^31 deleted positions: the table is unusable within the
+    budget (exit 2 with the reason), never listed into 16 GiB of positions."""
+    from pyroaring import BitMap
+
+    from paimon_conform.layouts import deletion_vectors as dv
+    from paimon_conform.table.index_files import load_index_files
+    from paimon_conform.table.metadata import DeletionVectorRange, IndexManifestEntry
+
+    every = BitMap()
+    every.add_range(0, 2**31)
+    every.run_optimize()
+    blob = dv.MAGIC32_BYTES + every.serialize()
+    data = bytes([dv.VERSION]) + dv.frame(blob)
+    (tmp_path / "index").mkdir()
+    (tmp_path / "index" / "index-0").write_bytes(data)
+    ranges = (DeletionVectorRange("data-0.parquet", 1, dv.manifest_length("bitmap32", len(blob)), None),)
+    entry = IndexManifestEntry(0, b"", 0, "DELETION_VECTORS", "index-0", len(data), 1, ranges, None, 0)
+    assert len(data) < 1 << 20  # 32768 full run containers: under 1 MB for 16 GiB of positions
+    with pytest.raises(budget.BudgetExceeded, match="positions of the deletion vector"):
+        load_index_files(tmp_path, [entry], "index-manifest")

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 from pyroaring import BitMap64
 
+from .. import budget
 from ..errors import LayoutError
 from ..findings import Finding
 from ..findings import file_finding as _f
@@ -95,6 +96,7 @@ def _load_dv(rel: str, data: bytes, e: IndexManifestEntry, owner: str, state: In
             state.findings.append(_f(err.code, "must", owner, at, msg, None))
             continue
         kinds.add("bitmap64" if isinstance(bitmap, BitMap64) else "bitmap32")
+        budget.reserve(8 * len(bitmap), f"the {len(bitmap)} positions of the deletion vector of {r.data_file}")
         positions = np.asarray(bitmap.to_array() if hasattr(bitmap, "to_array") else list(bitmap), dtype=np.int64)
         if r.cardinality is not None and r.cardinality != len(positions):
             msg = f"_CARDINALITY is {r.cardinality}, the vector holds {len(positions)} position(s)"
