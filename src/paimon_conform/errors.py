@@ -6,7 +6,8 @@ IndexError, struct.error, EOFError or UnicodeDecodeError):
     PaimonConformError
     ├── UsageError          bad arguments, unknown kind, unreadable input
     │   ├── BudgetExceeded  input that would need more memory than the budget (budget.py, --max-memory)
-    │   └── JsonLimitError  JSON nested deeper, or larger, than the kit reads
+    │   ├── JsonLimitError  JSON nested deeper, or larger, than the kit reads
+    │   └── OutsideRoot     a name from a table that leads outside its root (table/paths.py; never opened)
     ├── CaseError           a JSON case that does not match its schema
     ├── EncodeError         logical content that the layout cannot hold
     ├── InternalError       a fault in the kit itself (a bug), with the file and field it was checking
