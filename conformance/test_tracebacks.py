@@ -139,6 +139,26 @@ def test_long_hex_arguments_are_always_hex(capsys):
     assert "even number of hex digits" in capsys.readouterr().out
 
 
+def test_a_hex_argument_is_named_by_its_first_bytes(capsys):
+    digits = "00" * 3000
+    assert cli.main(["validate", f"hex:{digits}"]) == 2
+    out = capsys.readouterr().out
+    assert "(3000 bytes)" in out
+    assert digits not in out
+
+
+@pytest.mark.parametrize("command", ["validate", "inspect", "query"])
+def test_a_file_name_the_os_refuses_is_unusable_input(command, capsys):
+    """A 300-character name (ENAMETOOLONG) and a name with NUL: exit 2 with the reason, not an internal error."""
+    for name in ("a" * 300, "a\x00b"):
+        args = [command, name] + (
+            ["--where", "c = 1", "--kind", "bloom-filter", "--type", "INT"] if command == "query" else []
+        )
+        assert cli.main(args) == 2
+        out = capsys.readouterr()
+        assert "internal error" not in out.out + out.err
+
+
 def test_output_into_a_missing_directory(tmp_path, capsys):
     out = tmp_path / "no" / "such" / "report.json"
     assert cli.main(["validate", str(TABLE), "--report", "json", "-o", str(out)]) == 2

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import tempfile
@@ -41,8 +42,8 @@ def _read(path: str) -> bytes:
         try:
             budget.reserve(PARSE_BYTES * Path(path).stat().st_size, f"parsing {path}")  # before reading it
             data = Path(path).read_bytes()
-        except OSError as exc:
-            raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+            raise UsageError(f"{path!r}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     parse_fits(data, "hex: bytes" if path.startswith("hex:") else path)
     return data
 
@@ -114,18 +115,26 @@ def validate_file(
     java_version: str = NEWEST,
 ) -> FileResult:
     """Validate one file into a FileResult (unusable input recorded, not raised), judged for one Java release."""
+    shown = shown_name(path)
     try:
         data = _read(path)
-        layout = _layout_for(data, kind, path)
+        layout = _layout_for(data, kind, shown)
         found = layout.validate(data, types)
         if data_file and not unreadable(found):
             found += against_data(layout, data, data_file, column, types)
     except UsageError as exc:
-        return FileResult(path, kind or "", unusable=str(exc))
+        return FileResult(shown, kind or "", unusable=str(exc))
     findings = sorted(judge(found, java_version), key=lambda f: SEVERITIES.index(f.severity))  # musts first
     for f in findings:
-        f.file = path
-    return FileResult(path, layout.kind, findings)
+        f.file = shown
+    return FileResult(shown, layout.kind, findings)
+
+
+def shown_name(path: str) -> str:
+    """How a FILE argument is named in reports: `hex:` input by its first bytes and length, not every digit."""
+    if path.startswith("hex:") and len(path) > 68:
+        return f"{path[:68]}… ({(len(path) - 4) // 2} bytes)"
+    return path
 
 
 def against_data(layout: Layout, data: bytes, data_file: str, column: str | None, types: Any) -> list:
@@ -183,7 +192,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     check_output(args.output)
     results = []
     for p in args.files:
-        if not p.startswith("hex:") and Path(p).is_dir():
+        if not p.startswith("hex:") and os.path.isdir(p):  # False for any name the OS refuses (too long, NUL)
             from .table.validate import stderr_progress, validate_table
 
             results += validate_table(p, progress=stderr_progress if args.progress else None, java_version=target)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections import defaultdict
@@ -260,7 +261,7 @@ def validate_table(
     """One FileResult per file with findings (and one for the table itself), judged for one Java release."""
     root = Path(root)
     stats = stats if stats is not None else TableStats()
-    if not root.is_dir():
+    if not os.path.isdir(root):  # False for a name the OS refuses (too long, NUL), not an OSError
         return [FileResult(str(root), "table", unusable="not a directory")]
     try:
         with checking(str(root)):
