@@ -28,6 +28,20 @@ settings.register_profile("dev", deadline=None, max_examples=60, print_blob=True
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if IN_CI else "dev"))
 
 
+CORPUS = Path(os.environ.get("PAIMON_CONFORM_CORPUS", ROOT.parent / "shared" / "external-corpus"))
+
+
+def require_corpus() -> Path:
+    """The third-party corpus (`PAIMON_CONFORM_CORPUS`, or ../shared/external-corpus): skip without it on a
+    developer machine, fail in CI."""
+    if not (CORPUS / "MANIFEST.tsv").is_file():
+        message = f"the third-party corpus is missing: {CORPUS}/MANIFEST.tsv (set PAIMON_CONFORM_CORPUS)"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    return CORPUS
+
+
 def require(tool: str) -> None:
     """Skip (developer machine) or fail (CI) when a command-line tool is missing."""
     if shutil.which(tool) is None:

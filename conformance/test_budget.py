@@ -22,14 +22,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conftest import GOLDEN, ROOT
+from conftest import GOLDEN, require_corpus
 
 from paimon_conform import bloom, budget, cli, roaring
 from paimon_conform.errors import UsageError
 from paimon_conform.table.metadata import MetadataProblem, read_avro, read_records
 
 TABLE = GOLDEN / "tables" / "java-0.9.0" / "append-fixed3-avro"
-CORPUS = ROOT.parent / "shared" / "external-corpus" / "files"
 LIMIT = 1200 << 20  # address space for a CLI run: the interpreter with numpy and pyarrow takes about 600 MiB
 SYNC = bytes(range(16))
 
@@ -253,9 +252,7 @@ def test_full_32_bit_bitmap_inspects_and_validates_without_listing_its_values(tm
 
 def test_roaring64_high_keys_inspect_compactly():
     """CRoaring's 64maphighvals.bin: 121 values under high keys near 2^32."""
-    path = CORPUS / "croaring" / "tests" / "testdata" / "64maphighvals.bin"
-    if not path.is_file():
-        pytest.skip(f"the third-party corpus is missing: {path}")
+    path = require_corpus() / "files" / "croaring" / "tests" / "testdata" / "64maphighvals.bin"
     done = run_limited("inspect", str(path), "--kind", "roaring64", "--json")
     assert_no_crash(done)
     case = json.loads(done.stdout)

@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import IN_CI, ROOT
+from conftest import CORPUS, IN_CI
 
 from paimon_conform import cli
 
-CORPUS = Path(os.environ.get("PAIMON_CONFORM_CORPUS", ROOT.parent / "shared" / "external-corpus"))
 PAIMON_CPP = "files/paimon-cpp/test/test_data/parquet"
 
 

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import GOLDEN, ROOT
+from conftest import CORPUS, GOLDEN, require_corpus
 
 from paimon_conform import cli, errors
 from paimon_conform.errors import UsageError
@@ -22,7 +22,6 @@ from paimon_conform.table.metadata import MetadataProblem, read_snapshot
 from paimon_conform.table.schema import parse_schema
 
 TABLE = GOLDEN / "tables" / "java-0.9.0" / "append-fixed3-avro"
-CORPUS = ROOT.parent / "shared" / "external-corpus"
 DEEP = "[" * 100_000 + "]" * 100_000
 
 
@@ -201,8 +200,7 @@ def golden_targets() -> list[tuple[Path, list[str], str]]:
         elif types is not None:
             args += ["--type", str(types)]
         out.append((path, args, case["kind"]))
-    manifest = CORPUS / "MANIFEST.tsv"
-    for line in manifest.read_text().splitlines()[1:] if manifest.is_file() else []:
+    for line in (require_corpus() / "MANIFEST.tsv").read_text().splitlines()[1:]:
         cols = line.split("\t")
         if cols[5] == "table":
             continue
