@@ -96,3 +96,14 @@ def pytest_collection_modifyitems(session, config, items):
     """The sweep over every table the suite built runs last (it validates what the other tests left)."""
     last = [i for i in items if i.name == LAST]
     items[:] = [i for i in items if i.name != LAST] + last
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """In CI a skipped test is a failed promise: report it as a failure, with the reason it gave."""
+    outcome = yield
+    report = outcome.get_result()
+    if IN_CI and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.longrepr = f"skipped in CI: {reason}"
