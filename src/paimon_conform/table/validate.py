@@ -200,11 +200,15 @@ def _file_index(data: bytes, df_path: Path, table: pa.Table, schema: TableSchema
     types = {f.name: f.type for f in schema.fields if f.type.root != "UNSUPPORTED"}
     try:
         found = file_index.validate(data, types)
+    except BudgetExceeded:
+        raise  # the kit cannot check it within the budget: the table is unusable, not the file at fault
     except PaimonConformError as exc:  # e.g. a payload of an index kind the column's type cannot have
         found = [Finding("FILE_INDEX_UNREADABLE", "must", "", None, str(exc))]
     if not unreadable(found) and df_path.suffix in (".parquet", ".orc"):
         try:
             found += file_index.check_against_data(data, str(df_path), types, table)
+        except BudgetExceeded:
+            raise
         except PaimonConformError as exc:
             found.append(Finding("FILE_INDEX_UNREADABLE", "must", "", None, str(exc)))
     for f in found:
