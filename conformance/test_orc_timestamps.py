@@ -37,7 +37,8 @@ from hypothesis import strategies as st
 
 from paimon_conform import orc_isolated
 from paimon_conform import orc_timestamps as ots
-from paimon_conform.datafile import internal_values, is_exact_ns
+from paimon_conform.datafile import internal_values
+from paimon_conform.exact_ns import is_exact_ns
 from paimon_conform.types import DataType
 
 HARNESS = ROOT / "tools" / "java" / "tables" / "OrcTimestampWriter.java"

@@ -12,8 +12,9 @@ from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from paimon_conform.table.avro_records import avro_record
 from paimon_conform.table.validate import TableStats, validate_table
-from paimon_conform.table.writer import avro_record, write_table
+from paimon_conform.table.writer import write_table
 
 JAVA_TABLES = ROOT / "golden" / "tables"
 KINDS = {

@@ -15,6 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .errors import UsageError
+from .exact_ns import exact_ns_field, is_exact_ns
 from .findings import Finding
 from .types import DataType
 
@@ -68,19 +69,6 @@ def read_parquet(path: str | Path, columns: list[str] | None = None) -> pa.Table
         values = pa.array([None if v is None else Decimal(v) for v in exact], pa.decimal128(38, 0))
         table = table.set_column(table.column_names.index(name), exact_ns_field(name), values)
     return table
-
-
-EXACT_NS = b"paimon_conform.exact_ns"  # field metadata: a timestamp held as decimal128(38, 0) nanoseconds
-
-
-def exact_ns_field(name: str) -> pa.Field:
-    """The field of a timestamp column held as exact decimal nanoseconds (beyond int64's 1677-2262)."""
-    return pa.field(name, pa.decimal128(38, 0), metadata={EXACT_NS: b"1"})
-
-
-def is_exact_ns(field: pa.Field) -> bool:
-    """Whether a field is a timestamp held as exact decimal nanoseconds (read_parquet, orc_timestamps)."""
-    return bool(field.metadata and field.metadata.get(EXACT_NS))
 
 
 def concat_exact(tables: list[pa.Table]) -> pa.Table:

@@ -850,7 +850,7 @@ def fix_table(path: str | Path, table: pa.Table, reader_zone: str | None = None,
         field = table.schema.field(i)
         array = arrow_array(col, field.type)
         if pa.types.is_decimal(array.type):  # beyond int64 nanoseconds: exact decimal nanoseconds, marked
-            from .datafile import exact_ns_field
+            from .exact_ns import exact_ns_field
 
             table = table.set_column(i, exact_ns_field(name), array)
         else:

@@ -57,13 +57,14 @@ from .. import table_layout as tl
 from ..errors import UsageError
 from ..layouts import deletion_vectors, hash_index
 from . import files
+from .avro_records import avro_bytes
 from .chain import snapshot_ids
 from .dynamic import load_hashes
 from .metadata import DataFileMeta, DeletionVectorRange, IndexManifestEntry, ManifestEntry, SimpleStats
 from .paths import contained, inside
+from .plan import RETRACT, TaskResult, WritePlan
 from .schema import TableSchema
 from .state import Placer, TableState, latest_state
-from .write import RETRACT, TaskResult, WritePlan
 
 MAX_LEVEL = 5  # num-levels 6: a full compaction writes level 5
 ENTRY_VERSION, FILE_META_VERSION, INDEX_ENTRY_VERSION = 2, 2, 1
@@ -185,8 +186,6 @@ class _Commit:
         return len(data)
 
     def avro(self, kind: str, records: list[dict], prefix: str) -> tuple[str, int]:
-        from .writer import avro_bytes
-
         name = self.name(prefix)
         return name, self.put(f"manifest/{name}", avro_bytes(kind, records, self.plan.release))
 

@@ -19,12 +19,12 @@ from .. import table_layout as tl
 from ..datafile import (
     distinct_values,
     internal_values,
-    is_exact_ns,
     negative_off_grid,
     paimon_type,
     read_parquet,
 )
 from ..errors import EncodeError, UsageError
+from ..exact_ns import is_exact_ns
 from ..findings import Finding
 from ..java_releases import between
 from ..types import EPOCH, DataType

@@ -11,7 +11,6 @@ write; one key must not reach two tasks (the commit refuses a key hash placed in
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
@@ -19,9 +18,7 @@ import pyarrow as pa
 from .. import bucketing, dynamic_bucket
 from ..errors import EncodeError, UsageError
 from ..layouts import hash_index
-
-if TYPE_CHECKING:
-    from .write import TaskResult, WritePlan
+from .plan import TaskResult, WritePlan
 
 MAX_HASH_FILE = 1 << 30
 

@@ -12,7 +12,7 @@ import io
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -28,9 +28,7 @@ from ..layouts.range_bitmap import build_payload as range_payload
 from ..options import parse_memory_size
 from ..types import DataType, java_order, to_json
 from .paths import contained
-
-if TYPE_CHECKING:
-    from .write import NewFile, TaskResult, WritePlan
+from .plan import RETRACT, NewFile, TaskResult, WritePlan
 
 FORMATS = ("parquet", "orc")
 STATS_TRUNCATE = 16
@@ -344,8 +342,6 @@ def write_group(
     file keeps its retractions (-U / -D rows), as Java's do; a deletion-vector compaction's output
     (`drop_retractions`) leaves them out, their keys being marked in deletion vectors instead.
     """
-    from .write import RETRACT
-
     schema = plan.schema
     pk = bool(schema.primary_keys)
     if pk:
@@ -381,8 +377,6 @@ def describe(
 ) -> NewFile:
     """The manifest record of a written data file whose rows are `group` (file index written beside it
     or embedded), as a NewFile for the commit."""
-    from .write import RETRACT, NewFile
-
     schema = plan.schema
     root = Path(plan.root)
     names = [f.name for f in schema.fields]

@@ -19,7 +19,6 @@ import json
 import time
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -31,37 +30,11 @@ from .. import table_layout as tl
 from ..errors import EncodeError, UsageError
 from ..types import DataType
 from . import data_files, features, files
+from .plan import NewFile, TaskResult, WritePlan
 from .schema import TableSchema, parse_schema, read_schema, schema_ids
 
 SEQ_STRIDE = 1 << 40  # sequence numbers of task t start at base + t * SEQ_STRIDE
 ROW_KINDS = tuple(name for _, name in sorted(tl.row_kind_bytes().items()))  # position = _VALUE_KIND byte
-RETRACT = (tl.row_kind_byte("-U"), tl.row_kind_byte("-D"))
-
-
-# ---------------------------------------------------------------- the plan (driver)
-
-
-@dataclass
-class WritePlan:
-    """What every task of one write needs; built once on the driver, pickled to the tasks."""
-
-    root: str
-    schema: TableSchema
-    schema_json: dict | None  # set when the commit must create schema-0
-    base_snapshot: int | None
-    next_sequence: int
-    overwrite: bool
-    release: str
-    hash_files: dict[tuple[bytes, int], str] = field(default_factory=dict)  # live HASH files (partition, bucket)
-    commit_user: str = field(default_factory=lambda: str(uuid.uuid4()))  # names this write's snapshots
-
-    @property
-    def dv(self) -> bool:
-        return self.schema.deletion_vectors
-
-    @property
-    def rowkind_field(self) -> str | None:
-        return self.schema.options.get("rowkind.field") or None
 
 
 def arrow_to_paimon(t: pa.DataType, where: str) -> DataType:
@@ -180,27 +153,6 @@ def prepare(root: str | Path, arrow_schema: pa.Schema, options: dict[str, str], 
 
 
 # ---------------------------------------------------------------- the task
-
-
-@dataclass
-class NewFile:
-    """A data file a task wrote, with its manifest `_FILE` record (level set at commit)."""
-
-    partition: bytes  # serialized BinaryRow (manifest form)
-    partition_values: tuple
-    bucket: int
-    relative: str  # path under the table root
-    record: dict
-    index_file: str | None  # separate .index file written beside it
-
-
-@dataclass
-class TaskResult:
-    """What one task hands to the commit."""
-
-    files: list[NewFile] = field(default_factory=list)
-    # dynamic buckets: new key hashes per (partition, bucket)
-    new_hashes: dict[tuple[bytes, int], np.ndarray] = field(default_factory=dict)
 
 
 def _row_kinds(table: pa.Table, column: str | None) -> np.ndarray:

@@ -1,0 +1,114 @@
+"""The package's import graph has no cycle: every import of a `paimon_conform` module by another,
+at the top of a module or inside a function (a deferred import is still an arrow), is read from
+the source with `ast`, and the graph must be acyclic, so that each module can be read, tested
+and moved knowing only what it imports. Imports under `if TYPE_CHECKING:` name types for the
+checker only and are not arrows.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from conftest import ROOT
+
+PACKAGE = ROOT / "src" / "paimon_conform"
+
+
+def _module(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _resolve(module: str, is_package: bool, node: ast.ImportFrom, files: dict[str, Path]) -> list[str]:
+    """The modules an `import from` depends on: `from . import a, b` on the submodules a and b (the package
+    itself is every submodule's parent, not an arrow), `from .x import f` on x."""
+    if node.level:
+        base = module.split(".") if is_package else module.split(".")[:-1]
+        base = base[: len(base) - (node.level - 1)]
+        target = ".".join(base + ([node.module] if node.module else []))
+    else:
+        target = node.module or ""
+    names = [f"{target}.{a.name}" for a in node.names]
+    submodules = [n for n in names if n in files]
+    return submodules if len(submodules) == len(names) else [target, *submodules]
+
+
+def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node outside `if TYPE_CHECKING:` blocks."""
+    out, todo = [], [tree]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            todo.extend(node.orelse)
+            continue
+        out.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module → the package modules it imports (anywhere in its source)."""
+    files = {_module(p): p for p in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {m: set() for m in files}
+    for module, path in files.items():
+        is_package = path.name == "__init__.py"
+        for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                targets = _resolve(module, is_package, node, files)
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                continue
+            graph[module] |= {t for t in targets if t in files and t != module}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected set of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_graph_sees_deferred_imports():
+    """Control: imports inside functions count, and relative imports resolve."""
+    graph = import_graph()
+    assert "paimon_conform.table.commit" in graph["paimon_conform.table.writer"]  # inside write_table
+    assert "paimon_conform.errors" in graph["paimon_conform.table.paths"]
+
+
+def test_the_package_has_no_import_cycle():
+    assert cycles(import_graph()) == []
+
+
+def test_cycles_are_found():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
