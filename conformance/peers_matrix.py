@@ -52,6 +52,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -346,18 +347,17 @@ def canon_java(text: str, v):
     if v is None:
         return None
     t = ptype(text)
-    if t.root == "FLOAT":
-        return repr(_f32(float(v)))
-    if t.root == "DOUBLE":
-        return repr(float(v))
+    if t.root in ("FLOAT", "DOUBLE"):
+        return canon(text, float(v))  # Java prints every number as text, NaN and Infinity as Java spells them
     if t.root == "DECIMAL":
         with localcontext(Context(prec=100)):
             d = Decimal(v).scaleb(t.scale)
-            return str(int(d)) if d == d.to_integral_value() else f"unscaled {v}"
+            if d != d.to_integral_value():
+                return f"unscaled {v}"
     if t.is_timestamp:
         millis, nano = (int(x) for x in v.split(","))
         return millis * 1_000_000 + nano
-    return v
+    return canon(text, v)
 
 
 def canon_kit(text: str, v):
@@ -538,131 +538,134 @@ def spec(cell: Cell) -> TableSpec:
 
 # --------------------------------------------------------------------------- writers (child processes)
 
+
+def write_many(
+    write_one: Callable[[dict], Iterable[str]], describe: Callable[[BaseException], str] | None = None
+) -> None:
+    """The loop of a writer child process (argv: warehouse, tables JSON, this folder, result JSON): each table
+    written by the generator `write_one(table)`, which yields the name of each stage it enters; the result
+    records per table `ok`, or the stage it failed in with the error (`describe(exc)`, default its type and
+    message) and the traceback. Anything a writer raises is recorded, BaseException too (pypaimon-rust's
+    panics); an interrupt is not."""
+    out = {}
+    for t in json.loads(Path(sys.argv[2]).read_text()):
+        stage = "prepare"
+        try:
+            for stage in write_one(t):  # noqa: B007 - the last stage entered is the one that failed
+                pass
+            out[t["name"]] = {"ok": True}
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as exc:  # noqa: BLE001 - a peer's failure is the outcome recorded, whatever it is
+            error = describe(exc) if describe else f"{type(exc).__name__}: {exc}"
+            trace = traceback.format_exc()[-3000:]
+            out[t["name"]] = {"ok": False, "stage": stage, "error": error[:1500], "trace": trace}
+    Path(sys.argv[4]).write_text(json.dumps(out))
+
+
 PYPAIMON_WRITE_MANY = """
-import json, sys, traceback
+import sys
 sys.path.insert(0, sys.argv[3])
 import pyarrow as pa
 import peers_matrix as pm
 from pypaimon import CatalogFactory, Schema
 from pypaimon.schema.data_types import AtomicType, DataField, PyarrowFieldParser
-wh, tables = sys.argv[1], json.load(open(sys.argv[2]))
-catalog = CatalogFactory.create({"warehouse": wh})
+catalog = CatalogFactory.create({"warehouse": sys.argv[1]})
 catalog.create_database("db", True)
-out = {}
-for t in tables:
-    stage = "create"
-    try:
-        fields = [DataField(i, n, AtomicType(ty, nullable)) for i, (n, ty, nullable) in enumerate(t["columns"])]
-        catalog.create_table("db." + t["name"], Schema(fields, t["partition"], t["primary"], t["options"]), False)
-        table = catalog.get_table("db." + t["name"])
-        target = PyarrowFieldParser.from_paimon_schema(table.table_schema.fields)
-        for rows in t["commits"]:
-            stage = "write"
-            arrays = []
-            for i, (name, ty, _) in enumerate(t["columns"]):
-                arr = pm.to_arrow(ty, [r[i] for r in rows])
-                want = target.field(name).type
-                arrays.append(arr if arr.type == want else arr.cast(want))
-            data = pa.Table.from_arrays(arrays, schema=target)
-            wb = table.new_batch_write_builder()
-            w, c = wb.new_write(), wb.new_commit()
-            w.write_arrow(data)
-            stage = "commit"
-            c.commit(w.prepare_commit())
-            w.close()
-            c.close()
-        out[t["name"]] = {"ok": True}
-    except Exception as exc:
-        out[t["name"]] = {"ok": False, "stage": stage, "error": f"{type(exc).__name__}: {exc}"[:1500],
-                          "trace": traceback.format_exc()[-3000:]}
+
+def write_one(t):
+    yield "create"
+    fields = [DataField(i, n, AtomicType(ty, nullable)) for i, (n, ty, nullable) in enumerate(t["columns"])]
+    catalog.create_table("db." + t["name"], Schema(fields, t["partition"], t["primary"], t["options"]), False)
+    table = catalog.get_table("db." + t["name"])
+    target = PyarrowFieldParser.from_paimon_schema(table.table_schema.fields)
+    for rows in t["commits"]:
+        yield "write"
+        arrays = []
+        for i, (name, ty, _) in enumerate(t["columns"]):
+            arr = pm.to_arrow(ty, [r[i] for r in rows])
+            want = target.field(name).type
+            arrays.append(arr if arr.type == want else arr.cast(want))
+        data = pa.Table.from_arrays(arrays, schema=target)
+        wb = table.new_batch_write_builder()
+        w, c = wb.new_write(), wb.new_commit()
+        w.write_arrow(data)
+        yield "commit"
+        c.commit(w.prepare_commit())
+        w.close()
+        c.close()
+
+pm.write_many(write_one)
 assert "pypaimon_rust" not in sys.modules
-json.dump(out, open(sys.argv[4], "w"))
 """
 
 ENGINE_WRITE_MANY = """
-import json, sys, traceback
+import sys
 sys.path.insert(0, sys.argv[3])
 import peers_matrix as pm
 from paimon_conform.table import commit, write
-wh, tables = sys.argv[1], json.load(open(sys.argv[2]))
-out = {}
-for t in tables:
-    stage = "prepare"
-    try:
-        root, options, batches = pm.engine_inputs(wh, t)
-        for data in batches:
-            stage = "write"
-            plan = write.prepare(root, data.schema, options, False)
-            result = write.write_task(plan, data.to_batches(), 0)
-            stage = "commit"
-            commit.commit(plan, [result])
-        out[t["name"]] = {"ok": True}
-    except Exception as exc:
-        out[t["name"]] = {"ok": False, "stage": stage, "error": f"{type(exc).__name__}: {exc}"[:1500],
-                          "trace": traceback.format_exc()[-3000:]}
-json.dump(out, open(sys.argv[4], "w"))
+
+def write_one(t):
+    root, options, batches = pm.engine_inputs(sys.argv[1], t)
+    for data in batches:
+        yield "write"
+        plan = write.prepare(root, data.schema, options, False)
+        result = write.write_task(plan, data.to_batches(), 0)
+        yield "commit"
+        commit.commit(plan, [result])
+
+pm.write_many(write_one)
 """
 
 SPARK_WRITE_MANY = """
-import json, re, sys, traceback
+import re, sys
 sys.path.insert(0, sys.argv[3])
 import peers_matrix as pm
 from paimon_conform import spark as ps
-wh, tables = sys.argv[1], json.load(open(sys.argv[2]))
 spark = ps.session("peers-matrix", "local[2]")
-out = {}
-for t in tables:
-    stage = "prepare"
-    try:
-        root, options, batches = pm.engine_inputs(wh, t)
-        for data in batches:
-            df = pm.spark_frame(spark, data, [ty for _, ty, _ in t["columns"]])
-            stage = "write"
-            ps.write(df, str(root), **options)
-        out[t["name"]] = {"ok": True}
-    except Exception as exc:
-        kit = re.search(r"paimon_conform\\.errors\\.(\\w+): (.*)", str(exc))  # raised in a Spark task
-        error = f"{kit.group(1)}: {kit.group(2)}" if kit else f"{type(exc).__name__}: {exc}"
-        out[t["name"]] = {"ok": False, "stage": stage, "error": error[:1500],
-                          "trace": traceback.format_exc()[-3000:]}
+
+def write_one(t):
+    root, options, batches = pm.engine_inputs(sys.argv[1], t)
+    for data in batches:
+        df = pm.spark_frame(spark, data, [ty for _, ty, _ in t["columns"]])
+        yield "write"
+        ps.write(df, str(root), **options)
+
+def describe(exc):
+    kit = re.search(r"paimon_conform\\.errors\\.(\\w+): (.*)", str(exc))  # raised in a Spark task
+    return f"{kit.group(1)}: {kit.group(2)}" if kit else f"{type(exc).__name__}: {exc}"
+
+pm.write_many(write_one, describe)
 spark.stop()
-json.dump(out, open(sys.argv[4], "w"))
 """
 
 RUST_WRITE_MANY = """
-import json, sys, traceback
+import sys
 sys.path.insert(0, sys.argv[3])
 import pyarrow as pa
 import peers_matrix as pm
 from pypaimon_rust.datafusion import SQLContext
-wh, tables = sys.argv[1], json.load(open(sys.argv[2]))
 ctx = SQLContext()
-ctx.register_catalog("paimon", {"warehouse": wh})
+ctx.register_catalog("paimon", {"warehouse": sys.argv[1]})
 ctx.sql("CREATE SCHEMA paimon.db")
-out = {}
-for n, t in enumerate(tables):
-    stage = "create"
-    try:
-        cols = ", ".join(f"{c} {pm.rust_sql_type(ty)}" + ("" if nullable else " NOT NULL")
-                         for c, ty, nullable in t["columns"])
-        pk = f", PRIMARY KEY ({', '.join(t['primary'])})" if t["primary"] else ""
-        part = f" PARTITIONED BY ({', '.join(t['partition'])})" if t["partition"] else ""
-        opts = ", ".join(f"'{k}'='{v}'" for k, v in t["options"].items())
-        ctx.sql(f"CREATE TABLE paimon.db.{t['name']} ({cols}{pk}){part}" + (f" WITH ({opts})" if opts else ""))
-        for j, rows in enumerate(t["commits"]):
-            stage = "write"
-            arrays = [pm.to_arrow(ty, [r[i] for r in rows]) for i, (_, ty, _) in enumerate(t["columns"])]
-            batch = pa.RecordBatch.from_arrays(arrays, names=[c for c, _, _ in t["columns"]])
-            src = f"src_{n}_{j}"
-            ctx.register_batch(src, batch)
-            ctx.sql(f"INSERT INTO paimon.db.{t['name']} SELECT * FROM {src}")
-        out[t["name"]] = {"ok": True}
-    except BaseException as exc:
-        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
-            raise
-        out[t["name"]] = {"ok": False, "stage": stage, "error": f"{type(exc).__name__}: {exc}"[:1500],
-                          "trace": traceback.format_exc()[-3000:]}
-json.dump(out, open(sys.argv[4], "w"))
+
+def write_one(t):
+    yield "create"
+    cols = ", ".join(f"{c} {pm.rust_sql_type(ty)}" + ("" if nullable else " NOT NULL")
+                     for c, ty, nullable in t["columns"])
+    pk = f", PRIMARY KEY ({', '.join(t['primary'])})" if t["primary"] else ""
+    part = f" PARTITIONED BY ({', '.join(t['partition'])})" if t["partition"] else ""
+    opts = ", ".join(f"'{k}'='{v}'" for k, v in t["options"].items())
+    ctx.sql(f"CREATE TABLE paimon.db.{t['name']} ({cols}{pk}){part}" + (f" WITH ({opts})" if opts else ""))
+    for j, rows in enumerate(t["commits"]):
+        yield "write"
+        arrays = [pm.to_arrow(ty, [r[i] for r in rows]) for i, (_, ty, _) in enumerate(t["columns"])]
+        batch = pa.RecordBatch.from_arrays(arrays, names=[c for c, _, _ in t["columns"]])
+        src = f"src_{t['name']}_{j}"
+        ctx.register_batch(src, batch)
+        ctx.sql(f"INSERT INTO paimon.db.{t['name']} SELECT * FROM {src}")
+
+pm.write_many(write_one)
 """
 
 
