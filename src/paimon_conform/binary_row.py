@@ -15,10 +15,10 @@ from typing import Any
 
 from kaitaistruct import KaitaiStream
 
-from . import structure
-from .errors import EncodeError, LayoutError
-from .findings import Finding
-from .types import DataType
+from paimon_conform import structure
+from paimon_conform.errors import EncodeError, LayoutError
+from paimon_conform.findings import Finding
+from paimon_conform.types import DataType
 
 NAME = "binary_row"
 SERIALIZED = "binary_row_serialized"

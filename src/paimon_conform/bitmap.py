@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 from pyroaring import BitMap
 
-from . import roaring, structure
-from .errors import EncodeError, LayoutError
-from .findings import Finding
-from .hashing import double_bits, float_bits, timestamp_from_long, timestamp_long
-from .javahash import JavaHashMap, binary_string_hash, int32, long_hash
-from .types import DataType
+from paimon_conform import roaring, structure
+from paimon_conform.errors import EncodeError, LayoutError
+from paimon_conform.findings import Finding
+from paimon_conform.hashing import double_bits, float_bits, timestamp_from_long, timestamp_long
+from paimon_conform.javahash import JavaHashMap, binary_string_hash, int32, long_hash
+from paimon_conform.types import DataType
 
 NAME = "bitmap_index"
 DEFAULT_BLOCK_SIZE = 16 * 1024

@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from . import budget
-from .errors import EncodeError
-from .hashing import fast_hash, fast_hash_many
-from .types import DataType
+from paimon_conform import budget
+from paimon_conform.errors import EncodeError
+from paimon_conform.hashing import fast_hash, fast_hash_many
+from paimon_conform.types import DataType
 
 DEFAULT_ITEMS = 1_000_000
 DEFAULT_FPP = 0.1

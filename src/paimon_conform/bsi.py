@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 from pyroaring import BitMap
 
-from . import budget, roaring, structure
-from .bitmap import serialize
-from .errors import EncodeError, LayoutError
-from .findings import Finding
-from .hashing import timestamp_long
-from .types import DataType
+from paimon_conform import budget, roaring, structure
+from paimon_conform.bitmap import serialize
+from paimon_conform.errors import EncodeError, LayoutError
+from paimon_conform.findings import Finding
+from paimon_conform.hashing import timestamp_long
+from paimon_conform.types import DataType
 
 NAME = "bsi"
 LONG_MIN = -(2**63)

@@ -23,9 +23,9 @@ import mmh3
 import numpy as np
 import pyarrow as pa
 
-from . import binary_row, datafile, javahash
-from .errors import EncodeError, UsageError
-from .types import DataType
+from paimon_conform import binary_row, datafile, javahash
+from paimon_conform.errors import EncodeError, UsageError
+from paimon_conform.types import DataType
 
 SEED = 42
 C1, C2 = javahash.C1, javahash.C2

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import UsageError
+from paimon_conform.errors import UsageError
 
 DEFAULT_MAX_MEMORY = 1 << 30  # 1 GiB: fits a laptop next to everything else it runs
 MIN_MAX_MEMORY = 1 << 20

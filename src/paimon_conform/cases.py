@@ -19,8 +19,8 @@ from typing import Any
 import jsonschema
 from referencing import Registry, Resource
 
-from . import budget
-from .errors import CaseError, UsageError
+from paimon_conform import budget
+from paimon_conform.errors import CaseError, UsageError
 
 SCHEMA_FILES = (
     "common",

@@ -14,10 +14,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .errors import UsageError
-from .exact_ns import exact_ns_field, is_exact_ns
-from .findings import Finding
-from .types import DataType
+from paimon_conform.errors import UsageError
+from paimon_conform.exact_ns import exact_ns_field, is_exact_ns
+from paimon_conform.findings import Finding
+from paimon_conform.types import DataType
 
 UNIT_NANOS = {"s": 1_000_000_000, "ms": 1_000_000, "us": 1_000, "ns": 1}
 UNIT_PRECISION = {"s": 0, "ms": 3, "us": 6, "ns": 9}
@@ -32,7 +32,7 @@ def read_table(path: str | Path) -> pa.Table:
         if head == b"PAR1":
             return read_parquet(p)  # not read_table: a dt=... parent would add a column
         if head[:3] == b"ORC":
-            from .orc_isolated import read_orc
+            from paimon_conform.orc_isolated import read_orc
 
             return read_orc(p)
     except (OSError, pa.ArrowException) as exc:
@@ -51,7 +51,7 @@ def read_parquet(path: str | Path, columns: list[str] | None = None) -> pa.Table
     """
     import pyarrow.parquet as pq
 
-    from .parquet_int96 import read_int96
+    from paimon_conform.parquet_int96 import read_int96
 
     pf = pq.ParquetFile(path)
     table = pf.read(columns=columns)
@@ -279,9 +279,9 @@ def check_payload(
     """Findings of one index payload against the column values it indexes."""
     import numpy as np
 
-    from . import bitmap, bloom, hashing
-    from .errors import LayoutError
-    from .types import to_json
+    from paimon_conform import bitmap, bloom, hashing
+    from paimon_conform.errors import LayoutError
+    from paimon_conform.types import to_json
 
     try:
         if index_type == "bloom-filter":
@@ -345,8 +345,8 @@ def check_payload(
 
 def _rows_against_data(index_type: str, payload: bytes, t: DataType, values: list[Any], path: str, base: int):
     """Range-bitmap / BSI: every row's stored key equals the data file's value at that row."""
-    from . import bsi, range_bitmap
-    from .types import to_json
+    from paimon_conform import bsi, range_bitmap
+    from paimon_conform.types import to_json
 
     code = "RANGE_BITMAP_WRONG_ROWS" if index_type == "range-bitmap" else "BSI_WRONG_ROWS"
     if index_type == "range-bitmap":

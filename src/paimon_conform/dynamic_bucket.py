@@ -20,8 +20,8 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
-from .errors import EncodeError, UsageError
-from .javahash import JavaHashMap
+from paimon_conform.errors import EncodeError, UsageError
+from paimon_conform.javahash import JavaHashMap
 
 SHORT_MAX = 32767
 DEFAULT_TARGET_ROW_NUM = 2_000_000
@@ -217,8 +217,8 @@ class SimpleHashBucketAssigner:
 
 def _key_hash(types: Sequence[str], values: Sequence[object]) -> int:
     """hashCode of the BinaryRow of these logical values."""
-    from . import binary_row, bucketing
-    from .types import parse_type, to_internal
+    from paimon_conform import binary_row, bucketing
+    from paimon_conform.types import parse_type, to_internal
 
     ts = [parse_type(t) for t in types]
     return bucketing.hash_code(binary_row.write(ts, [to_internal(t, v) for t, v in zip(ts, values, strict=True)]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
-from .errors import LayoutError
+from paimon_conform.errors import LayoutError
 
 Severity = Literal["must", "should", "warning"]
 SEVERITIES: tuple[Severity, ...] = ("must", "should", "warning")
@@ -42,7 +42,7 @@ class Finding:
         """The Java releases a must-finding is about, for reports ('' for other severities)."""
         if self.severity != "must":
             return ""
-        from .java_releases import describe
+        from paimon_conform.java_releases import describe
 
         return describe(self.java_releases)
 
@@ -51,7 +51,7 @@ class Finding:
         out = asdict(self)
         del out["otherwise"]
         if self.severity == "must":
-            from .java_releases import RELEASES
+            from paimon_conform.java_releases import RELEASES
 
             out["java_releases"] = list(self.java_releases or RELEASES)
         else:

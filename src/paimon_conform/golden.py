@@ -15,11 +15,11 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from . import cases, dynamic_bucket
-from .errors import PaimonConformError
-from .findings import Finding
-from .layouts import get
-from .report import FileResult
+from paimon_conform import cases, dynamic_bucket
+from paimon_conform.errors import PaimonConformError
+from paimon_conform.findings import Finding
+from paimon_conform.layouts import get
+from paimon_conform.report import FileResult
 
 
 def default_root() -> Path | None:
@@ -109,7 +109,7 @@ def check_sequence(path: Path, root: Path) -> FileResult:
 
 def check_table(sidecar: Path, root: Path) -> FileResult:
     """Validate one golden table directory; its must and should findings are failures."""
-    from .table.validate import validate_table
+    from paimon_conform.table.validate import validate_table
 
     table = sidecar.with_suffix("")
     rel = str(table.relative_to(root))

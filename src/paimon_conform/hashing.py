@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 import xxhash
 
-from .errors import EncodeError
-from .types import DataType
+from paimon_conform.errors import EncodeError
+from paimon_conform.types import DataType
 
 MASK64 = (1 << 64) - 1
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from .errors import UsageError
+from paimon_conform.errors import UsageError
 
 if TYPE_CHECKING:  # findings.py asks this module how to name releases: a type-only arrow back
-    from .findings import Finding, Severity
+    from paimon_conform.findings import Finding, Severity
 
 # Release lines, oldest first (0.8 only where a fact reaches back before 0.9).
 RELEASES: tuple[str, ...] = ("0.8", "0.9", "1.0", "1.1", "1.2", "1.3", "1.4", "2.0")

@@ -14,7 +14,7 @@ import struct
 from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
-from .errors import EncodeError
+from paimon_conform.errors import EncodeError
 
 M32 = 0xFFFFFFFF
 C1, C2 = 0xCC9E2D51, 0x1B873593

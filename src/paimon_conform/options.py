@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import EncodeError
+from paimon_conform.errors import EncodeError
 
 MEMORY_UNITS = {
     "": 1,

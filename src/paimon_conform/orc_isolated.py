@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from .errors import UsageError
+from paimon_conform.errors import UsageError
 
 _worker: subprocess.Popen | None = None
 
@@ -35,7 +35,7 @@ def _read_ipc(path: str) -> bytes:
     import pyarrow.compute as pc
     import pyarrow.orc as po
 
-    from .orc_timestamps import char_columns, fix_table, prepare_pyarrow
+    from paimon_conform.orc_timestamps import char_columns, fix_table, prepare_pyarrow
 
     prepare_pyarrow(path)  # before pyarrow opens the file: its writer zone must resolve
     table = fix_table(path, po.ORCFile(path).read())

@@ -53,7 +53,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from .errors import UsageError
+from paimon_conform.errors import UsageError
 
 
 class OrcTimestampError(UsageError):
@@ -850,7 +850,7 @@ def fix_table(path: str | Path, table: pa.Table, reader_zone: str | None = None,
         field = table.schema.field(i)
         array = arrow_array(col, field.type)
         if pa.types.is_decimal(array.type):  # beyond int64 nanoseconds: exact decimal nanoseconds, marked
-            from .exact_ns import exact_ns_field
+            from paimon_conform.exact_ns import exact_ns_field
 
             table = table.set_column(i, exact_ns_field(name), array)
         else:

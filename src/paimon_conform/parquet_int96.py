@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from .errors import UsageError
+from paimon_conform.errors import UsageError
 
 JULIAN_EPOCH_DAY = 2440588
 NANOS_PER_DAY = 86_400_000_000_000

@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .findings import Finding
-from .table.validate import validate_table
+from paimon_conform.findings import Finding
+from paimon_conform.table.validate import validate_table
 
 ORDERS_OPTIONS = {
     "primary-key": "dt,id",
@@ -81,7 +81,7 @@ def _same(got: pd.DataFrame, want: pd.DataFrame, columns: list[str]) -> bool:
 
 def run(spark, warehouse: Path, n: int = 20_000) -> list[TableRun]:
     """Write, read back and validate the sample tables under `warehouse` (must not hold them yet)."""
-    from .spark import write
+    from paimon_conform.spark import write
 
     out = []
     orders = warehouse / "db.db" / "orders"
@@ -142,7 +142,7 @@ def main_job(warehouse: Path) -> bool:
     whether it passed."""
     from pyspark.sql import SparkSession
 
-    from .spark import register, session
+    from paimon_conform.spark import register, session
 
     start = time.perf_counter()
     active = SparkSession.getActiveSession()

@@ -18,9 +18,9 @@ from typing import Any, Union
 
 from pyroaring import BitMap
 
-from . import bitmap, bloom, bsi, budget, range_bitmap, range_query, structure
-from .errors import EncodeError, UsageError
-from .types import DataType, to_internal
+from paimon_conform import bitmap, bloom, bsi, budget, range_bitmap, range_query, structure
+from paimon_conform.errors import EncodeError, UsageError
+from paimon_conform.types import DataType, to_internal
 
 REMAIN = "remain"
 SKIP = "skip"

@@ -17,12 +17,12 @@ from typing import Any
 import numpy as np
 from pyroaring import BitMap
 
-from . import bitmap, budget, roaring, structure
-from .bitmap import KIND_CODES, key_bytes, key_to_internal, map_key, sort_key
-from .errors import EncodeError, LayoutError
-from .findings import Finding
-from .options import parse_memory_size
-from .types import DataType
+from paimon_conform import bitmap, budget, roaring, structure
+from paimon_conform.bitmap import KIND_CODES, key_bytes, key_to_internal, map_key, sort_key
+from paimon_conform.errors import EncodeError, LayoutError
+from paimon_conform.findings import Finding
+from paimon_conform.options import parse_memory_size
+from paimon_conform.types import DataType
 
 NAME = "range_bitmap"
 VERSION = 1
@@ -148,7 +148,7 @@ def num_slices(num_keys: int) -> int:
 
 def code_bsi(rows: np.ndarray, codes: np.ndarray, num_keys: int) -> bytes:
     """BitSliceIndexBitmap.Appender.serialize(): header, existence bitmap, one bitmap per code bit."""
-    from .bitmap import serialize
+    from paimon_conform.bitmap import serialize
 
     rows32 = rows.astype(np.uint32)
     ebm = serialize(BitMap(rows32))

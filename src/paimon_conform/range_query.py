@@ -14,8 +14,8 @@ from typing import Any
 
 from pyroaring import BitMap
 
-from .errors import UsageError
-from .range_bitmap import Index
+from paimon_conform.errors import UsageError
+from paimon_conform.range_bitmap import Index
 
 NULLS_FIRST = "nulls_first"
 NULLS_LAST = "nulls_last"

@@ -6,7 +6,7 @@ import json
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
-from .findings import Finding, Severity, counts_as_failure
+from paimon_conform.findings import Finding, Severity, counts_as_failure
 
 
 @dataclass

@@ -21,9 +21,9 @@ from itertools import pairwise
 import numpy as np
 from pyroaring import BitMap, BitMap64
 
-from . import budget
-from .errors import EncodeError, LayoutError
-from .findings import Finding
+from paimon_conform import budget
+from paimon_conform.errors import EncodeError, LayoutError
+from paimon_conform.findings import Finding
 
 COOKIE_NO_RUN = 12346
 COOKIE_RUN = 12347

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .layouts import deletion_vectors, file_index, hash_index
+from paimon_conform.layouts import deletion_vectors, file_index, hash_index
 
 
 def write_sample(root: Path) -> list[tuple[Path, str]]:

@@ -52,15 +52,15 @@ from pyspark.sql.datasource import (
 from pyspark.sql.pandas.types import to_arrow_schema as _pyspark_to_arrow_schema
 from pyspark.sql.types import StructType
 
-from . import query, spark_bucket
-from .bucketing import bucket_columns
-from .datafile import negative_off_grid
-from .errors import UsageError, checking
-from .table import commit as table_commit
-from .table import scan
-from .table import write as table_write
-from .table.data_files import bucket_rule
-from .table.schema import read_schema
+from paimon_conform import query, spark_bucket
+from paimon_conform.bucketing import bucket_columns
+from paimon_conform.datafile import negative_off_grid
+from paimon_conform.errors import UsageError, checking
+from paimon_conform.table import commit as table_commit
+from paimon_conform.table import scan
+from paimon_conform.table import write as table_write
+from paimon_conform.table.data_files import bucket_rule
+from paimon_conform.table.schema import read_schema
 
 FORMAT = "paimon"
 BUCKET_COLUMN = "__paimon_bucket"
@@ -154,7 +154,7 @@ class PaimonDataSource(DataSource):
 
 def arrow_schema(schema) -> pa.Schema:
     """The Arrow schema Spark sees for a table schema."""
-    from .table.files import arrow_type
+    from paimon_conform.table.files import arrow_type
 
     return pa.schema([pa.field(f.name, arrow_type(f.type), nullable=f.nullable) for f in schema.fields])
 

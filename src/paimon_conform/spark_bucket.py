@@ -10,9 +10,9 @@ function that calls the kit's vectorized hash (`spark.bucket_batches`, through m
 
 from __future__ import annotations
 
-from .binary_row import bit_set_width
-from .javahash import mix_h1, mix_k1
-from .types import DataType
+from paimon_conform.binary_row import bit_set_width
+from paimon_conform.javahash import mix_h1, mix_k1
+from paimon_conform.types import DataType
 
 MASK = 0xFFFFFFFF
 C1, C2 = 0xCC9E2D51, 0x1B873593

@@ -21,8 +21,8 @@ from typing import Any
 import kaitaistruct
 from kaitaistruct import KaitaiStream, KaitaiStruct
 
-from .errors import InvariantError, LayoutError, TruncatedError
-from .kaitai_processors import ProcessError
+from paimon_conform.errors import InvariantError, LayoutError, TruncatedError
+from paimon_conform.kaitai_processors import ProcessError
 
 MAX_DEPTH = 64
 

@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from .errors import UsageError
-from .types import EPOCH, DataType, parse_type
+from paimon_conform.errors import UsageError
+from paimon_conform.types import EPOCH, DataType, parse_type
 
 LAYOUT = "table_layout"
 

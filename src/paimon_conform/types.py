@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from decimal import Context, Decimal, InvalidOperation, localcontext
 from typing import Any
 
-from .errors import EncodeError, UsageError
+from paimon_conform.errors import EncodeError, UsageError
 
 INTEGER_RANGES = {
     "TINYINT": (-(2**7), 2**7 - 1),

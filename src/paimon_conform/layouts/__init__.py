@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..errors import UsageError
-from . import (
+from paimon_conform.errors import UsageError
+from paimon_conform.layouts import (
     binary_row,
     bitmap_index,
     bloom_filter,
@@ -15,7 +15,7 @@ from . import (
     roaring32,
     roaring64,
 )
-from .base import Layout
+from paimon_conform.layouts.base import Layout
 
 LAYOUTS: dict[str, Layout] = {
     m.LAYOUT.kind: m.LAYOUT

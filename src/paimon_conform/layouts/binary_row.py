@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import binary_row, bucketing
-from ..errors import UsageError
-from ..findings import Finding, raise_first_must
-from ..types import DataType, parse_type, to_internal, to_json
-from .base import Layout, case_header, never_detected
+from paimon_conform import binary_row, bucketing
+from paimon_conform.errors import UsageError
+from paimon_conform.findings import Finding, raise_first_must
+from paimon_conform.layouts.base import Layout, case_header, never_detected
+from paimon_conform.types import DataType, parse_type, to_internal, to_json
 
 BUCKET_COUNTS = (1, 2, 3, 4, 5, 7, 8, 10, 16, 32, 100, 128, 1000)
 

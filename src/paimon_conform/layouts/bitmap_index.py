@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import bitmap, budget
-from ..errors import LayoutError
-from ..findings import Finding
-from ..options import parse_memory_size
-from ..types import DataType, parse_type, to_internal, to_json
-from .base import Layout, case_header, never_detected, payload_rows, require_type, stated_type
+from paimon_conform import bitmap, budget
+from paimon_conform.errors import LayoutError
+from paimon_conform.findings import Finding
+from paimon_conform.layouts.base import Layout, case_header, never_detected, payload_rows, require_type, stated_type
+from paimon_conform.options import parse_memory_size
+from paimon_conform.types import DataType, parse_type, to_internal, to_json
 
 NAME = "bitmap_index"
 KIND = "bitmap"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import bloom, structure
-from ..errors import CaseError, LayoutError
-from ..findings import Finding
-from ..types import DataType, parse_type, to_internal
-from .base import Layout, case_header, never_detected, stated_type
+from paimon_conform import bloom, structure
+from paimon_conform.errors import CaseError, LayoutError
+from paimon_conform.findings import Finding
+from paimon_conform.layouts.base import Layout, case_header, never_detected, stated_type
+from paimon_conform.types import DataType, parse_type, to_internal
 
 NAME = "bloom_filter"
 KIND = "bloom-filter"

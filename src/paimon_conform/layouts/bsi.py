@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import bsi
-from ..errors import LayoutError
-from ..findings import Finding
-from ..hashing import timestamp_from_long
-from ..types import DataType, parse_type, to_internal, to_json
-from .base import Layout, case_header, never_detected, payload_rows, require_type, stated_type
+from paimon_conform import bsi
+from paimon_conform.errors import LayoutError
+from paimon_conform.findings import Finding
+from paimon_conform.hashing import timestamp_from_long
+from paimon_conform.layouts.base import Layout, case_header, never_detected, payload_rows, require_type, stated_type
+from paimon_conform.types import DataType, parse_type, to_internal, to_json
 
 NAME = "bsi"
 KIND = "bsi"

@@ -22,12 +22,12 @@ import numpy as np
 from pyroaring import BitMap, BitMap64
 from zlib_ng.zlib_ng import crc32
 
-from .. import budget, roaring, structure
-from ..errors import CaseError, EncodeError, InvariantError, LayoutError, TruncatedError
-from ..findings import Finding, raise_first_must
-from . import roaring32 as r32
-from . import roaring64 as r64
-from .base import PARSE_BYTES, Layout, case_header, parse_fits
+from paimon_conform import budget, roaring, structure
+from paimon_conform.errors import CaseError, EncodeError, InvariantError, LayoutError, TruncatedError
+from paimon_conform.findings import Finding, raise_first_must
+from paimon_conform.layouts import roaring32 as r32
+from paimon_conform.layouts import roaring64 as r64
+from paimon_conform.layouts.base import PARSE_BYTES, Layout, case_header, parse_fits
 
 NAME = "deletion_vectors"
 KIND = "deletion-vectors"

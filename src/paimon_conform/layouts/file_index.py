@@ -12,13 +12,13 @@ import struct
 from itertools import pairwise
 from typing import Any
 
-from .. import structure
-from ..errors import CaseError, EncodeError, LayoutError
-from ..findings import Finding, raise_first_must
-from ..java_releases import RELEASES
-from ..types import DataType, parse_type
-from . import bitmap_index, bloom_filter, bsi, range_bitmap
-from .base import Layout, case_header, parse_fits
+from paimon_conform import structure
+from paimon_conform.errors import CaseError, EncodeError, LayoutError
+from paimon_conform.findings import Finding, raise_first_must
+from paimon_conform.java_releases import RELEASES
+from paimon_conform.layouts import bitmap_index, bloom_filter, bsi, range_bitmap
+from paimon_conform.layouts.base import Layout, case_header, parse_fits
+from paimon_conform.types import DataType, parse_type
 
 NAME = "file_index"
 KIND = "file-index"
@@ -291,7 +291,7 @@ def check_against_data(data: bytes, data_file: str, types: Any = None, table: An
     `table`: the data file's rows when the caller has read them already.
     """
     parse_fits(data, NAME)
-    from .. import datafile
+    from paimon_conform import datafile
 
     obj = structure.parse(NAME, data)
     bloom_only = {

@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import budget, structure
-from ..errors import CaseError, EncodeError, LayoutError
-from ..findings import Finding
-from .base import PARSE_BYTES, Layout, case_header, never_detected, parse_fits
+from paimon_conform import budget, structure
+from paimon_conform.errors import CaseError, EncodeError, LayoutError
+from paimon_conform.findings import Finding
+from paimon_conform.layouts.base import PARSE_BYTES, Layout, case_header, never_detected, parse_fits
 
 NAME = "hash_index"
 KIND = "hash-index"

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import range_bitmap
-from ..errors import LayoutError
-from ..findings import Finding, raise_first_must
-from ..types import DataType, parse_type, to_internal, to_json
-from .base import Layout, case_header, never_detected, payload_rows, require_type, stated_type
+from paimon_conform import range_bitmap
+from paimon_conform.errors import LayoutError
+from paimon_conform.findings import Finding, raise_first_must
+from paimon_conform.layouts.base import Layout, case_header, never_detected, payload_rows, require_type, stated_type
+from paimon_conform.types import DataType, parse_type, to_internal, to_json
 
 NAME = "range_bitmap"
 KIND = "range-bitmap"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import roaring, structure
-from ..errors import CaseError, LayoutError
-from ..findings import Finding, raise_first_must
-from .base import Layout, case_header
+from paimon_conform import roaring, structure
+from paimon_conform.errors import CaseError, LayoutError
+from paimon_conform.findings import Finding, raise_first_must
+from paimon_conform.layouts.base import Layout, case_header
 
 NAME = "roaring32"
 KIND = "roaring32"

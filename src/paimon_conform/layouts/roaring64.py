@@ -7,11 +7,11 @@ from typing import Any
 import numpy as np
 from pyroaring import BitMap64
 
-from .. import budget, roaring, structure
-from ..errors import CaseError, LayoutError
-from ..findings import Finding, raise_first_must
-from .base import Layout, case_header
-from .roaring32 import bitmap_layout
+from paimon_conform import budget, roaring, structure
+from paimon_conform.errors import CaseError, LayoutError
+from paimon_conform.findings import Finding, raise_first_must
+from paimon_conform.layouts.base import Layout, case_header
+from paimon_conform.layouts.roaring32 import bitmap_layout
 
 NAME = "roaring64"
 KIND = "roaring64"

@@ -11,14 +11,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import binary_row
-from .. import table_layout as tl
-from ..errors import LayoutError, checking
-from ..findings import Finding
-from ..findings import file_finding as _f
-from ..types import java_order
-from . import manifest_schema
-from .metadata import (
+from paimon_conform import binary_row
+from paimon_conform import table_layout as tl
+from paimon_conform.errors import LayoutError, checking
+from paimon_conform.findings import Finding
+from paimon_conform.findings import file_finding as _f
+from paimon_conform.table import manifest_schema
+from paimon_conform.table.metadata import (
     ADD,
     DELETE,
     IndexManifestEntry,
@@ -32,8 +31,9 @@ from .metadata import (
     read_records,
     read_snapshot,
 )
-from .paths import OutsideRoot, contained, inside, is_file, list_names, plain_name
-from .schema import TableSchema
+from paimon_conform.table.paths import OutsideRoot, contained, inside, is_file, list_names, plain_name
+from paimon_conform.table.schema import TableSchema
+from paimon_conform.types import java_order
 
 SNAPSHOT_NAME = re.compile(r"snapshot-([1-9][0-9]{0,18})")
 

@@ -53,18 +53,24 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import table_layout as tl
-from ..errors import UsageError
-from ..layouts import deletion_vectors, hash_index
-from . import files
-from .avro_records import avro_bytes
-from .chain import snapshot_ids
-from .dynamic import load_hashes
-from .metadata import DataFileMeta, DeletionVectorRange, IndexManifestEntry, ManifestEntry, SimpleStats
-from .paths import contained, inside
-from .plan import RETRACT, TaskResult, WritePlan
-from .schema import TableSchema
-from .state import Placer, TableState, latest_state
+from paimon_conform import table_layout as tl
+from paimon_conform.errors import UsageError
+from paimon_conform.layouts import deletion_vectors, hash_index
+from paimon_conform.table import files
+from paimon_conform.table.avro_records import avro_bytes
+from paimon_conform.table.chain import snapshot_ids
+from paimon_conform.table.dynamic import load_hashes
+from paimon_conform.table.metadata import (
+    DataFileMeta,
+    DeletionVectorRange,
+    IndexManifestEntry,
+    ManifestEntry,
+    SimpleStats,
+)
+from paimon_conform.table.paths import contained, inside
+from paimon_conform.table.plan import RETRACT, TaskResult, WritePlan
+from paimon_conform.table.schema import TableSchema
+from paimon_conform.table.state import Placer, TableState, latest_state
 
 MAX_LEVEL = 5  # num-levels 6: a full compaction writes level 5
 ENTRY_VERSION, FILE_META_VERSION, INDEX_ENTRY_VERSION = 2, 2, 1
@@ -497,7 +503,7 @@ SEQ, KIND = (tl.spec()["system_fields"][k]["name"] for k in ("sequence_number", 
 def _compact(c: _Commit, state: TableState, placer: Placer) -> int | None:
     """The COMPACT snapshot of every bucket with level-0 files in `state` (see the module docstring); None when
     there is none. SnapshotTaken when another writer published that snapshot id first."""
-    from .index_files import load_index_files
+    from paimon_conform.table.index_files import load_index_files
 
     buckets = sorted({(e.partition, e.bucket) for e in state.live if e.file.level == 0})
     if not buckets:
@@ -654,7 +660,7 @@ def _losers(parts: list[pa.Table], keys: list[str]) -> dict[int, np.ndarray]:
 def _write_rows(c: _Commit, key: tuple[bytes, int], rows: pa.Table, level: int, placer: Placer) -> _Entry | None:
     """One data file of a compaction at `level` from rows with `__seq` and `__kind` (retractions dropped, as
     the table's deletion vectors need); None when no row survives."""
-    from .write import write_group_rows
+    from paimon_conform.table.write import write_group_rows
 
     if rows.num_rows == 0:
         return None

@@ -14,23 +14,17 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import bucketing, budget
-from .. import table_layout as tl
-from ..datafile import (
-    distinct_values,
-    internal_values,
-    negative_off_grid,
-    paimon_type,
-    read_parquet,
-)
-from ..errors import EncodeError, UsageError
-from ..exact_ns import is_exact_ns
-from ..findings import Finding
-from ..java_releases import between
-from ..types import EPOCH, DataType
-from . import avro_container
-from .layout import BucketFile
-from .schema import TableSchema
+from paimon_conform import bucketing, budget
+from paimon_conform import table_layout as tl
+from paimon_conform.datafile import distinct_values, internal_values, negative_off_grid, paimon_type, read_parquet
+from paimon_conform.errors import EncodeError, UsageError
+from paimon_conform.exact_ns import is_exact_ns
+from paimon_conform.findings import Finding
+from paimon_conform.java_releases import between
+from paimon_conform.table import avro_container
+from paimon_conform.table.layout import BucketFile
+from paimon_conform.table.schema import TableSchema
+from paimon_conform.types import EPOCH, DataType
 
 # Storage families: a data file column matches the schema type when both fall in one family.
 FAMILY = {
@@ -196,7 +190,7 @@ def _unit(logical_json: str) -> str | None:
 
 
 def _orc(path: Path) -> DataFile:
-    from ..orc_isolated import read_orc
+    from paimon_conform.orc_isolated import read_orc
 
     table = read_orc(path)
     cols = [Column(f.name, "timestamp" if is_exact_ns(f) else _arrow_family(f.type), None) for f in table.schema]

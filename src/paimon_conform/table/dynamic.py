@@ -15,17 +15,17 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from .. import bucketing, dynamic_bucket
-from ..errors import EncodeError, UsageError
-from ..layouts import hash_index
-from .plan import TaskResult, WritePlan
+from paimon_conform import bucketing, dynamic_bucket
+from paimon_conform.errors import EncodeError, UsageError
+from paimon_conform.layouts import hash_index
+from paimon_conform.table.plan import TaskResult, WritePlan
 
 MAX_HASH_FILE = 1 << 30
 
 
 def load_hashes(root: Path, name: str) -> np.ndarray:
     """The key hashes of one HASH index file."""
-    from .paths import inside, plain_name
+    from paimon_conform.table.paths import inside, plain_name
 
     path = inside(root, f"index/{name}") if plain_name(name) else None
     if path is None:

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from .. import table_layout as tl
-from ..errors import UsageError
-from ..types import DataType
-from .schema import TableSchema
+from paimon_conform import table_layout as tl
+from paimon_conform.errors import UsageError
+from paimon_conform.table.schema import TableSchema
+from paimon_conform.types import DataType
 
 
 @dataclass(frozen=True)

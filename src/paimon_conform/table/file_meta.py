@@ -11,17 +11,17 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import binary_row
-from .. import table_layout as tl
-from ..datafile import min_max_rows
-from ..errors import LayoutError
-from ..findings import Finding
-from ..findings import file_finding as _f
-from ..java_releases import between
-from ..types import DataType, java_equals, java_order
-from .chain import LiveFile
-from .data_files import DataFile, _internal, count_in, key_columns
-from .schema import TableSchema
+from paimon_conform import binary_row
+from paimon_conform import table_layout as tl
+from paimon_conform.datafile import min_max_rows
+from paimon_conform.errors import LayoutError
+from paimon_conform.findings import Finding
+from paimon_conform.findings import file_finding as _f
+from paimon_conform.java_releases import between
+from paimon_conform.table.chain import LiveFile
+from paimon_conform.table.data_files import DataFile, _internal, count_in, key_columns
+from paimon_conform.table.schema import TableSchema
+from paimon_conform.types import DataType, java_equals, java_order
 
 
 def _row_values(df: DataFile, cols: list[tuple[str, DataType]], row: int) -> list[Any]:

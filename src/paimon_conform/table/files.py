@@ -18,17 +18,17 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import binary_row, bitmap, bsi, datafile, hashing, range_bitmap
-from .. import table_layout as tl
-from ..errors import EncodeError, UsageError
-from ..layouts import bloom_filter, file_index
-from ..layouts.bitmap_index import build_payload as bitmap_payload
-from ..layouts.bsi import build_payload as bsi_payload
-from ..layouts.range_bitmap import build_payload as range_payload
-from ..options import parse_memory_size
-from ..types import DataType, java_order, to_json
-from .paths import contained
-from .plan import RETRACT, NewFile, TaskResult, WritePlan
+from paimon_conform import binary_row, bitmap, bsi, datafile, hashing, range_bitmap
+from paimon_conform import table_layout as tl
+from paimon_conform.errors import EncodeError, UsageError
+from paimon_conform.layouts import bloom_filter, file_index
+from paimon_conform.layouts.bitmap_index import build_payload as bitmap_payload
+from paimon_conform.layouts.bsi import build_payload as bsi_payload
+from paimon_conform.layouts.range_bitmap import build_payload as range_payload
+from paimon_conform.options import parse_memory_size
+from paimon_conform.table.paths import contained
+from paimon_conform.table.plan import RETRACT, NewFile, TaskResult, WritePlan
+from paimon_conform.types import DataType, java_order, to_json
 
 FORMATS = ("parquet", "orc")
 STATS_TRUNCATE = 16
@@ -270,7 +270,7 @@ def _orc_writable(table: pa.Table) -> None:
 def read_columns(path: Path, columns: list[str]) -> pa.Table:
     """Some columns of a data file: Parquet read column by column, ORC and Avro through the validator's
     reader (ORC in its worker process). UsageError when the file is damaged or lacks a column."""
-    from .data_files import read_data_file
+    from paimon_conform.table.data_files import read_data_file
 
     with path.open("rb") as fh:
         head = fh.read(4)

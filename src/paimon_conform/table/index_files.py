@@ -11,15 +11,15 @@ from pathlib import Path
 import numpy as np
 from pyroaring import BitMap64
 
-from .. import budget
-from ..errors import LayoutError
-from ..findings import Finding
-from ..findings import file_finding as _f
-from ..java_releases import between
-from ..layouts import deletion_vectors as dv
-from ..layouts import hash_index
-from .metadata import IndexManifestEntry
-from .paths import inside, plain_name
+from paimon_conform import budget
+from paimon_conform.errors import LayoutError
+from paimon_conform.findings import Finding
+from paimon_conform.findings import file_finding as _f
+from paimon_conform.java_releases import between
+from paimon_conform.layouts import deletion_vectors as dv
+from paimon_conform.layouts import hash_index
+from paimon_conform.table.metadata import IndexManifestEntry
+from paimon_conform.table.paths import inside, plain_name
 
 MAX_INDEX_BYTES = 1 << 30
 DV_TYPE, HASH_TYPE = "DELETION_VECTORS", "HASH"

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from .. import table_layout as tl
-from ..findings import Finding
-from .paths import OutsideRoot, contained, escapes
-from .schema import TableSchema
+from paimon_conform import table_layout as tl
+from paimon_conform.findings import Finding
+from paimon_conform.table.paths import OutsideRoot, contained, escapes
+from paimon_conform.table.schema import TableSchema
 
 
 @dataclass(frozen=True)

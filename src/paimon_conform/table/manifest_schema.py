@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import table_layout as tl
-from ..findings import Finding, Severity
-from .metadata import RecordFile
+from paimon_conform import table_layout as tl
+from paimon_conform.findings import Finding, Severity
+from paimon_conform.table.metadata import RecordFile
 
 MASTER_ORDER = (
     "; released readers match fields by name, Java's manifest reader after 2.0.0 (apache/paimon#9160) "

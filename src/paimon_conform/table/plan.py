@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import table_layout as tl
-from .schema import TableSchema
+from paimon_conform import table_layout as tl
+from paimon_conform.table.schema import TableSchema
 
 RETRACT = (tl.row_kind_byte("-U"), tl.row_kind_byte("-D"))  # _VALUE_KIND bytes of retractions
 

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from .. import datafile, query
-from ..errors import UsageError, checking
-from ..types import DataType
-from . import data_files, scan
-from .chain import load_chain
-from .schema import Schemas, TableSchema, read_schema, schema_ids
+from paimon_conform import datafile, query
+from paimon_conform.errors import UsageError, checking
+from paimon_conform.table import data_files, scan
+from paimon_conform.table.chain import load_chain
+from paimon_conform.table.schema import Schemas, TableSchema, read_schema, schema_ids
+from paimon_conform.types import DataType
 
 
 def read_latest(root: str | Path, leaves: list[query.Leaf] | None = None) -> tuple[TableSchema, pa.Table]:
@@ -48,7 +48,7 @@ def _read_latest(root: Path, leaves: list[query.Leaf] | None) -> tuple[TableSche
 
 def logical_rows(schema: TableSchema, rows: pa.Table) -> list[list]:
     """Rows in the kit's logical JSON form (what golden sidecars hold), schema column order."""
-    from ..types import to_json
+    from paimon_conform.types import to_json
 
     df = data_files.DataFile("parquet", [], rows)
     columns = []

@@ -24,14 +24,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import bucketing, datafile, query
-from .. import table_layout as tl
-from ..errors import LayoutError, UsageError
-from . import data_files, evolution, files
-from .index_files import load_index_files
-from .paths import contained, inside, is_file, plain_name
-from .schema import Schemas, TableSchema, read_schema
-from .state import Placer, TableState, latest_state
+from paimon_conform import bucketing, datafile, query
+from paimon_conform import table_layout as tl
+from paimon_conform.errors import LayoutError, UsageError
+from paimon_conform.table import data_files, evolution, files
+from paimon_conform.table.index_files import load_index_files
+from paimon_conform.table.paths import contained, inside, is_file, plain_name
+from paimon_conform.table.schema import Schemas, TableSchema, read_schema
+from paimon_conform.table.state import Placer, TableState, latest_state
 
 MAX_INDEX_BYTES = 64 << 20
 MAX_PINNED_BUCKET_KEYS = 4096

@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import budget, table_layout
-from ..errors import UsageError
-from ..findings import Finding
-from ..table_layout import Field, LayoutOptions, bool_option
-from ..types import DataType, parse_type
-from .paths import OutsideRoot, contained, is_dir, list_names
+from paimon_conform import budget, table_layout
+from paimon_conform.errors import UsageError
+from paimon_conform.findings import Finding
+from paimon_conform.table.paths import OutsideRoot, contained, is_dir, list_names
+from paimon_conform.table_layout import Field, LayoutOptions, bool_option
+from paimon_conform.types import DataType, parse_type
 
 MAX_SCHEMA_BYTES = 16 << 20
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import binary_row
-from .. import table_layout as tl
-from ..errors import UsageError
-from .chain import live_index, merge, snapshot_ids
-from .metadata import (
+from paimon_conform import binary_row
+from paimon_conform import table_layout as tl
+from paimon_conform.errors import UsageError
+from paimon_conform.table.chain import live_index, merge, snapshot_ids
+from paimon_conform.table.metadata import (
     IndexManifestEntry,
     ManifestEntry,
     MetadataProblem,
@@ -24,8 +24,8 @@ from .metadata import (
     read_records,
     read_snapshot,
 )
-from .paths import OutsideRoot, contained, inside, plain_name
-from .schema import TableSchema
+from paimon_conform.table.paths import OutsideRoot, contained, inside, plain_name
+from paimon_conform.table.schema import TableSchema
 
 
 @dataclass

@@ -13,17 +13,17 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from .. import bucketing
-from .. import table_layout as tl
-from ..budget import BudgetExceeded
-from ..errors import PaimonConformError, UsageError, checking
-from ..findings import Finding, unreadable
-from ..java_releases import NEWEST, between, judge
-from ..report import FileResult
-from . import data_files, features
-from .chain import Chain, load_chain
-from .file_meta import check_file_meta
-from .index_files import (
+from paimon_conform import bucketing
+from paimon_conform import table_layout as tl
+from paimon_conform.budget import BudgetExceeded
+from paimon_conform.errors import PaimonConformError, UsageError, checking
+from paimon_conform.findings import Finding, unreadable
+from paimon_conform.java_releases import NEWEST, between, judge
+from paimon_conform.report import FileResult
+from paimon_conform.table import data_files, features
+from paimon_conform.table.chain import Chain, load_chain
+from paimon_conform.table.file_meta import check_file_meta
+from paimon_conform.table.index_files import (
     MAX_INDEX_BYTES,
     KeyHashes,
     check_hash_index,
@@ -32,9 +32,9 @@ from .index_files import (
     load_index_files,
     unknown_vectors,
 )
-from .layout import BucketFile, walk
-from .paths import OutsideRoot, contained, inside, is_file, list_names, plain_name
-from .schema import Schemas, TableSchema, read_schema, schema_ids
+from paimon_conform.table.layout import BucketFile, walk
+from paimon_conform.table.paths import OutsideRoot, contained, inside, is_file, list_names, plain_name
+from paimon_conform.table.schema import Schemas, TableSchema, read_schema, schema_ids
 
 
 @dataclass
@@ -195,7 +195,7 @@ def _dynamic_key_hashes(df: data_files.DataFile, schema: TableSchema) -> np.ndar
 
 def _file_index(data: bytes, df_path: Path, table: pa.Table, schema: TableSchema, owner: str) -> list[Finding]:
     """A file-index container (separate .index file or embedded bytes) against its data file."""
-    from ..layouts import file_index
+    from paimon_conform.layouts import file_index
 
     types = {f.name: f.type for f in schema.fields if f.type.root != "UNSUPPORTED"}
     try:

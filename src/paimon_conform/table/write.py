@@ -25,13 +25,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import binary_row, bucketing, datafile
-from .. import table_layout as tl
-from ..errors import EncodeError, UsageError
-from ..types import DataType
-from . import data_files, features, files
-from .plan import NewFile, TaskResult, WritePlan
-from .schema import TableSchema, parse_schema, read_schema, schema_ids
+from paimon_conform import binary_row, bucketing, datafile
+from paimon_conform import table_layout as tl
+from paimon_conform.errors import EncodeError, UsageError
+from paimon_conform.table import data_files, features, files
+from paimon_conform.table.plan import NewFile, TaskResult, WritePlan
+from paimon_conform.table.schema import TableSchema, parse_schema, read_schema, schema_ids
+from paimon_conform.types import DataType
 
 SEQ_STRIDE = 1 << 40  # sequence numbers of task t start at base + t * SEQ_STRIDE
 ROW_KINDS = tuple(name for _, name in sorted(tl.row_kind_bytes().items()))  # position = _VALUE_KIND byte
@@ -120,7 +120,7 @@ def target_schema(root: Path, arrow_schema: pa.Schema, options: dict[str, str]) 
 
 def prepare(root: str | Path, arrow_schema: pa.Schema, options: dict[str, str], overwrite: bool) -> WritePlan:
     """The plan of one write into the table at `root` (created at commit when it does not exist)."""
-    from .chain import load_chain
+    from paimon_conform.table.chain import load_chain
 
     root = Path(root)
     release = str(options.get("paimon.release", "1.0.0"))
@@ -203,7 +203,7 @@ def _buckets(plan: WritePlan, table: pa.Table, part_ids: np.ndarray, partitions:
         )
     if not schema.primary_keys:
         return np.zeros(table.num_rows, dtype=np.int32)
-    from .dynamic import assign_dynamic
+    from paimon_conform.table.dynamic import assign_dynamic
 
     trimmed = tl.trimmed_primary_keys(schema.primary_keys, schema.partition_keys)
     return assign_dynamic(plan, table, trimmed, part_ids, partitions, result)

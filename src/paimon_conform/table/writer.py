@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from .. import table_layout as tl
-from ..errors import UsageError
-from ..types import parse_type
-from .files import arrow_type
+from paimon_conform import table_layout as tl
+from paimon_conform.errors import UsageError
+from paimon_conform.table.files import arrow_type
+from paimon_conform.types import parse_type
 
 
 @dataclass
@@ -42,7 +42,7 @@ def write_table(
     release whose manifest records to write (0.9.0: what both bundled jars write; 1.0.0 adds
     `_VALUE_STATS_COLS` and `_CARDINALITY`, written as null).
     """
-    from . import commit, write
+    from paimon_conform.table import commit, write
 
     rng = np.random.default_rng(seed)
     if root.exists() and any(root.iterdir()):
