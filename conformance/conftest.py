@@ -77,7 +77,7 @@ def pytest_report_header(config):
 def spark():
     """One local[2] SparkSession for the whole run, `format("paimon")` registered."""
     try:
-        from paimon_conform import spark as ps
+        from paimon_conform.spark import source as ps
     except ImportError as exc:
         message = f"PySpark (the spark extra) is not installed: {exc}"
         if IN_CI:

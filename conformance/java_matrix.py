@@ -47,8 +47,8 @@ import golden_java_tables as gjt  # noqa: E402
 import paimon_java  # noqa: E402
 from strategies import MATRIX_TYPES  # noqa: E402
 
-from paimon_conform.errors import EncodeError  # noqa: E402
-from paimon_conform.types import parse_type, to_internal  # noqa: E402
+from paimon_conform.core.errors import EncodeError  # noqa: E402
+from paimon_conform.core.types import parse_type, to_internal  # noqa: E402
 
 CACHE = ROOT / "build" / "java-matrix"
 VERSIONS = (paimon_java.PAIMON_VERSION, paimon_java.PAIMON_10_VERSION)

@@ -361,7 +361,7 @@ def canon_java(text: str, v):
 
 
 def canon_kit(text: str, v):
-    """The canonical form of a value in the kit's internal form (paimon_conform.types.to_internal)."""
+    """The canonical form of a value in the kit's internal form (paimon_conform.core.types.to_internal)."""
     if v is None:
         return None
     t = ptype(text)

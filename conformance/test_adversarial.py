@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from adversarial import cases, env, worker_command
 
-from paimon_conform.table.writer import write_table
+from paimon_conform.table.write.reference_table import write_table
 
 SEED = 20261124
 MEMORY_LIMIT = 3 << 30  # virtual memory of the child: far below what an unchecked count would take

@@ -11,7 +11,7 @@ import sys
 import pytest
 from conftest import ROOT
 
-from paimon_conform.table.validate import validate_table
+from paimon_conform.table.validate.table import validate_table
 
 
 def test_benchmark_prints_its_figures(tmp_path):

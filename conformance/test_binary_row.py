@@ -11,10 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import INTERNAL_VALUES
 
-from paimon_conform import binary_row as br
-from paimon_conform import bucketing as bk
 from paimon_conform.cli import main
-from paimon_conform.types import parse_type, to_internal
+from paimon_conform.core.types import parse_type, to_internal
+from paimon_conform.layouts.binary_row import bucketing as bk
+from paimon_conform.layouts.binary_row import codec as br
 
 # ../shared/paimon-layouts.md §1.4: bytes and hashCodes checked against the Java 0.9.0 classes
 JAVA_ROWS = [
@@ -162,7 +162,7 @@ def test_read_as_java_ignores_what_getters_never_read(type_text, garbage):
 
 
 def test_timestamps_of_year_1_and_9999_print_four_digit_years():
-    from paimon_conform.types import to_json
+    from paimon_conform.core.types import to_json
 
     t = parse_type("TIMESTAMP(9)")
     for text in ("0001-01-01T00:00:00.000000001", "9999-12-31T23:59:59.999999999", "1969-12-31T23:59:59.999999999"):

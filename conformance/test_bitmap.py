@@ -7,11 +7,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pyroaring import BitMap
 
-from paimon_conform import bitmap
-from paimon_conform.errors import EncodeError
-from paimon_conform.javahash import JavaHashMap, binary_string_hash
-from paimon_conform.layouts import bitmap_index as layout
-from paimon_conform.types import parse_type, to_internal, to_json
+from paimon_conform.core.errors import EncodeError
+from paimon_conform.core.javahash import JavaHashMap, binary_string_hash
+from paimon_conform.core.types import parse_type, to_internal, to_json
+from paimon_conform.layouts.bitmap_index import codec as bitmap
+from paimon_conform.layouts.bitmap_index import entry as layout
 
 T = parse_type
 

@@ -7,11 +7,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from oracle import brute_force
 
-from paimon_conform import bsi
-from paimon_conform.errors import EncodeError
-from paimon_conform.layouts import bsi as layout
-from paimon_conform.layouts import file_index as fi
-from paimon_conform.types import parse_type, to_internal, to_json
+from paimon_conform.core.errors import EncodeError
+from paimon_conform.core.types import parse_type, to_internal, to_json
+from paimon_conform.layouts.bsi import codec as bsi
+from paimon_conform.layouts.bsi import entry as layout
+from paimon_conform.layouts.file_index import entry as fi
 
 T = parse_type
 VALUES = {

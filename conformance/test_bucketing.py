@@ -14,11 +14,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import INTERNAL_VALUES
 
-from paimon_conform import binary_row as br
-from paimon_conform import bucketing as bk
 from paimon_conform.cli import main
-from paimon_conform.errors import EncodeError, UsageError
-from paimon_conform.types import parse_type
+from paimon_conform.core.errors import EncodeError, UsageError
+from paimon_conform.core.types import parse_type
+from paimon_conform.layouts.binary_row import bucketing as bk
+from paimon_conform.layouts.binary_row import codec as br
 
 rows = st.lists(st.sampled_from(sorted(INTERNAL_VALUES)), max_size=70).flatmap(
     lambda tys: st.tuples(st.just(tys), st.tuples(*[st.none() | INTERNAL_VALUES[t] for t in tys]))

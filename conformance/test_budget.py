@@ -24,8 +24,11 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import GOLDEN, require_corpus
 
-from paimon_conform import bloom, budget, cli, roaring
-from paimon_conform.errors import UsageError
+from paimon_conform import cli
+from paimon_conform.core import budget
+from paimon_conform.core.errors import UsageError
+from paimon_conform.layouts.bloom_filter import codec as bloom
+from paimon_conform.layouts.roaring32 import codec as roaring
 from paimon_conform.table.metadata import MetadataProblem, read_avro, read_records
 
 TABLE = GOLDEN / "tables" / "java-0.9.0" / "append-fixed3-avro"
@@ -359,7 +362,7 @@ def test_query_rows_are_written_a_chunk_at_a_time(tmp_path):
 def test_streamed_rows_are_what_json_dumps_writes(capsys):
     from pyroaring import BitMap
 
-    from paimon_conform import query
+    from paimon_conform.layouts.file_index import query
 
     for rows in (BitMap(), BitMap([7]), BitMap(range(3, 200_000, 3))):
         cli.write_rows(rows, True)
@@ -372,7 +375,7 @@ def test_streamed_rows_are_what_json_dumps_writes(capsys):
 
 def test_inputs_are_checked_against_the_budget_before_they_are_parsed(tmp_path):
     """The generated parsers build up to ~66 bytes of Python objects per input byte (run-heavy bitmaps)."""
-    from paimon_conform.layouts import deletion_vectors as dv
+    from paimon_conform.layouts.deletion_vectors import entry as dv
 
     data, _ = dv.encode_file([("bitmap32", range(0, 400_000, 2))])  # array containers: 200 KB
     path = tmp_path / "dv.bin"
@@ -391,7 +394,7 @@ def test_inputs_are_checked_against_the_budget_before_they_are_parsed(tmp_path):
 
 def test_a_hash_file_too_large_to_parse_is_checked_by_the_fast_path():
     """A bucket with millions of keys is valid in Java: past the parse budget it is checked, not refused."""
-    from paimon_conform.layouts import hash_index
+    from paimon_conform.layouts.hash_index import entry as hash_index
 
     data = hash_index.encode_hashes(np.array([*range(100_000), 7], dtype=np.int64))
     with budget.limited(4 << 20):  # 400 KB would need about 32 MiB as a parse tree
@@ -402,7 +405,7 @@ def test_a_hash_file_too_large_to_parse_is_checked_by_the_fast_path():
 
 def test_an_avro_data_file_claiming_2_31_records_is_refused_before_decoding(tmp_path):
     """Avro data files (file.format = avro) go through the same bounded reader as the metadata."""
-    from paimon_conform.table import data_files
+    from paimon_conform.table.read import data_files
 
     schema = {"type": "record", "name": "r", "fields": [{"name": "v", "type": "long"}]}
     path = tmp_path / "data-0.avro"
@@ -416,9 +419,9 @@ def test_an_avro_data_file_claiming_2_31_records_is_refused_before_decoding(tmp_
 @pytest.mark.parametrize("k", [0, -5, 2**31 - 1])
 def test_a_bloom_payload_checked_against_data_with_any_hash_count(k):
     """`validate --data` probes a stored filter as Java's loop does: no reshape of k positions, no crash."""
-    from paimon_conform import bloom
-    from paimon_conform.datafile import check_payload
-    from paimon_conform.types import parse_type
+    from paimon_conform.core.types import parse_type
+    from paimon_conform.formats.columns import check_payload
+    from paimon_conform.layouts.bloom_filter import codec as bloom
 
     t = parse_type("INT")
     payload = bloom.build(t, [1, 2, 3])
@@ -434,9 +437,9 @@ def test_a_deletion_vector_of_2_31_positions_in_a_table_is_refused_not_listed(tm
     budget (exit 2 with the reason), never listed into 16 GiB of positions."""
     from pyroaring import BitMap
 
-    from paimon_conform.layouts import deletion_vectors as dv
-    from paimon_conform.table.index_files import load_index_files
+    from paimon_conform.layouts.deletion_vectors import entry as dv
     from paimon_conform.table.metadata import DeletionVectorRange, IndexManifestEntry
+    from paimon_conform.table.read.index_files import load_index_files
 
     every = BitMap()
     every.add_range(0, 2**31)

@@ -48,7 +48,7 @@ def test_java_version_judges_against_one_reader(capsys):
 
 
 def test_level_must_ignores_should_findings(tmp_path, capsys):
-    from paimon_conform.roaring import encode_roaring32
+    from paimon_conform.layouts.roaring32.codec import encode_roaring32
 
     f = tmp_path / "not-optimized.bin"
     f.write_bytes(encode_roaring32([0, 1, 2, 3, 4], kinds=["array"]))  # an array where Java writes a run
@@ -145,7 +145,7 @@ def test_embedded_bytes_as_hex(capsys):
 
 def test_a_bug_in_a_check_exits_2_naming_the_file_not_a_traceback(monkeypatch, capsys):
     """An exception outside the kit's hierarchy is an InternalError naming the file being checked: exit 2."""
-    from paimon_conform.table import data_files
+    from paimon_conform.table.read import data_files
 
     def broken(*args, **kwargs):
         raise KeyError("boom")

@@ -32,12 +32,13 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
-from paimon_conform.table import commit, write
-from paimon_conform.table.layout import is_temp_name
-from paimon_conform.table.reader import read_latest
+from paimon_conform.table.read.reader import read_latest
 from paimon_conform.table.schema import read_schema
 from paimon_conform.table.state import latest_state
-from paimon_conform.table.validate import validate_table
+from paimon_conform.table.validate.directories import is_temp_name
+from paimon_conform.table.validate.table import validate_table
+from paimon_conform.table.write import commit
+from paimon_conform.table.write import tasks as write
 
 SCHEMA = pa.schema([("id", pa.int64()), ("dt", pa.string()), ("v", pa.float64()), ("op", pa.string())])
 KINDS: dict[str, dict[str, str]] = {

@@ -21,10 +21,10 @@ import fastavro
 import pyarrow as pa
 import pytest
 
-from paimon_conform.errors import UsageError
-from paimon_conform.table import reader
-from paimon_conform.table.validate import validate_table
-from paimon_conform.table.writer import write_table
+from paimon_conform.core.errors import UsageError
+from paimon_conform.table.read import reader
+from paimon_conform.table.validate.table import validate_table
+from paimon_conform.table.write.reference_table import write_table
 
 _AUDIT: dict = {"watch": None, "seen": []}
 EVENTS = {"open", "os.listdir", "os.scandir", "os.chdir", "shutil.copyfile", "os.rename", "os.remove", "os.link"}
@@ -210,7 +210,8 @@ def test_reader_refuses_or_reads_only_inside(damaged):
 
 @pytest.mark.parametrize("damaged", sorted(MUTATIONS), indirect=True)
 def test_writer_never_writes_or_reads_outside(damaged):
-    from paimon_conform.table import commit, write
+    from paimon_conform.table.write import commit
+    from paimon_conform.table.write import tasks as write
 
     root, outside = damaged
     rows = pa.table(
@@ -244,7 +245,8 @@ def test_a_clean_copy_is_followed(pristine, tmp_path):
 
 @pytest.mark.parametrize("folder", ["manifest", "snapshot", "schema", "index"])
 def test_a_new_table_whose_metadata_folder_leads_outside_is_not_written_through(tmp_path, folder):
-    from paimon_conform.table import commit, write
+    from paimon_conform.table.write import commit
+    from paimon_conform.table.write import tasks as write
 
     root, outside = tmp_path / "t", tmp_path / "outside"
     root.mkdir()

@@ -10,10 +10,11 @@ import pyarrow.orc as po
 import pyarrow.parquet as pq
 import pytest
 
-from paimon_conform import cli, datafile
-from paimon_conform.errors import UsageError
-from paimon_conform.layouts import file_index as fi
-from paimon_conform.types import parse_type, to_internal
+from paimon_conform import cli
+from paimon_conform.core.errors import UsageError
+from paimon_conform.core.types import parse_type, to_internal
+from paimon_conform.formats import columns as datafile
+from paimon_conform.layouts.file_index import entry as fi
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "file_index" / "java-0.9.0"
 ARROW = {

@@ -12,9 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import MAX_DV32, positions32, positions64
 
-from paimon_conform import roaring
-from paimon_conform.errors import EncodeError, InvariantError, LayoutError, TruncatedError
-from paimon_conform.layouts import deletion_vectors as dv
+from paimon_conform.core.errors import EncodeError, InvariantError, LayoutError, TruncatedError
+from paimon_conform.layouts.deletion_vectors import entry as dv
+from paimon_conform.layouts.roaring32 import codec as roaring
 
 vector = st.one_of(
     st.tuples(st.just("bitmap32"), positions32(max_value=MAX_DV32)),

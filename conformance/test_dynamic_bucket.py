@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paimon_conform import dynamic_bucket as db
-from paimon_conform.errors import EncodeError
-from paimon_conform.javahash import JavaHashMap
+from paimon_conform.core.errors import EncodeError
+from paimon_conform.core.javahash import JavaHashMap
+from paimon_conform.layouts.hash_index import dynamic_bucket as db
 
 FIXTURES = sorted((Path(__file__).resolve().parent.parent / "golden" / "dynamic_bucket").rglob("*.json"))
 

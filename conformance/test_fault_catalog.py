@@ -23,12 +23,14 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import ROOT
 
-from paimon_conform import bitmap, structure
-from paimon_conform.java_releases import NEWEST
-from paimon_conform.layouts import deletion_vectors as dv
-from paimon_conform.layouts import file_index, hash_index
-from paimon_conform.table.validate import validate_table
-from paimon_conform.types import parse_type
+from paimon_conform.core import structure
+from paimon_conform.core.java_releases import NEWEST
+from paimon_conform.core.types import parse_type
+from paimon_conform.layouts.bitmap_index import codec as bitmap
+from paimon_conform.layouts.deletion_vectors import entry as dv
+from paimon_conform.layouts.file_index import entry as file_index
+from paimon_conform.layouts.hash_index import entry as hash_index
+from paimon_conform.table.validate.table import validate_table
 
 JAVA = ROOT / "golden" / "tables" / "java-1.0-SNAPSHOT"
 

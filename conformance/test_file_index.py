@@ -11,10 +11,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paimon_conform import bitmap, bloom, hashing
-from paimon_conform.layouts import file_index as fi
-from paimon_conform.layouts import get
-from paimon_conform.types import parse_type, to_internal, to_json
+from paimon_conform.core import hashing
+from paimon_conform.core.types import parse_type, to_internal, to_json
+from paimon_conform.layouts.bitmap_index import codec as bitmap
+from paimon_conform.layouts.bloom_filter import codec as bloom
+from paimon_conform.layouts.file_index import entry as fi
+from paimon_conform.layouts.registry import get
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "file_index"
 JAVA = sorted((GOLDEN / "java-0.9.0").glob("*.json"))
@@ -215,7 +217,7 @@ def test_container_detected_and_typed_inspection(capsys):
 
 
 def test_unsupported_bloom_types_raise_encode_errors():
-    from paimon_conform.errors import EncodeError
+    from paimon_conform.core.errors import EncodeError
 
     with pytest.raises(EncodeError):
         bloom.build(T("BOOLEAN"), [True])

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from paimon_conform import cases, cli
-from paimon_conform.errors import LayoutError
+from paimon_conform import cli
+from paimon_conform.core import cases
+from paimon_conform.core.errors import LayoutError
 from paimon_conform.golden import check_one, sidecars
-from paimon_conform.layouts import get
+from paimon_conform.layouts.registry import get
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 ALL = sidecars(GOLDEN)

@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 from conftest import ROOT
 
-from paimon_conform import roaring
-from paimon_conform.layouts import deletion_vectors as dv
-from paimon_conform.layouts import hash_index
+from paimon_conform.layouts.deletion_vectors import entry as dv
+from paimon_conform.layouts.hash_index import entry as hash_index
+from paimon_conform.layouts.roaring32 import codec as roaring
 
 
 def test_java_goldens_regenerate_byte_identical(paimon_java, tmp_path):

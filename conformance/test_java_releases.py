@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paimon_conform.errors import UsageError
-from paimon_conform.findings import Finding
-from paimon_conform.java_releases import NEWEST, RELEASES, between, describe, judge, release
-from paimon_conform.types import java_equals, parse_type
+from paimon_conform.core.errors import UsageError
+from paimon_conform.core.findings import Finding
+from paimon_conform.core.java_releases import NEWEST, RELEASES, between, describe, judge, release
+from paimon_conform.core.types import java_equals, parse_type
 
 
 def test_release_lines_from_versions():

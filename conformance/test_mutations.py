@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paimon_conform.errors import PaimonConformError
-from paimon_conform.layouts import get
-from paimon_conform.types import parse_type
+from paimon_conform.core.errors import PaimonConformError
+from paimon_conform.core.types import parse_type
+from paimon_conform.layouts.registry import get
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 LAYOUT_DIRS = {
@@ -102,7 +102,7 @@ def run_all(kind: str, data: bytes, types=None) -> None:
 
 def _queries(kind: str, data: bytes, types) -> list[PaimonConformError]:
     """Query a file that passed validation: answers or kit errors, nothing else."""
-    from paimon_conform import query
+    from paimon_conform.layouts.file_index import query
 
     try:
         if kind == "file-index":

@@ -1,4 +1,4 @@
-"""ORC TIMESTAMP / TIMESTAMP_LTZ columns read as Java Paimon reads them (paimon_conform.orc_timestamps).
+"""ORC TIMESTAMP / TIMESTAMP_LTZ columns read as Java Paimon reads them (paimon_conform.formats.orc_timestamps).
 
 pyarrow alone reads some Java-written values a second off near the epoch, TIMESTAMP_LTZ shifted by
 the writer JVM's zone, years outside 1677..2262 wrapped around, and cannot open a file whose writer
@@ -35,11 +35,11 @@ from conftest import ROOT, require
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paimon_conform import orc_isolated
-from paimon_conform import orc_timestamps as ots
-from paimon_conform.datafile import internal_values
-from paimon_conform.exact_ns import is_exact_ns
-from paimon_conform.types import DataType
+from paimon_conform.core.types import DataType
+from paimon_conform.formats import orc_isolated
+from paimon_conform.formats import orc_timestamps as ots
+from paimon_conform.formats.columns import internal_values
+from paimon_conform.formats.exact_ns import is_exact_ns
 
 HARNESS = ROOT / "tools" / "java" / "tables" / "OrcTimestampWriter.java"
 CACHE = ROOT / "build" / "orc-ts"
@@ -440,8 +440,8 @@ VALIDATED = ["Asia/Shanghai", "America/Los_Angeles", "GMT+08:00", "UTC"]
 def test_validator_and_reader_agree_with_java_in_any_zone(java, hooked, zone):
     """No false MANIFEST_VALUE_STATS (or any other finding) on Java's tables, and the table reader's
     rows are Java's, whatever zone the writer JVM ran in."""
-    from paimon_conform.table.reader import read_latest
-    from paimon_conform.table.validate import validate_table
+    from paimon_conform.table.read.reader import read_latest
+    from paimon_conform.table.validate.table import validate_table
 
     rng = np.random.default_rng(7)
     values: list[int | None] = [wall_ns("2024-01-01T12:34:56", 789_123_456), -500_000_000, 8 * HOUR - 1, -8 * HOUR]
@@ -471,8 +471,8 @@ GOLDEN = [
 
 @pytest.mark.parametrize("root", GOLDEN, ids=[f"{p.parent.name}/{p.name}" for p in GOLDEN])
 def test_golden_orc_tables_read_as_their_sidecars_say(hooked, root):
-    from paimon_conform.table.reader import logical_rows, read_latest
-    from paimon_conform.table.validate import validate_table
+    from paimon_conform.table.read.reader import logical_rows, read_latest
+    from paimon_conform.table.validate.table import validate_table
 
     meta = json.loads(root.with_suffix(".json").read_text())
     schema, rows = read_latest(root)

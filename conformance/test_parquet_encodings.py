@@ -16,10 +16,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from paimon_conform.java_releases import judge
-from paimon_conform.table.data_files import check_columns, read_data_file
-from paimon_conform.table_layout import Field
-from paimon_conform.types import parse_type
+from paimon_conform.core.java_releases import judge
+from paimon_conform.core.types import parse_type
+from paimon_conform.table.read.data_files import check_columns, read_data_file
+from paimon_conform.table.table_layout import Field
 
 
 def _file(tmp_path: Path, column: pa.Array, **write) -> Path:

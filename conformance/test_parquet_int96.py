@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paimon_conform import datafile
-from paimon_conform.errors import UsageError
-from paimon_conform.parquet_int96 import JULIAN_EPOCH_DAY, NANOS_PER_DAY, read_int96
+from paimon_conform.core.errors import UsageError
+from paimon_conform.formats import columns as datafile
+from paimon_conform.formats.parquet_int96 import JULIAN_EPOCH_DAY, NANOS_PER_DAY, read_int96
 
 IN_RANGE = st.integers(-(2**62), 2**62)
 

@@ -17,8 +17,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from paimon_conform.table import commit, write
-from paimon_conform.table.validate import validate_table
+from paimon_conform.table.validate.table import validate_table
+from paimon_conform.table.write import commit
+from paimon_conform.table.write import tasks as write
 
 pytestmark = pytest.mark.java
 

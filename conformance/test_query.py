@@ -9,11 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pyroaring import BitMap
 
-from paimon_conform import query
 from paimon_conform.cli import main
-from paimon_conform.errors import UsageError
-from paimon_conform.layouts import file_index as fi
-from paimon_conform.types import parse_type
+from paimon_conform.core.errors import UsageError
+from paimon_conform.core.types import parse_type
+from paimon_conform.layouts.file_index import entry as fi
+from paimon_conform.layouts.file_index import query
 
 TYPES = {"a": "INT", "b": "STRING", "c": "BIGINT", "d": "INT"}
 INDEXES = {"a": "range-bitmap", "b": "bitmap", "c": "bsi", "d": "bloom-filter"}
@@ -148,7 +148,7 @@ def test_cli_query_on_a_container_and_a_lone_payload(tmp_path, capsys):
     args = ["query", str(path), "--types", types, "--order-by", "a", "--desc", "--limit", "1", "--json"]
     assert main(args) == 0
     assert json.loads(capsys.readouterr().out)["rows"] in ([2], [3])
-    from paimon_conform import range_bitmap
+    from paimon_conform.layouts.range_bitmap import codec as range_bitmap
 
     payload = tmp_path / "a.rb"
     payload.write_bytes(range_bitmap.build(parse_type("INT"), [3, None, 5, 5, -1]))

@@ -16,13 +16,13 @@ from hypothesis import strategies as st
 from oracle import brute_force
 from pyroaring import BitMap
 
-from paimon_conform import range_bitmap as rb
-from paimon_conform import range_query as rq
-from paimon_conform.errors import EncodeError
-from paimon_conform.java_releases import judge
-from paimon_conform.layouts import file_index as fi
-from paimon_conform.layouts import range_bitmap as layout
-from paimon_conform.types import parse_type, to_internal, to_json
+from paimon_conform.core.errors import EncodeError
+from paimon_conform.core.java_releases import judge
+from paimon_conform.core.types import parse_type, to_internal, to_json
+from paimon_conform.layouts.file_index import entry as fi
+from paimon_conform.layouts.range_bitmap import codec as rb
+from paimon_conform.layouts.range_bitmap import entry as layout
+from paimon_conform.layouts.range_bitmap import query as rq
 
 T = parse_type
 F32 = st.floats(width=32, allow_nan=False)

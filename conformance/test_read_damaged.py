@@ -16,9 +16,9 @@ from pathlib import Path
 import fastavro
 import pytest
 
-from paimon_conform.errors import UsageError
-from paimon_conform.table import reader
-from paimon_conform.table.writer import write_table
+from paimon_conform.core.errors import UsageError
+from paimon_conform.table.read import reader
+from paimon_conform.table.write.reference_table import write_table
 
 
 @pytest.fixture(scope="module")

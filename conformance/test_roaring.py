@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 from pyroaring import BitMap, BitMap64
 from strategies import positions32, positions64
 
-from paimon_conform import roaring
-from paimon_conform.errors import EncodeError
-from paimon_conform.layouts import roaring32 as r32
-from paimon_conform.layouts import roaring64 as r64
+from paimon_conform.core.errors import EncodeError
+from paimon_conform.layouts.roaring32 import codec as roaring
+from paimon_conform.layouts.roaring32 import entry as r32
+from paimon_conform.layouts.roaring64 import entry as r64
 
 
 @given(positions32())
@@ -100,7 +100,7 @@ def test_roaring64_sparse_layout_round_trip(values):
 
 
 def structure_parse64(data: bytes):
-    from paimon_conform import structure
+    from paimon_conform.core import structure
 
     return structure.parse("roaring64", data)
 

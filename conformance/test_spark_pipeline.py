@@ -4,7 +4,7 @@ Paimon 1.0, each against an independent pandas model of the rows; and validated 
 
 Every table is written in several Spark jobs (inserts, upserts, deletes through `rowkind.field`),
 some straight through `df.write` (rows of one bucket spread over tasks), some through
-`paimon_conform.spark.write` (one task per bucket).
+`paimon_conform.spark.source.write` (one task per bucket).
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from peers import as_json_rows, pypaimon_rows, rust_rows
 
-from paimon_conform import spark as ps
-from paimon_conform.table import scan
-from paimon_conform.table.reader import read_latest
+from paimon_conform.spark import source as ps
+from paimon_conform.table.read import scan
+from paimon_conform.table.read.reader import read_latest
 from paimon_conform.table.schema import read_schema
 from paimon_conform.table.state import latest_state
-from paimon_conform.table.validate import TableStats, validate_table
+from paimon_conform.table.validate.table import TableStats, validate_table
 
 pytestmark = pytest.mark.spark
 
@@ -271,7 +271,7 @@ def test_file_indexes_are_separate_or_embedded(tables):
 
 
 def test_filters_prune_partitions_buckets_and_files(tables):
-    from paimon_conform.query import Leaf, Literal
+    from paimon_conform.layouts.file_index.query import Leaf, Literal
 
     _, path, _, _ = tables["append_index"]
     _, all_splits, _ = scan.plan(path)
@@ -329,8 +329,8 @@ def test_overwrite_replaces_every_row(spark, tmp_path):
 
 
 def test_pipeline_report_fails_on_a_difference(tmp_path):
-    from paimon_conform.findings import Finding
-    from paimon_conform.pipeline import TableRun, report
+    from paimon_conform.core.findings import Finding
+    from paimon_conform.spark.pipeline import TableRun, report
 
     good = TableRun("db.a", tmp_path, 10, 10, True, 2)
     assert report([good], 1.0)[1] is True
@@ -354,8 +354,9 @@ def test_spark_sql_bucket_equals_the_kits_hash(spark, rows, buckets, which):
     """The JVM-side bucket expression gives the bucket the kit's BinaryRow hash gives, row for row."""
     import pyarrow as pa
 
-    from paimon_conform import bucketing, spark_bucket
-    from paimon_conform.types import parse_type
+    from paimon_conform.core.types import parse_type
+    from paimon_conform.layouts.binary_row import bucketing
+    from paimon_conform.spark import bucket as spark_bucket
 
     types = {"a": parse_type("BIGINT"), "b": parse_type("INT")}
     df = spark.createDataFrame([(i, a, b) for i, (a, b) in enumerate(rows)], "i BIGINT, a BIGINT, b INT")

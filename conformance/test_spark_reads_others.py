@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT
 from peers import as_json_rows, pypaimon_write, rust_context, rust_create_table, rust_sql, sql_values
 
-from paimon_conform.table.reader import logical_rows
+from paimon_conform.table.read.reader import logical_rows
 from paimon_conform.table.schema import read_schema
 
 pytestmark = pytest.mark.spark

@@ -14,9 +14,9 @@ from collections import Counter
 import pytest
 from conftest import ROOT
 
+from paimon_conform.core.types import parse_type
 from paimon_conform.table.chain import load_chain
 from paimon_conform.table.schema import read_schema, schema_ids
-from paimon_conform.types import parse_type
 
 TABLES = ROOT / "golden" / "tables"
 SIDECARS = sorted(TABLES.glob("java-*/evolution-*.json"))

@@ -11,7 +11,7 @@ from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paimon_conform.table.validate import validate_table
+from paimon_conform.table.validate.table import validate_table
 
 TABLES = ["pk-fixed4-parquet-dv", "pk-dynamic-parquet", "append-file-index-separate", "pk-fixed4-orc-mor"]
 JAVA = ROOT / "golden" / "tables" / "java-1.0-SNAPSHOT"
@@ -66,8 +66,8 @@ def test_damaged_tables_are_reported_not_raised(tmp_path_factory, table, pick, h
 def test_damaged_tables_fail_the_scan_with_the_kits_errors(tmp_path_factory, table, pick, how):
     """What the Spark source runs (plan on the driver, read_split in tasks) on a damaged table:
     rows, or an error of the kit's hierarchy naming the problem; never another exception."""
-    from paimon_conform.errors import PaimonConformError
-    from paimon_conform.table import scan
+    from paimon_conform.core.errors import PaimonConformError
+    from paimon_conform.table.read import scan
 
     names = files_of(table)
     rel = names[pick % len(names)]

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from paimon_conform import table_layout as tl
+from paimon_conform.core.types import parse_type, to_internal
+from paimon_conform.table import table_layout as tl
 from paimon_conform.table.schema import data_file_fields, read_schema
-from paimon_conform.table.validate import TableStats, validate_table
-from paimon_conform.types import parse_type, to_internal
+from paimon_conform.table.validate.table import TableStats, validate_table
 
 TABLES = ROOT / "golden" / "tables"
 SIDECARS = sorted(TABLES.glob("java-*/*.json"))

@@ -19,8 +19,8 @@ from conftest import ROOT
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paimon_conform import table_layout as tl
-from paimon_conform.types import parse_type
+from paimon_conform.core.types import parse_type
+from paimon_conform.table import table_layout as tl
 
 DEFAULTS = tl.LayoutOptions.of({})
 # PartitionPathUtils' escape set, read off the Java source independently of the spec

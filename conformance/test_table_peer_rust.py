@@ -22,7 +22,7 @@ from peers import rust_create_table as create
 from peers import rust_sql as run
 
 from paimon_conform import cli
-from paimon_conform.table.validate import TableStats, validate_table
+from paimon_conform.table.validate.table import TableStats, validate_table
 
 THIN_MODE = {
     "code": "DATA_FILE_COLUMNS",

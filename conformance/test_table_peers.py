@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import IN_CI, ROOT
 
-from paimon_conform.table.writer import write_table
+from paimon_conform.table.write.reference_table import write_table
 
 TABLES = ROOT / "golden" / "tables"
 SIDECARS = sorted(TABLES.glob("java-*/*.json"))

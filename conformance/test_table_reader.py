@@ -11,8 +11,8 @@ import sys
 import pytest
 from conftest import ROOT
 
-from paimon_conform.table.reader import logical_rows, read_latest
-from paimon_conform.table.writer import write_table
+from paimon_conform.table.read.reader import logical_rows, read_latest
+from paimon_conform.table.write.reference_table import write_table
 
 SIDECARS = sorted((ROOT / "golden" / "tables").glob("java-*/*.json"))
 
@@ -41,7 +41,7 @@ def test_orc_reads_work_from_a_script_without_a_main_guard():
     """The ORC worker is a plain subprocess: a caller's top-level script is not re-run in it."""
     table = ROOT / "golden" / "tables" / "java-1.0-SNAPSHOT" / "pk-fixed4-orc-mor"
     script = (
-        "from paimon_conform.table.validate import validate_table\n"
+        "from paimon_conform.table.validate.table import validate_table\n"
         f"r = validate_table({str(table)!r})\n"
         "print(sum(len(x.findings) for x in r), 'findings')\n"
     )

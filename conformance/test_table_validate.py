@@ -11,9 +11,9 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import IN_CI
 
-from paimon_conform import bucketing
-from paimon_conform.table.validate import TableStats, validate_table
-from paimon_conform.types import parse_type
+from paimon_conform.core.types import parse_type
+from paimon_conform.layouts.binary_row import bucketing
+from paimon_conform.table.validate.table import TableStats, validate_table
 
 ARROW_SCHEMA = pa.schema([("dt", pa.string()), ("id", pa.int64()), ("v", pa.float64()), ("s", pa.string())])
 

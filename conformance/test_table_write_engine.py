@@ -14,11 +14,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paimon_conform.table import commit, write
-from paimon_conform.table.reader import read_latest
+from paimon_conform.table.read.reader import read_latest
 from paimon_conform.table.schema import read_schema
 from paimon_conform.table.state import latest_state
-from paimon_conform.table.validate import validate_table
+from paimon_conform.table.validate.table import validate_table
+from paimon_conform.table.write import commit
+from paimon_conform.table.write import tasks as write
 
 SCHEMA = pa.schema([("id", pa.int64()), ("dt", pa.string()), ("v", pa.float64()), ("op", pa.string())])
 

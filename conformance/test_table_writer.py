@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paimon_conform.table.avro_records import avro_record
-from paimon_conform.table.validate import TableStats, validate_table
-from paimon_conform.table.writer import write_table
+from paimon_conform.table.validate.table import TableStats, validate_table
+from paimon_conform.table.write.reference_table import write_table
 
 JAVA_TABLES = ROOT / "golden" / "tables"
 KINDS = {

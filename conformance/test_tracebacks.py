@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 from conftest import CORPUS, GOLDEN, require_corpus
 
-from paimon_conform import cli, errors
-from paimon_conform.errors import UsageError
-from paimon_conform.layouts import get
+from paimon_conform import cli
+from paimon_conform.core import errors
+from paimon_conform.core.errors import UsageError
+from paimon_conform.layouts.registry import get
 from paimon_conform.table.metadata import MetadataProblem, read_snapshot
 from paimon_conform.table.schema import parse_schema
 
@@ -264,8 +265,8 @@ def test_a_vector_of_the_magic_alone(tmp_path, magic, capsys):
     import struct
     import zlib
 
-    from paimon_conform.errors import LayoutError
-    from paimon_conform.layouts import deletion_vectors as dv
+    from paimon_conform.core.errors import LayoutError
+    from paimon_conform.layouts.deletion_vectors import entry as dv
 
     blob = bytes.fromhex(magic)
     data = b"\x01" + struct.pack(">I", 4) + blob + struct.pack(">I", zlib.crc32(blob))

@@ -19,9 +19,9 @@ import java_matrix as jm
 import pytest
 from conftest import ROOT, require
 
-from paimon_conform.table.reader import logical_rows, read_latest
+from paimon_conform.table.read.reader import logical_rows, read_latest
 from paimon_conform.table.schema import read_schema
-from paimon_conform.table.validate import validate_table
+from paimon_conform.table.validate.table import validate_table
 
 pytestmark = pytest.mark.java
 

@@ -29,7 +29,7 @@ doc: |
 
   The bitmaps themselves are 32-bit portable RoaringBitmaps in the body; the
   kit parses each at its offset (a RoaringBitmap delimits itself) and checks
-  offsets, lengths, ordering and row ranges (paimon_conform.bitmap).
+  offsets, lengths, ordering and row ranges (paimon_conform.layouts.bitmap_index.codec).
 doc-ref:
   - https://github.com/apache/paimon/blob/master/paimon-common/src/main/java/org/apache/paimon/fileindex/bitmap/BitmapFileIndex.java
   - https://github.com/apache/paimon/blob/master/paimon-common/src/main/java/org/apache/paimon/fileindex/bitmap/BitmapFileIndexMeta.java

@@ -23,7 +23,7 @@ doc: |
   Invariants the kit checks outside this spec, because Kaitai cannot
   compare typed keys: the dictionary keys are strictly increasing, the
   header's min and max are the first and last dictionary key, and every
-  row's code is below the number of keys (paimon_conform.range_bitmap).
+  row's code is below the number of keys (paimon_conform.layouts.range_bitmap.codec).
 doc-ref:
   - https://github.com/apache/paimon/blob/master/paimon-common/src/main/java/org/apache/paimon/fileindex/rangebitmap/RangeBitmap.java
   - https://github.com/apache/paimon/blob/master/paimon-common/src/main/java/org/apache/paimon/fileindex/rangebitmap/BitSliceIndexBitmap.java

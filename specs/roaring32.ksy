@@ -19,7 +19,7 @@ doc: |
   Invariants checked here: the cookie, container count, strictly ascending
   keys, offset header equal to the real container positions, runs ascending,
   not overlapping and within 16 bits, no run container without runs.
-  Invariants the library checks (`paimon_conform.roaring`), because they need
+  Invariants the library checks (`paimon_conform.layouts.roaring32.codec`), because they need
   a reduction over a whole container: array values strictly ascending, a
   bitmap container's popcount equal to its cardinality (and above 4096), the
   sum of run lengths equal to the cardinality, and no trailing bytes when the

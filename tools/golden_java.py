@@ -27,8 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import paimon_java
 
-from paimon_conform import cases
-from paimon_conform.types import parse_type, to_internal, to_json
+from paimon_conform.core import cases
+from paimon_conform.core.types import parse_type, to_internal, to_json
 
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCER_DIR = f"java-{paimon_java.PAIMON_VERSION}"

@@ -28,9 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import paimon_java
 from golden_java import PRODUCER_DIR, java_value, provenance, write_pair
 
-from paimon_conform import cases
-from paimon_conform.layouts.binary_row import BUCKET_COUNTS
-from paimon_conform.types import parse_type, to_internal, to_json
+from paimon_conform.core import cases
+from paimon_conform.core.types import parse_type, to_internal, to_json
+from paimon_conform.layouts.binary_row.entry import BUCKET_COUNTS
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYOUTS = ("binary_row", "binary_row_serialized", "dynamic_bucket")

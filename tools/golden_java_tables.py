@@ -54,8 +54,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import paimon_java
 from golden_java import java_value
 
-from paimon_conform import cases
-from paimon_conform.types import DataType, parse_type, to_internal, to_json
+from paimon_conform.core import cases
+from paimon_conform.core.types import DataType, parse_type, to_internal, to_json
 
 ROOT = Path(__file__).resolve().parent.parent
 VERSIONS = (paimon_java.PAIMON_VERSION, paimon_java.PAIMON_10_VERSION)

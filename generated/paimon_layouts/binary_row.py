@@ -25,7 +25,7 @@ class BinaryRow(KaitaiStruct):
     and TIME (millis of day) are all `int32`; a compact DECIMAL (precision
     <= 18) is its unscaled value and a compact TIMESTAMP (precision <= 3) its
     epoch millis, both `int64`; the scale, precision and the meaning of
-    integers are applied by the reader (paimon_conform.binary_row.read).
+    integers are applied by the reader (paimon_conform.layouts.binary_row.codec.read).
     
     What Kaitai cannot express and the kit checks in Python: that the
     variable-part items follow each other in field order from the end of the

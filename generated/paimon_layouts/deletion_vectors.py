@@ -4,10 +4,10 @@
 
 import kaitaistruct
 from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
-from . import roaring32
 from . import roaring64
+from . import roaring32
 from enum import IntEnum
-import paimon_conform.kaitai_processors
+import paimon_conform.core.kaitai_processors
 
 
 if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
@@ -180,7 +180,7 @@ class DeletionVectors(KaitaiStruct):
             _pos = self._io.pos()
             self._io.seek(self.ofs_vector + 4)
             self._raw__raw__m_computed_crc = self._io.read_bytes(self.len_blob)
-            _process = paimon_conform.kaitai_processors.Crc32()
+            _process = paimon_conform.core.kaitai_processors.Crc32()
             self._raw__m_computed_crc = _process.decode(self._raw__raw__m_computed_crc)
             _io__raw__m_computed_crc = KaitaiStream(BytesIO(self._raw__m_computed_crc))
             self._m_computed_crc = DeletionVectors.CrcValue(_io__raw__m_computed_crc, self, self._root)

@@ -4,8 +4,8 @@
 
 import kaitaistruct
 from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
-from . import roaring32
 from . import typed_key
+from . import roaring32
 from enum import IntEnum
 
 
@@ -27,7 +27,7 @@ class RangeBitmap(KaitaiStruct):
     Invariants the kit checks outside this spec, because Kaitai cannot
     compare typed keys: the dictionary keys are strictly increasing, the
     header's min and max are the first and last dictionary key, and every
-    row's code is below the number of keys (paimon_conform.range_bitmap).
+    row's code is below the number of keys (paimon_conform.layouts.range_bitmap.codec).
     
     .. seealso::
        Source - https://github.com/apache/paimon/blob/master/paimon-common/src/main/java/org/apache/paimon/fileindex/rangebitmap/RangeBitmap.java

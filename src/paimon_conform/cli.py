@@ -15,16 +15,17 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from paimon_conform import __version__, budget, cases
-from paimon_conform.errors import LayoutError, PaimonConformError, UsageError, checking
-from paimon_conform.findings import SEVERITIES, unreadable
+from paimon_conform import __version__
+from paimon_conform.core import budget, cases
+from paimon_conform.core.errors import LayoutError, PaimonConformError, UsageError, checking
+from paimon_conform.core.findings import SEVERITIES, unreadable
+from paimon_conform.core.java_releases import NEWEST, RELEASES, judge, release
+from paimon_conform.core.report import RENDERERS, FileResult, exit_code
+from paimon_conform.core.types import DataType, parse_type
 from paimon_conform.golden import check_corpus, default_root
-from paimon_conform.java_releases import NEWEST, RELEASES, judge, release
-from paimon_conform.layouts import LAYOUTS, detect, get
 from paimon_conform.layouts.base import PARSE_BYTES, Layout, parse_fits
-from paimon_conform.report import RENDERERS, FileResult, exit_code
+from paimon_conform.layouts.registry import LAYOUTS, detect, get
 from paimon_conform.sample import SAMPLE_TYPES, write_sample
-from paimon_conform.types import DataType, parse_type
 
 KINDS_HELP = ", ".join(sorted(LAYOUTS))
 
@@ -83,7 +84,7 @@ def types_of(args: argparse.Namespace) -> DataType | dict[str, DataType] | None:
     """Column types from --types / --type, else from the --data file's columns."""
     types = parse_types(args.types, args.type)
     if types is None and args.data:
-        from paimon_conform import datafile
+        from paimon_conform.formats import columns as datafile
 
         types = {name: t for name, (t, _) in datafile.columns(args.data)[1].items()}
     return types
@@ -139,8 +140,8 @@ def shown_name(path: str) -> str:
 
 def against_data(layout: Layout, data: bytes, data_file: str, column: str | None, types: Any) -> list:
     """Findings of an index against the values of a data file (`--data`)."""
-    from paimon_conform import datafile
-    from paimon_conform.layouts import file_index
+    from paimon_conform.formats import columns as datafile
+    from paimon_conform.layouts.file_index import entry as file_index
 
     if layout.kind == "file-index":
         return file_index.check_against_data(data, data_file, types)
@@ -193,7 +194,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     results = []
     for p in args.files:
         if not p.startswith("hex:") and os.path.isdir(p):  # False for any name the OS refuses (too long, NUL)
-            from paimon_conform.table.validate import stderr_progress, validate_table
+            from paimon_conform.table.validate.table import stderr_progress, validate_table
 
             results += validate_table(p, progress=stderr_progress if args.progress else None, java_version=target)
         else:
@@ -230,8 +231,8 @@ def cmd_encode(args: argparse.Namespace) -> int:
 
 def _query_columns(args: argparse.Namespace, data: bytes) -> dict:
     """The index readers a query runs on: a container's typed columns, or one lone payload."""
-    from paimon_conform import query
-    from paimon_conform.layouts import file_index
+    from paimon_conform.layouts.file_index import entry as file_index
+    from paimon_conform.layouts.file_index import query
 
     types = types_of(args)
     kind = args.kind or ("file-index" if file_index.detect(data) else None)
@@ -255,7 +256,7 @@ def _query_columns(args: argparse.Namespace, data: bytes) -> dict:
 
 def cmd_query(args: argparse.Namespace) -> int:
     """Evaluate a predicate (and top-k) against an index; print the matching rows."""
-    from paimon_conform import query
+    from paimon_conform.layouts.file_index import query
 
     if args.predicate:
         if not args.column:
@@ -311,8 +312,9 @@ def write_rows(rows: Any, as_json: bool) -> None:
 
 def cmd_hash(args: argparse.Namespace) -> int:
     """Print a key's BinaryRow bytes, hashCode and bucket for each bucket count."""
-    from paimon_conform import binary_row, bucketing
-    from paimon_conform.types import to_internal
+    from paimon_conform.core.types import to_internal
+    from paimon_conform.layouts.binary_row import bucketing
+    from paimon_conform.layouts.binary_row import codec as binary_row
 
     types = [parse_type(x) for x in split_types(args.types)] if args.types.strip() else []
     try:
@@ -364,8 +366,8 @@ def cmd_main(args: argparse.Namespace) -> int:
         results = [validate_file(str(p), kind, types) for p, kind in files]
         print(f"sample files written by the reference encoder under {target / 'files'}:")
         sys.stdout.write(RENDERERS["text"](results, "should"))
-        from paimon_conform.table.validate import validate_table
-        from paimon_conform.table.writer import write_table
+        from paimon_conform.table.validate.table import validate_table
+        from paimon_conform.table.write.reference_table import write_table
 
         table = write_table(target / "table")
         table_results = validate_table(table.root)
@@ -374,7 +376,7 @@ def cmd_main(args: argparse.Namespace) -> int:
         sample_code = exit_code(results + table_results, "should")
         if not args.no_spark:
             try:
-                from paimon_conform.pipeline import main_job
+                from paimon_conform.spark.pipeline import main_job
             except ImportError as exc:  # a plain install: the spark extra brings PySpark and pandas
                 missing = exc.name or exc
                 print(f"Spark pipeline left out: {missing} is not installed (pip install 'paimon-conform[spark]')")

@@ -18,9 +18,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from paimon_conform.errors import UsageError
-from paimon_conform.findings import Finding
-from paimon_conform.report import FileResult
+from paimon_conform.core.errors import UsageError
+from paimon_conform.core.findings import Finding
+from paimon_conform.core.report import FileResult
 
 MAX_BYTES = 4 << 20
 

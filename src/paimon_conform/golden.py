@@ -15,11 +15,12 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from paimon_conform import cases, dynamic_bucket
-from paimon_conform.errors import PaimonConformError
-from paimon_conform.findings import Finding
-from paimon_conform.layouts import get
-from paimon_conform.report import FileResult
+from paimon_conform.core import cases
+from paimon_conform.core.errors import PaimonConformError
+from paimon_conform.core.findings import Finding
+from paimon_conform.core.report import FileResult
+from paimon_conform.layouts.hash_index import dynamic_bucket
+from paimon_conform.layouts.registry import get
 
 
 def default_root() -> Path | None:
@@ -109,7 +110,7 @@ def check_sequence(path: Path, root: Path) -> FileResult:
 
 def check_table(sidecar: Path, root: Path) -> FileResult:
     """Validate one golden table directory; its must and should findings are failures."""
-    from paimon_conform.table.validate import validate_table
+    from paimon_conform.table.validate.table import validate_table
 
     table = sidecar.with_suffix("")
     rel = str(table.relative_to(root))

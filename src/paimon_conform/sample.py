@@ -13,7 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from paimon_conform.layouts import deletion_vectors, file_index, hash_index
+from paimon_conform.layouts.deletion_vectors import entry as deletion_vectors
+from paimon_conform.layouts.file_index import entry as file_index
+from paimon_conform.layouts.hash_index import entry as hash_index
 
 
 def write_sample(root: Path) -> list[tuple[Path, str]]:

@@ -31,8 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import paimon_java
 from timing import best_of
 
-from paimon_conform import binary_row, bucketing
-from paimon_conform.types import parse_type
+from paimon_conform.core.types import parse_type
+from paimon_conform.layouts.binary_row import bucketing
+from paimon_conform.layouts.binary_row import codec as binary_row
 
 SAMPLE = 100_000
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 from pyroaring import BitMap
 
-from paimon_conform.layouts import deletion_vectors as dv
+from paimon_conform.layouts.deletion_vectors import entry as dv
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from timing import best_of

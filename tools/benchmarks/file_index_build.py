@@ -24,8 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import paimon_java
 from timing import best_of
 
-from paimon_conform import bitmap, bloom, hashing
-from paimon_conform.types import parse_type
+from paimon_conform.core import hashing
+from paimon_conform.core.types import parse_type
+from paimon_conform.layouts.bitmap_index import codec as bitmap
+from paimon_conform.layouts.bloom_filter import codec as bloom
 
 
 def python_loop_bloom(values, items: int) -> bytes:

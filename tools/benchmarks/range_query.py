@@ -25,8 +25,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from timing import best_of
 
-from paimon_conform import range_bitmap, range_query
-from paimon_conform.types import parse_type
+from paimon_conform.core.types import parse_type
+from paimon_conform.layouts.range_bitmap import codec as range_bitmap
+from paimon_conform.layouts.range_bitmap import query as range_query
 
 
 def run(rows: int, distinct: int, rng: np.random.Generator) -> dict:

@@ -8,7 +8,7 @@ s STRING; 4 fixed buckets; `op` as rowkind.field so deletes can be written) gets
 one write of 10 % upserts (id % 10 == 0) and 2 % deletes (id % 50 == 1), then a full read of
 the latest snapshot into Arrow. Every contender runs in its own child process (pypaimon with
 `pypaimon_rust` made unimportable, so it stays on its Python path) and reports its phase times
-and the rows it read (count and sum of v, which must agree). Ours: `paimon_conform.spark.write`
+and the rows it read (count and sum of v, which must agree). Ours: `paimon_conform.spark.source.write`
 on a local[2] session (deletion vectors on: the update ends compacted, as Java's compaction
 leaves it; Spark's Parquet writer writes the files) and `spark.read.format("paimon")`; the session start is reported
 separately. Our read phase materializes every row and column in Spark (the `noop` sink, Spark's

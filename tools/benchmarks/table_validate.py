@@ -25,8 +25,8 @@ import pyarrow.parquet as pq
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from timing import best_of
 
-from paimon_conform.table.validate import TableStats, validate_table
-from paimon_conform.table.writer import write_table
+from paimon_conform.table.validate.table import TableStats, validate_table
+from paimon_conform.table.write.reference_table import write_table
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

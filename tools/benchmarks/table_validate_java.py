@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import paimon_java  # noqa: E402
 
-from paimon_conform.table.validate import TableStats, validate_table  # noqa: E402
+from paimon_conform.table.validate.table import TableStats, validate_table  # noqa: E402
 
 JAVA_VERSION = "1.0-SNAPSHOT"
 PHASES = ("metadata", "read", "bucket", "entries")

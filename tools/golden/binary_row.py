@@ -14,8 +14,8 @@ BUCKET_MOTIVATION = (
 
 def write(out: Path) -> None:
     """Must-reject BinaryRows: each breaks one rule of specs/binary_row.ksy or Java's exact bytes."""
-    from paimon_conform import binary_row
-    from paimon_conform.types import parse_type, to_internal
+    from paimon_conform.core.types import parse_type, to_internal
+    from paimon_conform.layouts.binary_row import codec as binary_row
 
     folder = out / "binary_row" / "must-reject"
 

@@ -20,8 +20,8 @@ def write(out: Path) -> None:
 
 def bitmap_goldens(out: Path) -> None:
     """Bitmap payloads: V2 bytes Java wrote (notes §7.5), encoder files for what 0.9.0 cannot write."""
-    from paimon_conform import bitmap
-    from paimon_conform.types import parse_type, to_internal
+    from paimon_conform.core.types import parse_type, to_internal
+    from paimon_conform.layouts.bitmap_index import codec as bitmap
 
     ints = [1, None, 2, 1, None, 3, 1, 2]
     side = {"case_format": 1, "kind": "bitmap", "type": "INT", "version": 2, "row_values": ints}
@@ -70,8 +70,8 @@ def bitmap_goldens(out: Path) -> None:
 
 def bitmap_rejects(out: Path) -> None:
     """Bitmap payloads every reader must refuse (all INT keys)."""
-    from paimon_conform import bitmap
-    from paimon_conform.types import parse_type
+    from paimon_conform.core.types import parse_type
+    from paimon_conform.layouts.bitmap_index import codec as bitmap
 
     f = out / "bitmap_index" / "must-reject"
     ints = [1, None, 2, 1, None, 3, 1, 2]

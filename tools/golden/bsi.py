@@ -16,8 +16,8 @@ BSI_INT = hx("""01 00000006
 
 def write(out: Path) -> None:
     """BSI: the Java-written example of the notes (§11), encoder variants, must-reject payloads."""
-    from paimon_conform import bsi
-    from paimon_conform.types import parse_type, to_internal
+    from paimon_conform.core.types import parse_type, to_internal
+    from paimon_conform.layouts.bsi import codec as bsi
 
     side = {"case_format": 1, "kind": "bsi", "type": "INT", "row_values": [5, None, -3, 0, 7, -1]}
     write_pair(

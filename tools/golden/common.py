@@ -8,7 +8,7 @@ import struct
 import zlib
 from pathlib import Path
 
-from paimon_conform import cases
+from paimon_conform.core import cases
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
-from paimon_conform import roaring
-from paimon_conform.layouts import deletion_vectors as dv
+from paimon_conform.layouts.deletion_vectors import entry as dv
+from paimon_conform.layouts.roaring32 import codec as roaring
 
 from .common import crc_frame, encoder_prov, hx, notes_prov, raw_roaring, reject, runs, write_pair
 

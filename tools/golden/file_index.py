@@ -9,9 +9,9 @@ from .common import patch_be, reject
 
 def write(out: Path) -> None:
     """Container and bloom-filter payloads every reader must refuse."""
-    from paimon_conform import bloom
-    from paimon_conform.layouts import file_index as fi
-    from paimon_conform.types import parse_type
+    from paimon_conform.core.types import parse_type
+    from paimon_conform.layouts.bloom_filter import codec as bloom
+    from paimon_conform.layouts.file_index import entry as fi
 
     f = out / "file_index" / "must-reject"
     k = "file-index"

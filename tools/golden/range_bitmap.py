@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paimon_conform import roaring
+from paimon_conform.layouts.roaring32 import codec as roaring
 
 from .common import encoder_prov, hx, notes_prov, patch_be, reject, write_pair
 
@@ -30,8 +30,8 @@ def write(out: Path) -> None:
 
 def range_bitmap_goldens(out: Path) -> None:
     """Range-bitmap: the notes' Java-written example (§8.6), encoder variants, must-reject payloads."""
-    from paimon_conform import range_bitmap
-    from paimon_conform.types import parse_type, to_internal
+    from paimon_conform.core.types import parse_type, to_internal
+    from paimon_conform.layouts.range_bitmap import codec as range_bitmap
 
     example = range_bitmap_int_example()
     side = {"case_format": 1, "kind": "range-bitmap", "type": "INT", "row_values": [5, None, 3, 5, 9, 3]}
@@ -73,8 +73,8 @@ def range_bitmap_goldens(out: Path) -> None:
 
 def range_bitmap_rejects(out: Path, example: bytes) -> None:
     """Range-bitmap payloads every reader must refuse (INT keys; offsets worked out from the layout)."""
-    from paimon_conform import range_bitmap
-    from paimon_conform.types import parse_type
+    from paimon_conform.core.types import parse_type
+    from paimon_conform.layouts.range_bitmap import codec as range_bitmap
 
     f = out / "range_bitmap" / "must-reject"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
-from paimon_conform import roaring
+from paimon_conform.layouts.roaring32 import codec as roaring
 
 from .common import hx, notes_prov, raw_roaring, reject, write_pair
 

@@ -33,7 +33,7 @@ class BitmapIndex(KaitaiStruct):
     
     The bitmaps themselves are 32-bit portable RoaringBitmaps in the body; the
     kit parses each at its offset (a RoaringBitmap delimits itself) and checks
-    offsets, lengths, ordering and row ranges (paimon_conform.bitmap).
+    offsets, lengths, ordering and row ranges (paimon_conform.layouts.bitmap_index.codec).
     
     .. seealso::
        Source - https://github.com/apache/paimon/blob/master/paimon-common/src/main/java/org/apache/paimon/fileindex/bitmap/BitmapFileIndex.java

@@ -5,7 +5,7 @@
 import kaitaistruct
 from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
 import collections
-import paimon_conform.kaitai_processors
+import paimon_conform.core.kaitai_processors
 
 
 if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
@@ -84,7 +84,7 @@ class JavaMutf8String(KaitaiStruct):
             self._io.seek(0)
             self._debug['_m_decoded']['start'] = self._io.pos()
             self._raw__raw__m_decoded = self._io.read_bytes_full()
-            _process = paimon_conform.kaitai_processors.JavaMutf8()
+            _process = paimon_conform.core.kaitai_processors.JavaMutf8()
             self._raw__m_decoded = _process.decode(self._raw__raw__m_decoded)
             _io__raw__m_decoded = KaitaiStream(BytesIO(self._raw__m_decoded))
             self._m_decoded = JavaMutf8String.Utf8Text(_io__raw__m_decoded, self, self._root)

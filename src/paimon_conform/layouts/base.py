@@ -6,10 +6,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from paimon_conform import budget
-from paimon_conform.errors import CaseError, UsageError
-from paimon_conform.findings import Finding
-from paimon_conform.types import DataType, parse_type, to_internal
+from paimon_conform.core import budget
+from paimon_conform.core.errors import CaseError, UsageError
+from paimon_conform.core.findings import Finding
+from paimon_conform.core.types import DataType, parse_type, to_internal
 
 CASE_FORMAT = 1
 PARSE_BYTES = 80  # Python objects the generated parsers build per input byte, at most (run-heavy bitmaps: ~66)

@@ -15,8 +15,8 @@ import sys
 import zlib
 from typing import Any
 
-from paimon_conform import budget
-from paimon_conform.errors import PaimonConformError
+from paimon_conform.core import budget
+from paimon_conform.core.errors import PaimonConformError
 
 # An Avro object container file (Avro 1.11 spec, "Object Container Files"), read block by block: the header
 # (magic, metadata map, sync marker), then blocks of (record count, byte size, records, sync marker).

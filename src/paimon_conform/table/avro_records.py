@@ -9,7 +9,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from paimon_conform import table_layout as tl
+from paimon_conform.table import table_layout as tl
 
 AVRO_NAMESPACE = "org.apache.paimon.avro.generated.record"
 

@@ -11,12 +11,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paimon_conform import binary_row
-from paimon_conform import table_layout as tl
-from paimon_conform.errors import LayoutError, checking
-from paimon_conform.findings import Finding
-from paimon_conform.findings import file_finding as _f
+from paimon_conform.core.errors import LayoutError, checking
+from paimon_conform.core.findings import Finding
+from paimon_conform.core.findings import file_finding as _f
+from paimon_conform.core.types import java_order
+from paimon_conform.layouts.binary_row import codec as binary_row
 from paimon_conform.table import manifest_schema
+from paimon_conform.table import table_layout as tl
 from paimon_conform.table.metadata import (
     ADD,
     DELETE,
@@ -33,7 +34,6 @@ from paimon_conform.table.metadata import (
 )
 from paimon_conform.table.paths import OutsideRoot, contained, inside, is_file, list_names, plain_name
 from paimon_conform.table.schema import TableSchema
-from paimon_conform.types import java_order
 
 SNAPSHOT_NAME = re.compile(r"snapshot-([1-9][0-9]{0,18})")
 

@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from paimon_conform import table_layout as tl
-from paimon_conform.findings import Finding
-from paimon_conform.java_releases import between
+from paimon_conform.core.findings import Finding
+from paimon_conform.core.java_releases import between
+from paimon_conform.core.types import parse_type
+from paimon_conform.table import table_layout as tl
 from paimon_conform.table.paths import OutsideRoot, is_dir, list_names
 from paimon_conform.table.schema import TableSchema, data_file_fields
-from paimon_conform.types import parse_type
 
 ROW_ID = tl.Field(2147483642, "_ROW_ID", parse_type("BIGINT"), False)  # SpecialFields.ROW_ID, MAX_VALUE - 5
 ROW_SEQUENCE = tl.Field(2147483646, "_SEQUENCE_NUMBER", parse_type("BIGINT"), True)

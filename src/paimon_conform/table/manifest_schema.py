@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from paimon_conform import table_layout as tl
-from paimon_conform.findings import Finding, Severity
+from paimon_conform.core.findings import Finding, Severity
+from paimon_conform.table import table_layout as tl
 from paimon_conform.table.metadata import RecordFile
 
 MASTER_ORDER = (

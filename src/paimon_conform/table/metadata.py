@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from paimon_conform import budget
-from paimon_conform.errors import PaimonConformError
+from paimon_conform.core import budget
+from paimon_conform.core.errors import PaimonConformError
 from paimon_conform.table import avro_container
 
 MAX_SNAPSHOT_BYTES = 16 << 20
@@ -157,7 +157,7 @@ def _columnar(path: Path, head: bytes) -> RecordFile:
         table = pf.read()
         fmt = "parquet"
     else:
-        from paimon_conform.orc_isolated import read_orc
+        from paimon_conform.formats.orc_isolated import read_orc
 
         table = read_orc(path)  # read in the ORC worker process; its rows are built here
         fmt = "orc"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from pathlib import Path, PurePosixPath
 
-from paimon_conform.errors import UsageError
+from paimon_conform.core.errors import UsageError
 
 NAME_MAX = 255  # bytes of one path element (Linux, macOS)
 PATH_MAX = 4096  # bytes of a whole path

@@ -7,12 +7,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from paimon_conform import budget, table_layout
-from paimon_conform.errors import UsageError
-from paimon_conform.findings import Finding
+from paimon_conform.core import budget
+from paimon_conform.core.errors import UsageError
+from paimon_conform.core.findings import Finding
+from paimon_conform.core.types import DataType, parse_type
+from paimon_conform.table import table_layout
 from paimon_conform.table.paths import OutsideRoot, contained, is_dir, list_names
-from paimon_conform.table_layout import Field, LayoutOptions, bool_option
-from paimon_conform.types import DataType, parse_type
+from paimon_conform.table.table_layout import Field, LayoutOptions, bool_option
 
 MAX_SCHEMA_BYTES = 16 << 20
 

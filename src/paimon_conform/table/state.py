@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paimon_conform import binary_row
-from paimon_conform import table_layout as tl
-from paimon_conform.errors import UsageError
+from paimon_conform.core.errors import UsageError
+from paimon_conform.layouts.binary_row import codec as binary_row
+from paimon_conform.table import table_layout as tl
 from paimon_conform.table.chain import live_index, merge, snapshot_ids
 from paimon_conform.table.metadata import (
     IndexManifestEntry,

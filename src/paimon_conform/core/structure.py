@@ -1,0 +1,178 @@
+"""Run the generated Kaitai parsers and turn every failure into a LayoutError.
+
+`parse(layout, data)` returns the fully read object tree of the normal
+build. When parsing fails, the input is parsed again with the debug build,
+which records each field's start offset; the deepest field that was started
+but not finished names the failure (`vectors[1].blob.bitmap.containers[0]`),
+and the substream offsets along the way give its absolute byte offset.
+Finding codes and display names come from the spec (`-code`,
+`-report-as`), through generated/paimon_layouts/_ksy_fields.json.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import kaitaistruct
+from kaitaistruct import KaitaiStream, KaitaiStruct
+
+from paimon_conform.core.errors import InvariantError, LayoutError, TruncatedError
+from paimon_conform.core.kaitai_processors import ProcessError
+
+MAX_DEPTH = 64
+
+
+@cache
+def _field_map() -> dict[str, dict[str, dict[str, str]]]:
+    text = resources.files("paimon_layouts").joinpath("_ksy_fields.json").read_text()
+    return json.loads(text)
+
+
+def _class_name(layout: str) -> str:
+    return "".join(part.capitalize() for part in layout.split("_"))
+
+
+def parser_class(layout: str, debug: bool = False) -> type[KaitaiStruct]:
+    """The generated top-level class for a layout (normal or debug build)."""
+    module = importlib.import_module(f"paimon_layouts.{'debug.' if debug else ''}{layout}")
+    return getattr(module, _class_name(layout))
+
+
+Maker = Callable[[KaitaiStream], KaitaiStruct]
+
+
+def parse(layout: str, data: bytes, make: Maker | None = None, make_debug: Maker | None = None) -> Any:
+    """Parse `data` as `layout` with every instance evaluated; raise LayoutError.
+
+    `make` / `make_debug` build the (debug) top-level object from a stream, for
+    specs with parameters (e.g. the bitmap index's key kind).
+    """
+    try:
+        stream = KaitaiStream(kaitaistruct.BytesIO(data))
+        obj = make(stream) if make else parser_class(layout)(stream)
+        obj._fetch_instances()
+        return obj
+    except RecursionError as exc:
+        raise LayoutError(layout, "MALFORMED", "", None, f"structure nested too deeply: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - every parser failure becomes a LayoutError
+        raise locate(layout, data, exc, make_debug) from None
+
+
+def _module_of(obj: KaitaiStruct) -> str:
+    return type(obj).__module__.rsplit(".", 1)[-1]
+
+
+Chain = tuple[KaitaiStruct, int, str, "str | None", "int | None"]
+
+
+def _open_chain(obj: KaitaiStruct, base: int, path: str, depth: int = 0) -> Chain:
+    """Follow fields that started but did not end; return the innermost one.
+
+    Returns (object, its absolute base offset, its path, open leaf field or
+    None, absolute offset of that leaf). When no field of `obj` is open, the
+    failure may sit in an instance of a finished child (instances are read
+    after the sequence), so finished children are searched too.
+    """
+    found = _find_open(obj, base, path, depth)
+    return found if found is not None else (obj, base, path, None, None)
+
+
+def _child_base(obj: KaitaiStruct, child: KaitaiStruct, base: int, start: int) -> int:
+    return base if child._io is obj._io else base + start
+
+
+def _find_open(obj: KaitaiStruct, base: int, path: str, depth: int) -> Chain | None:
+    if depth >= MAX_DEPTH:
+        return None
+    debug = getattr(obj, "_debug", {})
+    finished: list[tuple[KaitaiStruct, int, str]] = []
+    for name, info in list(debug.items()):
+        if "start" not in info:
+            continue
+        shown = name[3:] if name.startswith("_m_") else name
+        value = getattr(obj, name, None)
+        for i, elem in enumerate(info.get("arr", [])):
+            item = value[i] if isinstance(value, list) and i < len(value) else None
+            if "end" in elem:
+                if isinstance(item, KaitaiStruct):
+                    finished.append((item, _child_base(obj, item, base, elem["start"]), f"{path}.{shown}[{i}]"))
+                continue
+            if isinstance(item, KaitaiStruct):
+                return _open_chain(item, _child_base(obj, item, base, elem["start"]), f"{path}.{shown}[{i}]", depth + 1)
+            return obj, base, path, f"{shown}[{i}]", base + elem["start"]
+        if "arr" in info:
+            continue
+        if "end" in info:
+            if isinstance(value, KaitaiStruct):
+                finished.append((value, _child_base(obj, value, base, info["start"]), f"{path}.{shown}"))
+            continue
+        if isinstance(value, KaitaiStruct):
+            return _open_chain(value, _child_base(obj, value, base, info["start"]), f"{path}.{shown}", depth + 1)
+        return obj, base, path, shown, base + info["start"]
+    for child, child_base, child_path in finished:
+        found = _find_open(child, child_base, child_path, depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+def _join(path: str, field: str) -> str:
+    return f"{path}.{field}".lstrip(".")
+
+
+def locate(layout: str, data: bytes, exc: Exception, make_debug: Maker | None = None) -> LayoutError:
+    """Build the LayoutError for a failure `exc` of the normal parse of `data`."""
+    if isinstance(exc, LayoutError):
+        return exc
+    stream = KaitaiStream(kaitaistruct.BytesIO(data))
+    root = make_debug(stream) if make_debug else parser_class(layout, debug=True)(stream)
+    try:
+        root._read()
+        root._fetch_instances()
+    except Exception:  # noqa: BLE001,S110 - the same failure again; the partial tree is what we need
+        pass
+    obj, base, path, leaf, leaf_offset = _open_chain(root, 0, "")
+    if isinstance(exc, kaitaistruct.EndOfStreamError):
+        where = _join(path, leaf) if leaf else path
+        return TruncatedError(
+            layout,
+            "TRUNCATED",
+            where,
+            leaf_offset,
+            f"input ends inside this field: {exc.bytes_needed} byte(s) needed, {exc.bytes_available} available",
+        )
+    if isinstance(exc, kaitaistruct.ValidationFailedError) and exc.src_path:
+        module = _module_of(obj)
+        entry = _field_map().get(module, {}).get(exc.src_path, {"id": exc.src_path})
+        field = entry.get("report_as", entry["id"])
+        start = getattr(obj, "_debug", {}).get(field, {}).get("start")
+        if start is None:
+            start = getattr(obj, "_debug", {}).get(entry["id"], {}).get("start")
+        code = entry.get("code", f"{module.upper()}_{entry['id'].upper()}_INVALID")
+        return InvariantError(layout, code, _join(path, field), None if start is None else base + start, _describe(exc))
+    if isinstance(exc, ProcessError):
+        where = _join(path, leaf) if leaf else path
+        return InvariantError(layout, exc.code, where, leaf_offset, str(exc))
+    where = _join(path, leaf) if leaf else path
+    return LayoutError(layout, "MALFORMED", where, leaf_offset, f"{type(exc).__name__}: {exc}")
+
+
+def _describe(exc: kaitaistruct.ValidationFailedError) -> str:
+    actual = getattr(exc, "actual", None)
+    if isinstance(exc, kaitaistruct.ValidationNotEqualError):
+        return f"value {actual!r} is not the required {exc.expected!r}"
+    if isinstance(exc, kaitaistruct.ValidationLessThanError):
+        return f"value {actual!r} is below the minimum {exc.min!r}"
+    if isinstance(exc, kaitaistruct.ValidationGreaterThanError):
+        return f"value {actual!r} is above the maximum {exc.max!r}"
+    if isinstance(exc, kaitaistruct.ValidationNotInEnumError):
+        shown = f"0x{actual:x} ({actual})" if isinstance(actual, int) else repr(actual)
+        return f"value {shown} is not one the layout defines"
+    if isinstance(exc, kaitaistruct.ValidationNotAnyOfError):
+        return f"value {actual!r} is not one of the allowed values"
+    return "the layout's rule for this field does not hold"

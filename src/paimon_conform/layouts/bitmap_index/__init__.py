@@ -1,0 +1,1 @@
+"""Layout `bitmap_index`."""

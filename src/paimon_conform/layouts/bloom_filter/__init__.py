@@ -1,0 +1,1 @@
+"""Layout `bloom_filter`."""

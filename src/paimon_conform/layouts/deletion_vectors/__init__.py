@@ -1,0 +1,1 @@
+"""Layout `deletion_vectors`."""

@@ -1,0 +1,1 @@
+"""Layout `file_index`."""

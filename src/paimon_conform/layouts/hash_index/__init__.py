@@ -1,0 +1,1 @@
+"""Layout `hash_index`."""

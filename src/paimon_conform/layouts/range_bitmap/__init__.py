@@ -1,0 +1,1 @@
+"""Layout `range_bitmap`."""

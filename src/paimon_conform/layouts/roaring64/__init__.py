@@ -1,0 +1,1 @@
+"""Layout `roaring64`."""

@@ -1,0 +1,243 @@
+"""Index files against the table: deletion vectors (ranges from the index manifest,
+positions below the data file's row count) and dynamic-bucket HASH files (each key's
+hash in its own bucket's file and in no other bucket of the partition)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from pyroaring import BitMap64
+
+from paimon_conform.core import budget
+from paimon_conform.core.errors import LayoutError
+from paimon_conform.core.findings import Finding
+from paimon_conform.core.findings import file_finding as _f
+from paimon_conform.core.java_releases import between
+from paimon_conform.layouts.deletion_vectors import entry as dv
+from paimon_conform.layouts.hash_index import entry as hash_index
+from paimon_conform.table.metadata import IndexManifestEntry
+from paimon_conform.table.paths import inside, plain_name
+
+MAX_INDEX_BYTES = 1 << 30
+DV_TYPE, HASH_TYPE = "DELETION_VECTORS", "HASH"
+
+
+@dataclass
+class IndexState:
+    """What the index files say, per partition and bucket, for the data-file checks."""
+
+    findings: list[Finding] = field(default_factory=list)
+    # (partition bytes, bucket) -> {data file name: (index file, position in ranges, positions)}
+    vectors: dict[tuple[bytes, int], dict[str, tuple[str, int, np.ndarray]]] = field(default_factory=dict)
+    # (partition bytes, bucket) -> (index file, sorted key hashes)
+    hashes: dict[tuple[bytes, int], tuple[str, np.ndarray]] = field(default_factory=dict)
+
+
+def _read(root: Path, rel: str, e: IndexManifestEntry, owner: str, state: IndexState) -> bytes | None:
+    path = inside(root, rel)
+    if path is None or not path.is_file():
+        return None  # reported by the chain as TABLE_REFERENCE_ESCAPES_ROOT or INDEX_FILE_MISSING
+    size = path.stat().st_size
+    if size > MAX_INDEX_BYTES:
+        state.findings.append(_f("INDEX_FILE_UNREADABLE", "must", rel, "", f"larger than {MAX_INDEX_BYTES} bytes"))
+        return None
+    if e.file_size != size:
+        msg = f"_FILE_SIZE is {e.file_size}, the index file has {size} bytes"
+        state.findings.append(_f("INDEX_MANIFEST_FILE_SIZE", "must", owner, f"entries[{e.index}]._FILE_SIZE", msg))
+    return path.read_bytes()
+
+
+def load_index_files(
+    root: Path,
+    entries: list[IndexManifestEntry],
+    owner: str,
+    paths: dict[str, str] | None = None,
+    bitmap64: bool = False,
+) -> IndexState:
+    """Parse every live index file once; findings on the index files and the index manifest.
+
+    `paths`: index file name → path under the root (index/ unless the table keeps them in bucket directories);
+    `bitmap64`: the table's `deletion-vectors.bitmap64` option.
+    """
+    state = IndexState()
+    for e in entries:
+        if e.external_path is not None:
+            continue
+        rel = (paths or {}).get(e.file_name, f"index/{e.file_name}")
+        if not plain_name(e.file_name):
+            continue  # reported by the chain
+        data = _read(root, rel, e, owner, state)
+        if data is None:
+            continue
+        if e.index_type == DV_TYPE:
+            _load_dv(rel, data, e, owner, state, bitmap64)
+        elif e.index_type == HASH_TYPE:
+            _load_hash(rel, data, e, owner, state)
+    return state
+
+
+def _load_dv(rel: str, data: bytes, e: IndexManifestEntry, owner: str, state: IndexState, bitmap64: bool) -> None:
+    state.findings.extend(_on(rel, dv.validate(data)))
+    kinds: set[str] = set()
+    ranges = e.dv_ranges or ()
+    if e.row_count != len(ranges):
+        msg = f"_ROW_COUNT is {e.row_count}, the entry lists {len(ranges)} deletion vector(s)"
+        state.findings.append(_f("INDEX_MANIFEST_ROW_COUNT", "should", owner, f"entries[{e.index}]._ROW_COUNT", msg))
+    bucket = state.vectors.setdefault((e.partition, e.bucket), {})
+    for i, r in enumerate(ranges):
+        at = f"entries[{e.index}]._DELETIONS_VECTORS_RANGES[{i}]"
+        try:
+            bitmap = dv.read_vector(data, r.offset, r.length)
+        except LayoutError as err:
+            msg = f"{r.data_file}: offset {r.offset}, length {r.length}: {err.detail}"
+            state.findings.append(_f(err.code, "must", owner, at, msg, None))
+            continue
+        kinds.add("bitmap64" if isinstance(bitmap, BitMap64) else "bitmap32")
+        budget.reserve(8 * len(bitmap), f"the {len(bitmap)} positions of the deletion vector of {r.data_file}")
+        positions = np.asarray(bitmap.to_array() if hasattr(bitmap, "to_array") else list(bitmap), dtype=np.int64)
+        if r.cardinality is not None and r.cardinality != len(positions):
+            msg = f"_CARDINALITY is {r.cardinality}, the vector holds {len(positions)} position(s)"
+            state.findings.append(_f("DV_CARDINALITY", "must", owner, f"{at}._CARDINALITY", msg))
+        if r.data_file in bucket:
+            other = bucket[r.data_file][0]
+            msg = f"{r.data_file} has a second deletion vector (also in {other}); Java keeps one per data file"
+            state.findings.append(_f("DV_DUPLICATE", "must", owner, at, msg))
+        bucket[r.data_file] = (rel, i, positions)
+    state.findings += _vector_kinds(kinds, bitmap64, rel)
+
+
+def _vector_kinds(kinds: set[str], bitmap64: bool, rel: str) -> list[Finding]:
+    """The vector kinds of one DV file against `deletion-vectors.bitmap64` and the releases that read them.
+
+    Readers since 1.2.0 take each vector's kind from its magic, whatever the option (DeletionVector.read);
+    0.9-1.1 know 32-bit vectors only. The option promises Iceberg-compatible (64-bit) vectors, which
+    IcebergCommitCallback does not check (apache/paimon#5670).
+    """
+    out = []
+    if "bitmap64" in kinds:
+        other = None if bitmap64 else "should"
+        msg = "64-bit (Iceberg-compatible) deletion vectors: Java before 1.2.0 reads only 32-bit ones ('Invalid magic"
+        msg += " number')" + ("" if bitmap64 else "; Java writes them only with deletion-vectors.bitmap64 = true")
+        out.append(
+            Finding("DV_BITMAP_KIND", "must", "", None, msg, rel, java_releases=between(None, "1.1"), otherwise=other)
+        )
+    if bitmap64 and "bitmap32" in kinds:
+        msg = (
+            "32-bit deletion vectors in a table with deletion-vectors.bitmap64 = true: Java reads them, but the "
+            "table is no longer Iceberg-compatible (Iceberg readers take only 64-bit deletion-vector-v1 blobs, and "
+            "Paimon's Iceberg commit does not check, apache/paimon#5670)"
+        )
+        out.append(Finding("DV_NOT_ICEBERG_COMPATIBLE", "should", "", None, msg, rel))
+    return out
+
+
+def _load_hash(rel: str, data: bytes, e: IndexManifestEntry, owner: str, state: IndexState) -> None:
+    found = hash_index.validate(data)
+    state.findings.extend(_on(rel, found))
+    if any(f.severity == "must" for f in found):
+        return
+    hashes = hash_index.load(data)
+    if e.row_count != len(hashes):
+        msg = f"_ROW_COUNT is {e.row_count}, the HASH file holds {len(hashes)} hash(es)"
+        state.findings.append(_f("INDEX_MANIFEST_ROW_COUNT", "must", owner, f"entries[{e.index}]._ROW_COUNT", msg))
+    key = (e.partition, e.bucket)
+    if key in state.hashes:
+        msg = f"a second HASH file for bucket {e.bucket} (also {state.hashes[key][0]})"
+        state.findings.append(_f("HASH_INDEX_DUPLICATE", "must", owner, f"entries[{e.index}]", msg))
+        hashes = np.concatenate([state.hashes[key][1], hashes])
+    state.hashes[key] = (rel, np.sort(np.asarray(hashes, dtype=np.int32)))
+
+
+def check_older_index_files(
+    root: Path, entries: dict[str, IndexManifestEntry], paths: dict[str, str] | None = None
+) -> list[Finding]:
+    """Index files only older kept snapshots use: each must still parse (no data cross-checks)."""
+    out = []
+    for name, e in sorted(entries.items()):
+        rel = (paths or {}).get(name, f"index/{name}")
+        path = inside(root, rel) if plain_name(name) else None
+        if path is None or not path.is_file() or path.stat().st_size > MAX_INDEX_BYTES:
+            continue
+        data = path.read_bytes()
+        if e.file_size != len(data):
+            msg = f"an older snapshot's index manifest records _FILE_SIZE {e.file_size}; the file has {len(data)} bytes"
+            out.append(_f("INDEX_MANIFEST_FILE_SIZE", "must", rel, "", msg))
+        if e.index_type == DV_TYPE:
+            out += _on(rel, dv.validate(data))
+        elif e.index_type == HASH_TYPE:
+            out += _on(rel, hash_index.validate(data))
+    return out
+
+
+def _on(rel: str, findings: list[Finding]) -> list[Finding]:
+    for f in findings:
+        f.file = rel
+    return findings
+
+
+def check_vector(state: IndexState, partition: bytes, bucket: int, name: str, rows: int) -> list[Finding]:
+    """A data file's deletion vector: every position below its row count."""
+    vec = state.vectors.get((partition, bucket), {}).get(name)
+    if vec is None:
+        return []
+    rel, i, positions = vec
+    if positions.size and int(positions.max()) >= rows:
+        msg = f"deletes position {int(positions.max())} of {name}, which has {rows} row(s)"
+        return [_f("DV_POSITION_PAST_END", "must", rel, f"vectors[{i}]", msg)]
+    return []
+
+
+def unknown_vectors(state: IndexState, live: set[tuple[bytes, int, str]], owner: str) -> list[Finding]:
+    """Deletion vectors for data files that are not live in their partition and bucket."""
+    out = []
+    for (partition, bucket), files in state.vectors.items():
+        for name, (rel, i, _) in files.items():
+            if (partition, bucket, name) not in live:
+                msg = f"a deletion vector for {name}, which is not a live data file of bucket {bucket}"
+                out.append(_f("DV_UNKNOWN_DATA_FILE", "must", rel, f"vectors[{i}]", msg))
+    return out
+
+
+@dataclass
+class KeyHashes:
+    """The key hashes seen in each bucket of each partition (dynamic-bucket tables)."""
+
+    by_bucket: dict[tuple[bytes, int], list[np.ndarray]] = field(default_factory=lambda: defaultdict(list))
+    first_file: dict[tuple[bytes, int], str] = field(default_factory=dict)
+
+    def add(self, partition: bytes, bucket: int, hashes: np.ndarray, file: str) -> None:
+        """Record one data file's key hashes."""
+        self.by_bucket[(partition, bucket)].append(np.asarray(hashes, dtype=np.int32))
+        self.first_file.setdefault((partition, bucket), file)
+
+
+def check_hash_index(state: IndexState, seen: KeyHashes) -> list[Finding]:
+    """Each key hash of a bucket's rows is in that bucket's HASH file and in no other bucket's."""
+    out = []
+    by_partition: dict[bytes, list[int]] = defaultdict(list)
+    for partition, bucket in state.hashes:
+        by_partition[partition].append(bucket)
+    for (partition, bucket), parts in seen.by_bucket.items():
+        keys = np.unique(np.concatenate(parts))
+        file = seen.first_file[(partition, bucket)]
+        own = state.hashes.get((partition, bucket))
+        if own is None:
+            msg = f"bucket {bucket} has rows but no HASH index file; Java would assign its keys again"
+            out.append(_f("HASH_INDEX_MISSING", "must", file, "", msg))
+            continue
+        missing = keys[~np.isin(keys, own[1])]
+        if missing.size:
+            msg = f"{missing.size} key hash(es) of bucket {bucket}'s rows are not in its HASH file, e.g. {missing[0]}"
+            out.append(_f("HASH_INDEX_MISSING_KEY", "must", own[0], "", msg))
+        for other in by_partition[partition]:
+            if other == bucket:
+                continue
+            rel, hashes = state.hashes[(partition, other)]
+            both = keys[np.isin(keys, hashes)]
+            if both.size:
+                msg = f"{both.size} key hash(es) of bucket {bucket}'s rows are also in bucket {other}'s HASH file"
+                out.append(_f("HASH_INDEX_KEY_IN_TWO_BUCKETS", "must", rel, "", msg))
+    return out

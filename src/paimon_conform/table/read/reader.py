@@ -1,0 +1,60 @@
+"""Read a table's latest snapshot the way Java's batch reader does: live data files from the
+manifests, deletion vectors applied, and for primary-key tables (deduplicate merge engine)
+the row with the highest sequence number per key, retractions (-U, -D) dropped. With
+deletion vectors enabled, Java's batch scan skips level-0 files (not yet compacted), and
+so does this reader. Planning and split reading live in scan.py (the Spark source reads
+the same splits in its tasks).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+
+from paimon_conform.core.errors import UsageError, checking
+from paimon_conform.core.types import DataType
+from paimon_conform.formats import columns as datafile
+from paimon_conform.layouts.file_index import query
+from paimon_conform.table.chain import load_chain
+from paimon_conform.table.read import data_files, scan
+from paimon_conform.table.schema import Schemas, TableSchema, read_schema, schema_ids
+
+
+def read_latest(root: str | Path, leaves: list[query.Leaf] | None = None) -> tuple[TableSchema, pa.Table]:
+    """(schema, rows) of the latest snapshot: the table's columns in schema order.
+
+    Refuses a table whose metadata has must-level problems; `leaves` prune as in scan.plan
+    (rows of surviving splits are returned unfiltered).
+    """
+    root = Path(root)
+    with checking(str(root)):
+        return _read_latest(root, leaves)
+
+
+def _read_latest(root: Path, leaves: list[query.Leaf] | None) -> tuple[TableSchema, pa.Table]:
+    chain = load_chain(root, read_schema(root), schema_ids(root))
+    if chain.latest is None:
+        raise UsageError(f"{root}: no snapshot to read")
+    problems = [f for f in chain.findings if f.severity == "must"]
+    if problems:
+        raise UsageError(f"{root}: cannot read: {problems[0].line()}")
+    schema, splits, _ = scan.plan(root, leaves)
+    schemas = Schemas(root, schema)
+    parts = [scan.read_split(root, schema, s, schemas) for s in splits]
+    if not parts:
+        return schema, scan.empty(schema)
+    return schema, datafile.concat_exact(parts)
+
+
+def logical_rows(schema: TableSchema, rows: pa.Table) -> list[list]:
+    """Rows in the kit's logical JSON form (what golden sidecars hold), schema column order."""
+    from paimon_conform.core.types import to_json
+
+    df = data_files.DataFile("parquet", [], rows)
+    columns = []
+    for f in schema.fields:
+        t: DataType = f.type
+        values = data_files._internal(df, f.name, t)
+        columns.append([None if v is None else to_json(t, v) for v in values])
+    return [list(r) for r in zip(*columns, strict=True)] if columns else []

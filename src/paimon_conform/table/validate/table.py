@@ -1,0 +1,381 @@
+"""Validate a whole table directory: `paimon-conform validate TABLE_DIR`."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from paimon_conform.core.budget import BudgetExceeded
+from paimon_conform.core.errors import PaimonConformError, UsageError, checking
+from paimon_conform.core.findings import Finding, unreadable
+from paimon_conform.core.java_releases import NEWEST, between, judge
+from paimon_conform.core.report import FileResult
+from paimon_conform.layouts.binary_row import bucketing
+from paimon_conform.table import features
+from paimon_conform.table import table_layout as tl
+from paimon_conform.table.chain import Chain, load_chain
+from paimon_conform.table.paths import OutsideRoot, contained, inside, is_file, list_names, plain_name
+from paimon_conform.table.read import data_files
+from paimon_conform.table.read.index_files import (
+    MAX_INDEX_BYTES,
+    KeyHashes,
+    check_hash_index,
+    check_older_index_files,
+    check_vector,
+    load_index_files,
+    unknown_vectors,
+)
+from paimon_conform.table.schema import Schemas, TableSchema, read_schema, schema_ids
+from paimon_conform.table.validate.directories import BucketFile, walk
+from paimon_conform.table.validate.file_meta import check_file_meta
+
+
+@dataclass
+class TableStats:
+    """What a run looked at, for the summary and the benchmark."""
+
+    data_files: int = 0
+    rows: int = 0
+    bucket_rows: int = 0
+    seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+
+
+def _read(root: Path, relative: str, stats: TableStats) -> tuple[data_files.DataFile | None, list[Finding]]:
+    t0 = time.perf_counter()
+    try:
+        path = contained(root, relative)
+    except OutsideRoot as out:
+        return None, [Finding("TABLE_PATH_ESCAPES_ROOT", "must", "", None, str(out), relative)]
+    try:
+        df = data_files.read_data_file(path)
+    except BudgetExceeded:
+        raise  # the table is unusable within the budget (exit 2 with the reason), not a finding
+    except UsageError as exc:
+        return None, [Finding("DATA_FILE_UNREADABLE", "must", "", None, str(exc), relative)]
+    stats.seconds["read"] += time.perf_counter() - t0
+    stats.data_files += 1
+    stats.rows += df.table.num_rows
+    return df, []
+
+
+def check_data_file(
+    df: data_files.DataFile,
+    ref: BucketFile,
+    schema: TableSchema,
+    stats: TableStats,
+    write_cols: tuple[str, ...] | None = None,
+) -> list[Finding]:
+    """The layout checks of one data or changelog file: columns, value kinds, partition, bucket."""
+    partition_keys = frozenset(schema.partition_keys)
+    expected = features.expected_columns(schema, write_cols, [c.name for c in df.columns])
+    found = data_files.check_columns(df, expected, ref.relative, partition_keys)
+    if any(f.code == "DATA_FILE_COLUMNS" for f in found):
+        thin = _undeclared_thin_mode(df, schema, ref.relative)
+        if thin is None:
+            return found
+        found = thin  # the rows can still be checked: the key is in the value columns
+    elif schema.primary_keys and tl.LayoutOptions.of(schema.options).thin_mode and _is_thin(df, schema):
+        msg = (
+            "a thin-mode file (no _KEY_ columns, data-file.thin-mode = true): Java before 1.0.0 does not know "
+            "thin mode, reads _KEY_ columns and fails ('Required column is missing in data file')"
+        )
+        found.append(
+            Finding(
+                "DATA_FILE_THIN_MODE",
+                "must",
+                "columns",
+                None,
+                msg,
+                ref.relative,
+                java_releases=PRE_THIN_MODE,
+                otherwise=None,
+            )
+        )
+    found += data_files.check_value_kinds(df, ref.relative)
+    found += data_files.check_parquet_nan_statistics(df, ref.relative, partition_keys)
+    found += data_files.check_int96_before_1970(df, ref.relative, partition_keys)
+    found += data_files.check_partition(df, ref, schema, ref.relative)
+    t1 = time.perf_counter()
+    bucket_findings, rows = data_files.check_buckets(df, ref, schema, ref.relative)
+    stats.seconds["bucket"] += time.perf_counter() - t1
+    stats.bucket_rows += rows
+    return found + bucket_findings
+
+
+# Java reads thin-mode files from 1.0.0 on, with or without the option (apache/paimon#4651, FormatReaderMapping
+# maps every _KEY_ column to its value column); 0.9 (and 1.0-SNAPSHOT builds before #4651) read _KEY_ columns.
+PRE_THIN_MODE = between(None, "0.9")
+
+
+def _thin_fields(schema: TableSchema) -> list[tl.Field]:
+    return tl.data_file_fields(
+        schema.fields,
+        schema.primary_keys,
+        schema.partition_keys,
+        tl.LayoutOptions.of(schema.options | {"data-file.thin-mode": "true"}),
+    )
+
+
+def _is_thin(df: data_files.DataFile, schema: TableSchema) -> bool:
+    return [c.name for c in df.columns] == [f.name for f in _thin_fields(schema)]
+
+
+def _undeclared_thin_mode(df: data_files.DataFile, schema: TableSchema, file: str) -> list[Finding] | None:
+    """Findings for a primary-key file in thin-mode layout in a table that does not declare it; else None."""
+    if not schema.primary_keys or tl.LayoutOptions.of(schema.options).thin_mode or not _is_thin(df, schema):
+        return None
+    msg = (
+        "the thin-mode layout (no _KEY_ columns) in a table without data-file.thin-mode = true; Java before "
+        "1.0.0 reads _KEY_ columns there and fails ('Required column is missing in data file'); Java 1.0.0 and "
+        "later read it (apache/paimon#4651) but write this layout only when the option is set"
+    )
+    return [
+        Finding("DATA_FILE_COLUMNS", "must", "columns", None, msg, file, java_releases=PRE_THIN_MODE),
+        *data_files.check_columns(df, _thin_fields(schema), file),
+    ]
+
+
+def _unreferenced(root: Path, files: list[BucketFile], chain: Chain) -> list[Finding]:
+    """Files no kept snapshot refers to (left by failed commits or expired snapshots)."""
+    if chain.snapshots == 0:
+        return []
+    out = []
+    names = [f.relative for f in files]
+    for folder in ("manifest", "index"):
+        try:
+            names += [f"{folder}/{n}" for n in list_names(root, folder) if is_file(root, f"{folder}/{n}")]
+        except OutsideRoot:
+            continue  # reported by the walk
+    for rel in names:
+        if rel not in chain.referenced:
+            msg = "no snapshot refers to this file (an aborted commit or an expired snapshot left it)"
+            out.append(Finding("TABLE_UNREFERENCED_FILE", "warning", "", None, msg, rel))
+    return out
+
+
+def _named_by_snapshot(findings: list[Finding], chain: Chain) -> None:
+    """A metadata or index file with a name Java would not give it, that a snapshot refers to: Java opens it by
+    the name the metadata gives (pypaimon's index-manifest-<uuid> without -<n>), so should, not must."""
+    for f in findings:
+        metadata = f.file.split("/", 1)[0] in ("manifest", "index")
+        if f.code == "TABLE_BAD_FILE_NAME" and metadata and f.file in chain.referenced and f.severity == "must":
+            f.severity = "should"
+            f.message += "; a snapshot refers to it by this name, and Java opens it so"
+
+
+def _misplaced(files: list[BucketFile], chain: Chain) -> None:
+    """A missing file that exists under another partition or bucket: say where (the manifest row is wrong)."""
+    where: dict[str, list[str]] = defaultdict(list)
+    for f in files:
+        where[f.relative.rsplit("/", 1)[-1]].append(f.relative)
+    for finding, rel in chain.missing:
+        found = where.get(rel.rsplit("/", 1)[-1])
+        if found:
+            finding.code = "MANIFEST_WRONG_LOCATION"
+            finding.message = (
+                f"the entry's partition and bucket put the file at {rel}, but it is at {found[0]}: "
+                "_PARTITION or _BUCKET does not match the directory the file was written to"
+            )
+
+
+def _dynamic_key_hashes(df: data_files.DataFile, schema: TableSchema) -> np.ndarray | None:
+    """Hashes of the trimmed primary key of every row (what dynamic-bucket assignment uses)."""
+    cols = data_files.key_columns(df, schema)
+    if not cols or any(n not in df.table.column_names or t.root == "UNSUPPORTED" for n, t in cols):
+        return None
+    return bucketing.hash_columns([t for _, t in cols], [data_files.hash_input(df, n, t) for n, t in cols])
+
+
+def _file_index(data: bytes, df_path: Path, table: pa.Table, schema: TableSchema, owner: str) -> list[Finding]:
+    """A file-index container (separate .index file or embedded bytes) against its data file."""
+    from paimon_conform.layouts.file_index import entry as file_index
+
+    types = {f.name: f.type for f in schema.fields if f.type.root != "UNSUPPORTED"}
+    try:
+        found = file_index.validate(data, types)
+    except BudgetExceeded:
+        raise  # the kit cannot check it within the budget: the table is unusable, not the file at fault
+    except PaimonConformError as exc:  # e.g. a payload of an index kind the column's type cannot have
+        found = [Finding("FILE_INDEX_UNREADABLE", "must", "", None, str(exc))]
+    if not unreadable(found) and df_path.suffix in (".parquet", ".orc"):
+        try:
+            found += file_index.check_against_data(data, str(df_path), types, table)
+        except BudgetExceeded:
+            raise
+        except PaimonConformError as exc:
+            found.append(Finding("FILE_INDEX_UNREADABLE", "must", "", None, str(exc)))
+    for f in found:
+        f.file = f.file or owner
+    return found
+
+
+def _index_checks(root: Path, live, df, schema: TableSchema) -> list[Finding]:
+    """The data file's file indexes: separate `.index` extra files and embedded bytes."""
+    meta = live.entry.file
+    out = []
+    folder = live.relative.rsplit("/", 1)[0]
+    data_path = contained(root, live.relative)  # read already: inside the root
+    for extra in meta.extra_files:
+        path = inside(root, f"{folder}/{extra}") if plain_name(extra) else None  # else reported by the chain
+        if not extra.endswith(".index") or path is None or not path.is_file():  # a missing one: DATA_FILE_MISSING
+            continue
+        if path.stat().st_size > MAX_INDEX_BYTES:
+            msg = f"larger than {MAX_INDEX_BYTES} bytes; not read"
+            out.append(Finding("FILE_INDEX_UNREADABLE", "must", "", None, msg, f"{folder}/{extra}"))
+            continue
+        out += _file_index(path.read_bytes(), data_path, df.table, schema, f"{folder}/{extra}")
+    if meta.embedded_index is not None:
+        owner = live.entry.manifest
+        for f in _file_index(meta.embedded_index, data_path, df.table, schema, owner):
+            f.path = f"entries[{live.entry.index}]._FILE._EMBEDDED_FILE_INDEX.{f.path}".rstrip(".")
+            out.append(f)
+    return out
+
+
+@dataclass
+class _Run:
+    """What the per-file checks of one table share."""
+
+    root: Path
+    schema: TableSchema  # the newest
+    schemas: Schemas
+    stats: TableStats
+    state: object
+    live_by_path: dict
+    added: dict  # every data file a kept snapshot adds → that entry (its schema id)
+    latest_data: set[str]
+    dynamic: bool
+    seen: KeyHashes
+    referenced: set[str]  # every file a kept snapshot refers to
+
+
+def validate_table(
+    root: str | Path,
+    progress: Callable[[str], None] | None = None,
+    stats: TableStats | None = None,
+    java_version: str = NEWEST,
+) -> list[FileResult]:
+    """One FileResult per file with findings (and one for the table itself), judged for one Java release."""
+    root = Path(root)
+    stats = stats if stats is not None else TableStats()
+    if not os.path.isdir(root):  # False for a name the OS refuses (too long, NUL), not an OSError
+        return [FileResult(str(root), "table", unusable="not a directory")]
+    try:
+        with checking(str(root)):
+            return _validate(root, progress, stats, java_version)
+    except UsageError as exc:  # metadata the checks need is unusable (a damaged option, an escaping folder)
+        return [FileResult(str(root), "table", unusable=str(exc))]
+
+
+def _validate(
+    root: Path, progress: Callable[[str], None] | None, stats: TableStats, java_version: str
+) -> list[FileResult]:
+    try:
+        schema = read_schema(root)
+    except UsageError as exc:
+        return [FileResult(str(root), "table", unusable=str(exc))]
+    schemas = Schemas(root, schema)
+    files, findings = walk(root, schema)
+    for name, raw in schema.unreadable_types.items():
+        msg = f"column {name}: type {str(raw)[:80]} is not one the kit models; checks that need it are skipped"
+        findings.append(
+            Finding("SCHEMA_TYPE_NOT_MODELLED", "warning", f"fields.{name}", None, msg, f"schema/schema-{schema.id}")
+        )
+    t0 = time.perf_counter()
+    chain = load_chain(root, schema, schema_ids(root))
+    _misplaced(files, chain)
+    _named_by_snapshot(findings, chain)
+    findings += chain.findings + _unreferenced(root, files, chain)
+    index_owner = f"manifest/{chain.latest.index_manifest}" if chain.latest and chain.latest.index_manifest else ""
+    bitmap64 = tl.bool_option(schema.options.get("deletion-vectors.bitmap64", False))
+    state = load_index_files(root, chain.index_files, index_owner, chain.index_paths, bitmap64)
+    findings += state.findings + check_older_index_files(root, chain.older_index_files, chain.index_paths)
+    findings += features.index_in_data_dir(schema) + features.recognized(root, files, schema)
+    findings += features.partition_types(schema) + features.dense_stats([lf.entry for lf in chain.live], schemas)
+    stats.seconds["metadata"] += time.perf_counter() - t0
+    live_keys = {(lf.entry.partition, lf.entry.bucket, lf.entry.file.file_name) for lf in chain.live}
+    findings += unknown_vectors(state, live_keys, index_owner)
+    run = _Run(
+        root=root,
+        schema=schema,
+        schemas=schemas,
+        stats=stats,
+        state=state,
+        live_by_path={lf.relative: lf for lf in chain.live + chain.changelog if lf.relative is not None},
+        added=chain.added,
+        latest_data={lf.relative for lf in chain.live},
+        dynamic=schema.bucket == -1 and bool(schema.primary_keys),
+        seen=KeyHashes(),
+        referenced=chain.referenced,
+    )
+    data = [f for f in files if f.kind in ("data", "changelog")]
+    for i, ref in enumerate(data):
+        if progress and (i % 100 == 0 or i == len(data) - 1):
+            progress(f"data files {i + 1}/{len(data)}")
+        with checking(f"{root}/{ref.relative}"):
+            findings += _check_one(run, ref)
+    if run.dynamic:
+        findings += check_hash_index(state, run.seen)
+    findings += schemas.findings
+    by_file: dict[str, list[Finding]] = defaultdict(list)
+    for f in judge(findings, java_version):
+        by_file[f.file].append(f)
+    results = [FileResult(str(root), "table", by_file.pop("", []))]
+    for name in sorted(by_file):
+        results.append(FileResult(f"{root}/{name}", _kind_of(name), by_file[name]))
+        for f in by_file[name]:
+            f.file = f"{root}/{name}"
+    return results
+
+
+def _check_one(run: _Run, ref: BucketFile) -> list[Finding]:
+    """Every check of one data or changelog file, against the schema it was written with."""
+    if features.is_blob(ref.relative):
+        return []  # named once per table (FEATURE_NOT_CHECKED)
+    df, findings = _read(run.root, ref.relative, run.stats)
+    if df is None:
+        if ref.relative not in run.referenced and run.referenced:
+            for f in findings:  # a write killed while writing it: Java never opens a file no snapshot names
+                f.severity = "warning"
+                f.message += "; no snapshot refers to this file (a write that did not finish), and Java never reads it"
+        return findings
+    bad_strings = data_files.check_strings(df, ref.relative)
+    if bad_strings:  # values that cannot be decoded: no row-level check can run on them
+        return findings + bad_strings
+    lf = run.live_by_path.get(ref.relative)
+    entry = lf.entry if lf else run.added.get(ref.relative)
+    schema = run.schemas.of_file(entry, df.table.column_names)
+    if schema is None:  # the entry names a schema id without a schema file (reported once per id)
+        return findings
+    findings += check_data_file(df, ref, schema, run.stats, entry.file.write_cols if entry else None)
+    if lf is None:
+        return findings
+    t1 = time.perf_counter()
+    findings += check_file_meta(df, lf, schema, run.root)
+    e = lf.entry
+    findings += check_vector(run.state, e.partition, e.bucket, e.file.file_name, df.table.num_rows)
+    findings += _index_checks(run.root, lf, df, schema)
+    if run.dynamic and ref.relative in run.latest_data:
+        hashes = _dynamic_key_hashes(df, schema)
+        if hashes is not None:
+            run.seen.add(e.partition, e.bucket, hashes, ref.relative)
+    run.stats.seconds["entries"] += time.perf_counter() - t1
+    return findings
+
+
+def _kind_of(relative: str) -> str:
+    head = relative.split("/")[0]
+    return head if head in tl.spec()["file_names"]["root_dirs"] else "data-file"
+
+
+def stderr_progress(message: str) -> None:
+    """Progress lines on stderr (kept off stdout so reports stay parseable)."""
+    print(f"paimon-conform: {message}", file=sys.stderr, flush=True)
