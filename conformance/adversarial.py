@@ -210,9 +210,9 @@ WORKER = r"""
 import json, resource, sys
 limit = int(sys.argv[1])
 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-from paimon_conform.errors import InternalError, PaimonConformError
-from paimon_conform.table import reader
-from paimon_conform.table.validate import validate_table
+from paimon_conform.core.errors import InternalError, PaimonConformError
+from paimon_conform.table.read import reader
+from paimon_conform.table.validate.table import validate_table
 for line in sys.stdin:
     case = line.rstrip("\n")
     outcome = {"case": case}

@@ -603,7 +603,8 @@ ENGINE_WRITE_MANY = """
 import sys
 sys.path.insert(0, sys.argv[3])
 import peers_matrix as pm
-from paimon_conform.table import commit, write
+from paimon_conform.table.write import commit
+from paimon_conform.table.write import tasks as write
 
 def write_one(t):
     root, options, batches = pm.engine_inputs(sys.argv[1], t)
@@ -734,8 +735,8 @@ for job in jobs:
             rc = 1
     res = {"rc": rc, "stderr": se.getvalue()[-4000:], "stdout": so.getvalue()}
     try:
-        from paimon_conform.table import data_files
-        from paimon_conform.table.reader import logical_rows, read_latest
+        from paimon_conform.table.read import data_files
+        from paimon_conform.table.read.reader import logical_rows, read_latest
         schema, table = read_latest(d)
         # the internal values logical_rows converts to JSON (compared without the JSON step)
         df = data_files.DataFile("parquet", [], table)

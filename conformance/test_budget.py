@@ -420,8 +420,8 @@ def test_an_avro_data_file_claiming_2_31_records_is_refused_before_decoding(tmp_
 def test_a_bloom_payload_checked_against_data_with_any_hash_count(k):
     """`validate --data` probes a stored filter as Java's loop does: no reshape of k positions, no crash."""
     from paimon_conform.core.types import parse_type
-    from paimon_conform.formats.columns import check_payload
     from paimon_conform.layouts.bloom_filter import codec as bloom
+    from paimon_conform.layouts.file_index.against_data import check_payload
 
     t = parse_type("INT")
     payload = bloom.build(t, [1, 2, 3])

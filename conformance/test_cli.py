@@ -145,7 +145,7 @@ def test_embedded_bytes_as_hex(capsys):
 
 def test_a_bug_in_a_check_exits_2_naming_the_file_not_a_traceback(monkeypatch, capsys):
     """An exception outside the kit's hierarchy is an InternalError naming the file being checked: exit 2."""
-    from paimon_conform.table.read import data_files
+    from paimon_conform.table.validate import data_files
 
     def broken(*args, **kwargs):
         raise KeyError("boom")

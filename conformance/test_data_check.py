@@ -14,6 +14,7 @@ from paimon_conform import cli
 from paimon_conform.core.errors import UsageError
 from paimon_conform.core.types import parse_type, to_internal
 from paimon_conform.formats import columns as datafile
+from paimon_conform.layouts.file_index import against_data
 from paimon_conform.layouts.file_index import entry as fi
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "file_index" / "java-0.9.0"
@@ -89,7 +90,7 @@ def test_every_type_payload_agrees_with_its_column(tmp_path, fmt, golden):
         t = parse_type(c["type"])  # the table's type: ORC keeps timestamps at nanosecond precision
         for entry in c["indexes"]:
             payload = data[entry["offset"] : entry["offset"] + entry["length"]]
-            assert datafile.check_payload(entry["index_type"], payload, t, values, "") == [], c["name"]
+            assert against_data.check_payload(entry["index_type"], payload, t, values, "") == [], c["name"]
 
 
 @pytest.mark.parametrize("fmt", ["parquet", "orc"])

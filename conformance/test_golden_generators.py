@@ -4,6 +4,8 @@ folders byte for byte: the corpus is what its generators say, and a change to ei
 
 from __future__ import annotations
 
+import importlib
+import json
 import subprocess
 import sys
 
@@ -33,3 +35,19 @@ def test_derived_goldens_regenerate_byte_for_byte(tmp_path):
     assert len(committed) > 200
     assert sorted(made) == sorted(committed)
     assert [name for name in committed if made[name] != committed[name]] == []
+
+
+def test_encoder_provenance_names_a_function_of_the_package():
+    """A reference-encoder golden's provenance says which function wrote it, by its module path in the
+    package (`layouts.<layout>.codec.build`): each must name a function that exists, so a module moved
+    or renamed is followed in the sidecars, and the layout's folder is the layout the function is in."""
+    seen = set()
+    for side in GOLDEN.glob("*/*/*.json"):
+        prov = json.loads(side.read_text(encoding="utf-8")).get("provenance", {})
+        if prov.get("producer") != "reference-encoder" or not prov.get("how", "").startswith("layouts."):
+            continue
+        module, name = f"paimon_conform.{prov['how']}".rsplit(".", 1)
+        assert callable(getattr(importlib.import_module(module), name, None)), (side, prov["how"])
+        assert prov["how"].split(".")[1] == side.parent.parent.name, (side, prov["how"])
+        seen.add(prov["how"])
+    assert len(seen) >= 5

@@ -114,3 +114,57 @@ def test_the_package_has_no_import_cycle():
 
 def test_cycles_are_found():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+# The declared direction: each part of the package and the parts it may import (itself included).
+# Lower parts never import higher ones: the core knows nothing of layouts, layouts nothing of tables,
+# and of the table's roles, read uses only the model, write and validate use read, never each other.
+PARTS = {
+    "core": {"core"},
+    "formats": {"core", "formats"},
+    "layouts": {"core", "formats", "layouts"},
+    "table": {"core", "formats", "layouts", "table"},
+    "table.read": {"core", "formats", "layouts", "table", "table.read"},
+    "table.write": {"core", "formats", "layouts", "table", "table.read", "table.write"},
+    "table.validate": {"core", "formats", "layouts", "table", "table.read", "table.validate"},
+    "spark": {"core", "formats", "layouts", "table", "table.read", "table.write", "table.validate", "spark"},
+    "interface": {
+        "core",
+        "formats",
+        "layouts",
+        "table",
+        "table.read",
+        "table.write",
+        "table.validate",
+        "spark",
+        "interface",
+    },
+}
+
+
+def part(module: str) -> str:
+    """The part a module belongs to: `paimon_conform.table.read.scan` → `table.read`, the table model's
+    modules → `table`, the command line, the golden check and the sample → `interface`."""
+    rest = module.removeprefix("paimon_conform").removeprefix(".").split(".")
+    if rest[0] == "table" and len(rest) > 2 and rest[1] in ("read", "write", "validate"):
+        return f"table.{rest[1]}"
+    if rest[0] in PARTS:
+        return rest[0]
+    return "interface"
+
+
+def against_direction(graph: dict[str, set[str]]) -> list[str]:
+    """Every import from one part into a part it may not import, and every layout that imports the
+    registry (the registry lists the layouts; a layout never looks itself up there)."""
+    bad = []
+    for module, targets in sorted(graph.items()):
+        for target in sorted(targets):
+            if part(target) not in PARTS[part(module)] or (
+                target == "paimon_conform.layouts.registry" and module.startswith("paimon_conform.layouts.")
+            ):
+                bad.append(f"{module} -> {target}")
+    return bad
+
+
+def test_imports_follow_the_declared_direction():
+    assert against_direction(import_graph()) == []

@@ -705,7 +705,7 @@ def test_any_writer_zone_id(java, tmp_path, zone):
         assert got[name].internal_values() == [tuple(r[i]) for r in answer["rows"]], name
     script = (
         "import json, sys, pyarrow.orc as po\n"
-        "from paimon_conform import orc_timestamps as ots\n"
+        "from paimon_conform.formats import orc_timestamps as ots\n"
         "ots.prepare_pyarrow(sys.argv[1])\n"
         "t = ots.fix_table(sys.argv[1], po.ORCFile(sys.argv[1]).read())\n"
         "print(json.dumps([t.num_rows, str(t.schema.field('ltz').type)]))\n"

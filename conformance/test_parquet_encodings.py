@@ -18,8 +18,9 @@ import pytest
 
 from paimon_conform.core.java_releases import judge
 from paimon_conform.core.types import parse_type
-from paimon_conform.table.read.data_files import check_columns, read_data_file
+from paimon_conform.table.read.data_files import read_data_file
 from paimon_conform.table.table_layout import Field
+from paimon_conform.table.validate.data_files import check_columns
 
 
 def _file(tmp_path: Path, column: pa.Array, **write) -> Path:

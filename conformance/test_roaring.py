@@ -12,6 +12,7 @@ from strategies import positions32, positions64
 from paimon_conform.core.errors import EncodeError
 from paimon_conform.layouts.roaring32 import codec as roaring
 from paimon_conform.layouts.roaring32 import entry as r32
+from paimon_conform.layouts.roaring64 import codec as roaring64
 from paimon_conform.layouts.roaring64 import entry as r64
 
 
@@ -79,7 +80,7 @@ def test_container_kind_edges(values, kinds):
 
 @given(positions64())
 def test_roaring64_encoder_parser_pyroaring_agree(values):
-    data = roaring.encode_roaring64(values)
+    data = roaring64.encode_roaring64(values)
     parsed = structure_parse64(data)
     assert r64.values(parsed).tolist() == values
     assert list(BitMap64.deserialize(data)) == values

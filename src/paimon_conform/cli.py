@@ -142,6 +142,7 @@ def against_data(layout: Layout, data: bytes, data_file: str, column: str | None
     """Findings of an index against the values of a data file (`--data`)."""
     from paimon_conform.formats import columns as datafile
     from paimon_conform.layouts.file_index import entry as file_index
+    from paimon_conform.layouts.file_index.against_data import check_payload
 
     if layout.kind == "file-index":
         return file_index.check_against_data(data, data_file, types)
@@ -155,7 +156,7 @@ def against_data(layout: Layout, data: bytes, data_file: str, column: str | None
     if column not in columns:
         raise UsageError(f"{data_file} has no column {column!r} of a type the kit reads")
     t, values = columns[column]
-    return datafile.check_payload(layout.kind, data, types if isinstance(types, DataType) else t, values, "")
+    return check_payload(layout.kind, data, types if isinstance(types, DataType) else t, values, "")
 
 
 def check_output(out: str | None) -> None:

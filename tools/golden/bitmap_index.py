@@ -64,7 +64,7 @@ def bitmap_goldens(out: Path) -> None:
             out / "bitmap_index" / "encoder",
             stem,
             data,
-            side | {"provenance": encoder_prov("bitmap.build"), "notes": note},
+            side | {"provenance": encoder_prov("layouts.bitmap_index.codec.build"), "notes": note},
         )
 
 

@@ -52,7 +52,7 @@ def write(out: Path) -> None:
                 "kind": "bsi",
                 "type": type_,
                 "row_values": values,
-                "provenance": encoder_prov("bsi.build"),
+                "provenance": encoder_prov("layouts.bsi.codec.build"),
                 "notes": note,
             },
         )

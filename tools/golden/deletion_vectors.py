@@ -9,6 +9,7 @@ from pathlib import Path
 
 from paimon_conform.layouts.deletion_vectors import entry as dv
 from paimon_conform.layouts.roaring32 import codec as roaring
+from paimon_conform.layouts.roaring64 import codec as roaring64
 
 from .common import crc_frame, encoder_prov, hx, notes_prov, raw_roaring, reject, runs, write_pair
 
@@ -101,7 +102,7 @@ def encoder(out: Path) -> None:
         data, ranges = dv.encode_file([(k, roaring.from_ranges(r)) for k, r in vectors])
         entries = [vec(k, r, o, n) for (k, r), (o, n) in zip(vectors, ranges, strict=True)]
         write_pair(
-            d, stem, data, dv_case(entries, provenance=encoder_prov("layouts.deletion_vectors.encode_file"), notes=note)
+            d, stem, data, dv_case(entries, provenance=encoder_prov("layouts.deletion_vectors.entry.encode_file"), notes=note)
         )
 
 
@@ -143,7 +144,7 @@ def dv_rejects(out: Path) -> None:
         5,
         "the blob's magic is neither the 32-bit nor the 64-bit one",
     )
-    blob64 = dv.MAGIC64_BYTES + roaring.encode_roaring64([2, 3])
+    blob64 = dv.MAGIC64_BYTES + roaring64.encode_roaring64([2, 3])
     reject(
         f,
         "magic64-big-endian",
@@ -322,7 +323,7 @@ def dv_rejects(out: Path) -> None:
         "a 32-bit deletion vector position above 2^31-1",
         "BitmapDeletionVector only accepts int positions",
     )
-    too_high64 = dv.MAGIC64_BYTES + roaring.encode_roaring64([0, 2**63 - 1], bucket_keys=[0, 2**31 - 1])
+    too_high64 = dv.MAGIC64_BYTES + roaring64.encode_roaring64([0, 2**63 - 1], bucket_keys=[0, 2**31 - 1])
     reject(
         f,
         "position-beyond-64-bit-range",

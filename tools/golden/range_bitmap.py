@@ -66,7 +66,7 @@ def range_bitmap_goldens(out: Path) -> None:
         case = {"case_format": 1, "kind": "range-bitmap", "type": type_}
         if chunk:
             case["chunk_size"] = chunk
-        case |= {"row_values": values, "provenance": encoder_prov("range_bitmap.build"), "notes": note}
+        case |= {"row_values": values, "provenance": encoder_prov("layouts.range_bitmap.codec.build"), "notes": note}
         write_pair(out / "range_bitmap" / "encoder", stem, data, case)
     range_bitmap_rejects(out, example)
 

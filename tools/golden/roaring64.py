@@ -6,6 +6,7 @@ import struct
 from pathlib import Path
 
 from paimon_conform.layouts.roaring32 import codec as roaring
+from paimon_conform.layouts.roaring64 import codec as roaring64
 
 from .common import encoder_prov, reject, write_pair
 
@@ -19,7 +20,7 @@ def write(out: Path) -> None:
         ("gap-bucket", two, "{5, 2*2^32+7}: Paimon writes 3 buckets, key 1 empty (notes §4.6)."),
         ("runs-in-two-buckets", [[0, 99999], [2**32, 2**32 + 70000]], "Run containers in buckets 0 and 1."),
     ]:
-        data = roaring.encode_roaring64(roaring.from_ranges(ranges))
+        data = roaring64.encode_roaring64(roaring.from_ranges(ranges))
         write_pair(
             r64,
             stem,
@@ -29,7 +30,7 @@ def write(out: Path) -> None:
                 "kind": "roaring64",
                 "cardinality": sum(b - a + 1 for a, b in ranges),
                 "ranges": ranges,
-                "provenance": encoder_prov("roaring.encode_roaring64"),
+                "provenance": encoder_prov("layouts.roaring64.codec.encode_roaring64"),
                 "notes": note,
             },
         )

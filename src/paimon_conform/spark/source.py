@@ -58,8 +58,7 @@ from paimon_conform.layouts.binary_row.bucketing import bucket_columns
 from paimon_conform.layouts.file_index import query
 from paimon_conform.spark import bucket as spark_bucket
 from paimon_conform.table.read import scan
-from paimon_conform.table.read.data_files import bucket_rule
-from paimon_conform.table.schema import read_schema
+from paimon_conform.table.schema import bucket_rule, read_schema
 from paimon_conform.table.write import commit as table_commit
 from paimon_conform.table.write import tasks as table_write
 

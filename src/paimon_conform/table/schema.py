@@ -11,6 +11,7 @@ from paimon_conform.core import budget
 from paimon_conform.core.errors import UsageError
 from paimon_conform.core.findings import Finding
 from paimon_conform.core.types import DataType, parse_type
+from paimon_conform.layouts.binary_row import bucketing
 from paimon_conform.table import table_layout
 from paimon_conform.table.paths import OutsideRoot, contained, is_dir, list_names
 from paimon_conform.table.table_layout import Field, LayoutOptions, bool_option
@@ -255,3 +256,17 @@ def data_file_fields(schema: TableSchema) -> list[Field]:
     """The data-file columns Java writes under this schema."""
     options = LayoutOptions.of(schema.options)
     return table_layout.data_file_fields(schema.fields, schema.primary_keys, schema.partition_keys, options)
+
+
+def bucket_rule(schema: TableSchema) -> tuple[list[str], int, str] | None:
+    """(bucket key, bucket count, function) when rows are placed by hash; None otherwise."""
+    n = schema.bucket
+    if n <= 0:
+        return None
+    keys = bucketing.bucket_key_fields(
+        schema.primary_keys, schema.partition_keys, schema.options, [f.name for f in schema.fields]
+    )
+    if not keys:
+        return None
+    function = str(schema.options.get("bucket-function.type", "default")).strip().lower()
+    return keys, n, function

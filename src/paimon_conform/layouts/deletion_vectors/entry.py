@@ -28,6 +28,7 @@ from paimon_conform.core.findings import Finding, raise_first_must
 from paimon_conform.layouts.base import PARSE_BYTES, Layout, case_header, parse_fits
 from paimon_conform.layouts.roaring32 import codec as roaring
 from paimon_conform.layouts.roaring32 import entry as r32
+from paimon_conform.layouts.roaring64 import codec as roaring64
 from paimon_conform.layouts.roaring64 import entry as r64
 
 NAME = "deletion_vectors"
@@ -169,7 +170,7 @@ def load(data: bytes, verify_crc: bool = True) -> list[LoadedVector]:
                 ) from None
             out.append(LoadedVector(pos, len_blob, "bitmap32", bitmap))
         elif magic == MAGIC64_BYTES:
-            bitmap = roaring.load_roaring64(view[pos + 8 : end], NAME, f"vectors[{len(out)}].blob.bitmap", pos + 8)
+            bitmap = roaring64.load_roaring64(view[pos + 8 : end], NAME, f"vectors[{len(out)}].blob.bitmap", pos + 8)
             out.append(LoadedVector(pos, len_blob + 8, "bitmap64", bitmap))
         else:
             raise _magic_error(bytes(magic), len(out), pos + 4)
@@ -214,7 +215,7 @@ def read_vector(data: bytes, offset: int, length: int) -> BitMap | BitMap64:
     body = data[offset + 8 : end]
     if kind == "bitmap32":
         return roaring.load_roaring32(body, NAME, "blob.bitmap", offset + 8)
-    return roaring.load_roaring64(body, NAME, "blob.bitmap", offset + 8)
+    return roaring64.load_roaring64(body, NAME, "blob.bitmap", offset + 8)
 
 
 # ---------------------------------------------------------------------------

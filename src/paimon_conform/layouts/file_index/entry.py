@@ -295,6 +295,7 @@ def check_against_data(data: bytes, data_file: str, types: Any = None, table: An
     """
     parse_fits(data, NAME)
     from paimon_conform.formats import columns as datafile
+    from paimon_conform.layouts.file_index import against_data
 
     obj = structure.parse(NAME, data)
     bloom_only = {
@@ -310,11 +311,11 @@ def check_against_data(data: bytes, data_file: str, types: Any = None, table: An
             if e.is_empty:
                 continue
             if name not in columns:
-                findings.append(datafile.missing_column(path, name, data_file))
+                findings.append(against_data.missing_column(path, name, data_file))
                 break
             t, values = columns[name]
             t = types.get(name, t) if isinstance(types, dict) else t
-            findings += datafile.check_payload(
+            findings += against_data.check_payload(
                 e.index_type.value,
                 data[e.ofs_payload : e.ofs_payload + e.len_payload],
                 t,

@@ -13,6 +13,7 @@ from paimon_conform.core.findings import Finding, raise_first_must
 from paimon_conform.layouts.base import Layout, case_header
 from paimon_conform.layouts.roaring32 import codec as roaring
 from paimon_conform.layouts.roaring32.entry import bitmap_layout
+from paimon_conform.layouts.roaring64 import codec as roaring64
 
 NAME = "roaring64"
 KIND = "roaring64"
@@ -120,7 +121,7 @@ def layout_of(obj) -> dict[str, Any] | None:
 def encode_values(vals: np.ndarray, layout: dict[str, Any] | None) -> bytes:
     """Encode 64-bit values with an optional layout override."""
     layout = layout or {}
-    return roaring.encode_roaring64(vals, layout.get("bucket_keys"), layout.get("containers"))
+    return roaring64.encode_roaring64(vals, layout.get("bucket_keys"), layout.get("containers"))
 
 
 def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
@@ -156,7 +157,7 @@ def validate(data: bytes, types: Any = None) -> list[Finding]:
     findings += roaring.trailing_bytes(end, len(data))
     if not any(f.severity == "must" for f in findings):
         blob = data[:end]
-        findings += roaring.cross_check(bitmap(obj), lambda: roaring.load_roaring64(blob, NAME), "", 0)
+        findings += roaring.cross_check(bitmap(obj), lambda: roaring64.load_roaring64(blob, NAME), "", 0)
     return findings
 
 

@@ -1,10 +1,10 @@
-"""Check one data file: its columns (names, order, types, field ids), value kinds,
-partition values and buckets, against the table schema and the layout spec."""
+"""Read one data file (Parquet, ORC or Avro) as Java's readers see it: its declared columns and their
+storage families, its rows, the internal values of a column, the key columns and the bucket hash input;
+and the columns of a file a scan or a compaction reads, with the rows its deletion vector keeps."""
 
 from __future__ import annotations
 
 import datetime as dt
-import math
 from dataclasses import dataclass
 from decimal import Context, Decimal, localcontext
 from pathlib import Path
@@ -15,23 +15,17 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from paimon_conform.core import budget
-from paimon_conform.core.errors import EncodeError, UsageError
-from paimon_conform.core.findings import Finding
-from paimon_conform.core.java_releases import between
+from paimon_conform.core.errors import UsageError
 from paimon_conform.core.types import EPOCH, DataType
 from paimon_conform.formats.columns import (
-    distinct_values,
     internal_values,
-    negative_off_grid,
     paimon_type,
     read_parquet,
 )
 from paimon_conform.formats.exact_ns import is_exact_ns
-from paimon_conform.layouts.binary_row import bucketing
 from paimon_conform.table import avro_container
 from paimon_conform.table import table_layout as tl
 from paimon_conform.table.schema import TableSchema
-from paimon_conform.table.validate.directories import BucketFile
 
 # Storage families: a data file column matches the schema type when both fall in one family.
 FAMILY = {
@@ -52,9 +46,6 @@ FAMILY = {
     "TIMESTAMP_LTZ": "timestamp",
     "DECIMAL": "decimal",
 }
-# Avro has no 8/16-bit ints nor a time-of-day type of its own
-AVRO_ALIASES = {"int8": "int32", "int16": "int32", "time": "int32"}
-ORC_ALIASES = {"time": "int32"}  # Java's ORC writer stores TIME as int (millis of day)
 
 
 @dataclass
@@ -101,91 +92,6 @@ def _parquet(path: Path) -> DataFile:
         family = "timestamp" if physical == "INT96" else _arrow_family(f.type)  # exact INT96: a decimal column
         cols.append(Column(f.name, family, int(fid) if fid is not None else None, physical, unit))
     return DataFile("parquet", cols, table, pf.metadata)
-
-
-def check_parquet_nan_statistics(
-    df: DataFile, file: str, partition_keys: frozenset[str] = frozenset()
-) -> list[Finding]:
-    """FLOAT / DOUBLE columns holding NaN whose Parquet row-group statistics have a finite min and max.
-
-    pyarrow leaves NaN out of them; Java's Parquet reader (parquet-java) filters row groups by them, so
-    `k = NaN` skips the NaN rows (Java 0.9.0 and 1.0 do, conformance/test_type_matrix_peers.py). Java's
-    own writer keeps NaN in, and parquet-java then ignores the statistics."""
-    meta = df.parquet_metadata
-    if df.format != "parquet" or meta is None:
-        return []
-    floats = [c.name for c in df.columns if c.family in ("float32", "float64") and c.name not in partition_keys]
-    with_nan = [n for n in floats if pc.any(pc.is_nan(df.table.column(n))).as_py()]
-    if not with_nan:
-        return []
-    out = []
-    try:
-        paths = {meta.schema.column(i).path: i for i in range(meta.num_columns)}
-        for name in with_nan:
-            i = paths.get(name)
-            for g in range(meta.num_row_groups) if i is not None else ():
-                st = meta.row_group(g).column(i).statistics
-                if st is None or not st.has_min_max:
-                    continue
-                low, high = st.min, st.max
-                if isinstance(low, float) and isinstance(high, float) and not (math.isnan(low) or math.isnan(high)):
-                    out.append(_nan_statistics(name, g, low, high, file))
-                    break
-    except (OSError, ValueError, TypeError, pa.ArrowException):
-        return out  # statistics pyarrow cannot decode: nothing for a Java filter to act on here either
-    return out
-
-
-def _nan_statistics(name: str, group: int, low: float, high: float, file: str) -> Finding:
-    """DATA_FILE_NAN_STATISTICS: shown to lose rows on Java 0.9.0 and 1.0 (parquet-java 1.13); should beyond."""
-    msg = (
-        f"{name} holds NaN, but row group {group}'s statistics say {low}..{high}: Java's Parquet reader filters row "
-        "groups by them and skips the NaN rows of `= NaN` (shown on Java 0.9.0 and 1.0; newer releases not verified)"
-    )
-    return Finding(
-        "DATA_FILE_NAN_STATISTICS",
-        "must",
-        f"row_groups[{group}].{name}",
-        None,
-        msg,
-        file,
-        java_releases=between(None, "1.0"),
-        otherwise="should",
-    )
-
-
-def check_int96_before_1970(df: DataFile, file: str, partition_keys: frozenset[str] = frozenset()) -> list[Finding]:
-    """INT96 timestamps before 1970 with sub-millisecond digits: Java 0.9.0 and 1.0 throw reading them
-    (Timestamp.fromEpochMillis: the nanos of the millisecond come out negative), Java's own files included.
-    Partition columns are left out: Java takes their values from the partition, not from the file."""
-    out = []
-    for c in df.columns:
-        if c.physical != "INT96" or c.name in partition_keys:
-            continue
-        col = df.table.column(c.name)
-        if pa.types.is_timestamp(col.type):
-            nanos = col.cast(pa.timestamp("ns")).cast(pa.int64())
-            hit = bool(pc.any(negative_off_grid(nanos, 10**6)).as_py())
-        else:  # exact decimal nanoseconds (beyond int64)
-            hit = any(v is not None and int(v) < 0 and int(v) % 10**6 for v in col.to_pylist())
-        if hit:
-            msg = (
-                f"{c.name}: an INT96 value before 1970 with digits below the millisecond; Java 0.9.0 and 1.0 throw "
-                "reading it (Timestamp.fromEpochMillis), whoever wrote it; later releases not verified"
-            )
-            out.append(
-                Finding(
-                    "DATA_FILE_TIMESTAMP_ENCODING",
-                    "must",
-                    f"columns.{c.name}",
-                    None,
-                    msg,
-                    file,
-                    java_releases=between(None, "1.0"),
-                    otherwise=None,  # Java 2.x writes such values (paimon-cpp's corpus tables); not shown to fail
-                )
-            )
-    return out
 
 
 def _unit(logical_json: str) -> str | None:
@@ -297,140 +203,13 @@ def read_data_file(path: Path) -> DataFile:
     raise UsageError("not a Parquet, ORC or Avro file")
 
 
-def _f(code: str, file: str, path: str, message: str) -> Finding:
-    return Finding(code, "must", path, None, message, file)
-
-
-def check_columns(
-    df: DataFile, expected: list[tl.Field], file: str, partition_keys: frozenset[str] | set[str] = frozenset()
-) -> list[Finding]:
-    """Names and order, then storage types and (Parquet) field ids, against the expected fields.
-
-    Parquet encodings are not judged for partition columns: Java takes partition values from the
-    manifest's partition row, never from the data file (apache/paimon#3608, 0.9.0)."""
-    names = [c.name for c in df.columns]
-    want = [f.name for f in expected]
-    if names != want:
-        return [_f("DATA_FILE_COLUMNS", file, "columns", f"columns are {names}, Java writes {want}")]
-    out = []
-    for col, f in zip(df.columns, expected, strict=True):
-        fam = FAMILY.get(f.type.root)
-        if df.format == "avro" and fam is not None:
-            fam = AVRO_ALIASES.get(fam, fam)
-        if df.format == "orc" and fam is not None:
-            fam = ORC_ALIASES.get(fam, fam)
-        if fam is not None and col.family is not None and col.family != fam:
-            out.append(
-                _f(
-                    "DATA_FILE_COLUMN_TYPE",
-                    file,
-                    f"columns.{col.name}",
-                    f"stored as {col.family}, the type is {f.type}",
-                )
-            )
-        if col.field_id is not None and col.field_id != f.id:
-            msg = (
-                f"field id {col.field_id}, expected {f.id} (readers match columns by name; Java writes ids since 1.0.0)"
-            )
-            out.append(Finding("DATA_FILE_FIELD_ID", "should", f"columns.{col.name}", None, msg, file))
-        if df.format == "parquet" and col.physical is not None and col.name not in partition_keys:
-            out += parquet_encoding(col, f.type, file)
-    return out
-
-
-# Parquet encodings Java writes (ParquetSchemaConverter) and which releases read the others
-# (ParquetSplitReaderUtil / ParquetVectorUpdaterFactory; apache/paimon#5582 in 1.2.0, #7845 in 2.0.0).
-TS_UNITS = {"milliseconds": 3, "microseconds": 6, "nanoseconds": 9}
-
-
-def parquet_encoding(col: Column, t: DataType, file: str) -> list[Finding]:
-    """A TIMESTAMP or DECIMAL column stored in a Parquet encoding some Java releases reject or misread."""
-    path = f"columns.{col.name}"
-    if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
-        p = t.timestamp_precision
-        java = "INT96" if p > 6 else f"INT64 {'milliseconds' if p <= 3 else 'microseconds'}"
-        if col.physical == "INT96":
-            if p > 6:
-                return []
-            msg = f"{t} stored as INT96 (Java writes {java}): Java before 1.2.0 fails to read it"
-            return [_released("DATA_FILE_TIMESTAMP_ENCODING", msg, path, file, between(None, "1.1"))]
-        if col.physical != "INT64":
-            return []  # another family: DATA_FILE_COLUMN_TYPE
-        unit = TS_UNITS.get(col.unit or "")
-        if p > 6:
-            what = (
-                "fails on it"
-                if t.root == "TIMESTAMP_LTZ"
-                else "fails on it before 1.2.0 and reads wrong values 1.2-1.4"
-            )
-            msg = f"{t} stored as INT64 {col.unit or 'without a unit'} (Java writes INT96): Java {what}; 2.0 reads it"
-            return [_released("DATA_FILE_TIMESTAMP_ENCODING", msg, path, file, between(None, "1.4"))]
-        expected = 3 if p <= 3 else 6
-        if unit is not None and unit != expected:
-            msg = (
-                f"{t} stored as INT64 {col.unit} (Java writes {java}): Java before 2.0.0 takes the value as "
-                f"{'milliseconds' if expected == 3 else 'microseconds'} whatever the unit and reads wrong values"
-            )
-            return [_released("DATA_FILE_TIMESTAMP_ENCODING", msg, path, file, between(None, "1.4"))]
-        return []
-    if t.root == "DECIMAL":
-        java = "INT32" if t.precision <= 9 else "INT64" if t.precision <= 18 else "FIXED_LEN_BYTE_ARRAY"
-        if col.physical != java and t.precision <= 18:
-            msg = (
-                f"{t} stored as {col.physical} (Java writes {java}): Java before 1.2.0 fails to read a compact "
-                "decimal in another physical type (apache/paimon#5582)"
-            )
-            return [_released("DATA_FILE_DECIMAL_ENCODING", msg, path, file, between(None, "1.1"))]
-    return []
-
-
-def _released(code: str, message: str, path: str, file: str, releases: tuple[str, ...]) -> Finding:
-    return Finding(code, "must", path, None, message, file, java_releases=releases)
-
-
-def check_strings(df: DataFile, file: str) -> list[Finding]:
-    """String columns hold valid UTF-8 (Parquet and ORC readers do not check it)."""
-    out = []
-    for name in df.table.column_names:
-        col = df.table.column(name)
-        if not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
-            continue
-        for chunk in col.chunks:
-            try:
-                chunk.validate(full=True)
-            except pa.ArrowInvalid as exc:
-                out.append(_f("DATA_FILE_BAD_UTF8", file, f"columns.{name}", f"a value is not valid UTF-8 ({exc})"))
-                break
-    return out
-
-
 def count_in(col: pa.ChunkedArray, values: list[int]) -> tuple[int, int]:
     """(rows whose value is in `values`, first row that is not, or -1): pyarrow compute, no pandas import."""
-    import pyarrow.compute as pc
 
     inside = pc.fill_null(pc.is_in(col, value_set=pa.array(values, col.type)), False)
     hits = pc.sum(inside).as_py() or 0
     first_out = pc.index(inside, False).as_py() if hits < len(col) else -1
     return hits, first_out
-
-
-def check_value_kinds(df: DataFile, file: str) -> list[Finding]:
-    """Every _VALUE_KIND is a row-kind byte."""
-    name = tl.spec()["system_fields"]["value_kind"]["name"]
-    if name not in df.table.column_names:
-        return []
-    col = df.table.column(name)
-    hits, row = count_in(col, list(tl.row_kind_bytes()))
-    if row >= 0:
-        return [
-            _f(
-                "DATA_FILE_BAD_VALUE_KIND",
-                file,
-                f"rows[{row}].{name}",
-                f"{len(col) - hits} row(s) hold a value kind that is no row kind, e.g. {col[row].as_py()!r}",
-            )
-        ]
-    return []
 
 
 def _internal(df: DataFile, name: str, t: DataType) -> list[Any]:
@@ -459,73 +238,32 @@ def hash_input(df: DataFile, name: str, t: DataType) -> Any:
     return df.table.column(name) if df.format != "avro" else _internal(df, name, t)
 
 
-def _distinct(df: DataFile, name: str) -> DataFile:
-    """The file reduced to the distinct values of one column (Arrow does it; not for Avro's Python rows)."""
-    if df.format == "avro":
-        return df
-    try:
-        values = distinct_values(df.table.column(name))
-    except pa.ArrowException:
-        return df
-    return DataFile(df.format, df.columns, pa.table({name: values}))
+def read_columns(path: Path, columns: list[str]) -> pa.Table:
+    """Some columns of a data file: Parquet read column by column, ORC and Avro through the validator's
+    reader (ORC in its worker process). UsageError when the file is damaged or lacks a column."""
+    with path.open("rb") as fh:
+        head = fh.read(4)
+    table = None
+    if head == b"PAR1":
+        import pyarrow.parquet as pq
+
+        try:
+            pf = pq.ParquetFile(path)
+            if set(columns) <= set(pf.schema_arrow.names):
+                table = read_parquet(path, columns)
+        except Exception as exc:  # noqa: BLE001 - pyarrow raises many kinds on a damaged file
+            raise UsageError(f"{path}: cannot read the data file: {exc.__class__.__name__}: {exc}") from None
+    if table is None:
+        table = read_data_file(path).table
+    missing = [c for c in columns if c not in table.column_names]
+    if missing:
+        raise UsageError(f"{path}: the data file has no column {missing[0]!r}; not read")
+    return table.select(columns)
 
 
-def check_partition(df: DataFile, ref: BucketFile, schema: TableSchema, file: str) -> list[Finding]:
-    """Every row's partition values render to its directory's values."""
-    options = tl.LayoutOptions.of(schema.options)
-    for key, text in zip(schema.partition_keys, ref.partition, strict=True):
-        t = schema.field(key).type
-        if key not in df.table.column_names or t.root == "UNSUPPORTED" or t.is_binary:
-            continue  # binary partition values have no path form (TABLE_PARTITION_TYPE)
-        for v in dict.fromkeys(_internal(_distinct(df, key), key, t)):  # each distinct value once
-            if not tl.same_partition_value(t, text, v, options):
-                shown = tl.partition_values([(key, t)], [v], options)[0]
-                msg = f"a row holds {key}={shown!r}, the directory says {text!r}"
-                return [_f("DATA_FILE_WRONG_PARTITION", file, f"rows.{key}", msg)]
-    return []
-
-
-def bucket_rule(schema: TableSchema) -> tuple[list[str], int, str] | None:
-    """(bucket key, bucket count, function) when rows are placed by hash; None otherwise."""
-    n = schema.bucket
-    if n <= 0:
-        return None
-    keys = bucketing.bucket_key_fields(
-        schema.primary_keys, schema.partition_keys, schema.options, [f.name for f in schema.fields]
-    )
-    if not keys:
-        return None
-    function = str(schema.options.get("bucket-function.type", "default")).strip().lower()
-    return keys, n, function
-
-
-def check_buckets(df: DataFile, ref: BucketFile, schema: TableSchema, file: str) -> tuple[list[Finding], int]:
-    """Every row's bucket key hashes to the file's bucket; returns findings and rows checked."""
-    rule = bucket_rule(schema)
-    if rule is None:
-        if schema.bucket == -1 and not schema.primary_keys and ref.bucket != 0:
-            msg = f"a bucket-unaware append table writes to bucket-0, not bucket-{ref.bucket}"
-            return [_f("DATA_FILE_WRONG_BUCKET", file, "bucket", msg)], 0
-        return [], 0
-    keys, n, function = rule
-    if ref.bucket >= n:
-        msg = f"bucket {ref.bucket} does not exist with bucket = {n}"
-        return [_f("DATA_FILE_WRONG_BUCKET", file, "bucket", msg)], 0
-    types = [schema.field(k).type for k in keys]
-    if any(t.root == "UNSUPPORTED" for t in types) or any(k not in df.table.column_names for k in keys):
-        return [], 0
-    columns = [hash_input(df, k, t) for k, t in zip(keys, types, strict=True)]
-    try:
-        buckets = np.asarray(bucketing.bucket_columns(types, columns, n, function))
-    except (EncodeError, UsageError) as exc:  # a key type the bucket function rejects: Java's writer fails too
-        msg = f"no bucket can be computed for these rows: {exc}"
-        return [_f("DATA_FILE_WRONG_BUCKET", file, "bucket", msg)], 0
-    wrong = np.flatnonzero(buckets != ref.bucket)
-    if wrong.size:
-        row = int(wrong[0])
-        msg = (
-            f"{wrong.size} of {len(buckets)} row(s) hash to another bucket; row {row} belongs in "
-            f"bucket-{int(buckets[row])} ({function} bucket function over {keys}, bucket = {n})"
-        )
-        return [_f("DATA_FILE_WRONG_BUCKET", file, f"rows[{row}]", msg)], len(buckets)
-    return [], len(buckets)
+def kept(num_rows: int, deleted: np.ndarray | None) -> np.ndarray:
+    """Which rows of a file its deletion vector leaves (positions past the end are ignored)."""
+    keep = np.ones(num_rows, dtype=bool)
+    if deleted is not None and len(deleted):
+        keep[deleted[deleted < num_rows]] = False
+    return keep

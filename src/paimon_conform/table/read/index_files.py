@@ -1,10 +1,9 @@
-"""Index files against the table: deletion vectors (ranges from the index manifest,
-positions below the data file's row count) and dynamic-bucket HASH files (each key's
-hash in its own bucket's file and in no other bucket of the partition)."""
+"""Load a snapshot's index files as the reader needs them: each deletion-vector file's vectors per data
+file (ranges from the index manifest, kinds, cardinalities) and each dynamic-bucket HASH file's key
+hashes per partition and bucket, with what is wrong in them on the way (IndexState.findings)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -80,7 +79,7 @@ def load_index_files(
 
 
 def _load_dv(rel: str, data: bytes, e: IndexManifestEntry, owner: str, state: IndexState, bitmap64: bool) -> None:
-    state.findings.extend(_on(rel, dv.validate(data)))
+    state.findings.extend(on_file(rel, dv.validate(data)))
     kinds: set[str] = set()
     ranges = e.dv_ranges or ()
     if e.row_count != len(ranges):
@@ -136,7 +135,7 @@ def _vector_kinds(kinds: set[str], bitmap64: bool, rel: str) -> list[Finding]:
 
 def _load_hash(rel: str, data: bytes, e: IndexManifestEntry, owner: str, state: IndexState) -> None:
     found = hash_index.validate(data)
-    state.findings.extend(_on(rel, found))
+    state.findings.extend(on_file(rel, found))
     if any(f.severity == "must" for f in found):
         return
     hashes = hash_index.load(data)
@@ -151,93 +150,8 @@ def _load_hash(rel: str, data: bytes, e: IndexManifestEntry, owner: str, state: 
     state.hashes[key] = (rel, np.sort(np.asarray(hashes, dtype=np.int32)))
 
 
-def check_older_index_files(
-    root: Path, entries: dict[str, IndexManifestEntry], paths: dict[str, str] | None = None
-) -> list[Finding]:
-    """Index files only older kept snapshots use: each must still parse (no data cross-checks)."""
-    out = []
-    for name, e in sorted(entries.items()):
-        rel = (paths or {}).get(name, f"index/{name}")
-        path = inside(root, rel) if plain_name(name) else None
-        if path is None or not path.is_file() or path.stat().st_size > MAX_INDEX_BYTES:
-            continue
-        data = path.read_bytes()
-        if e.file_size != len(data):
-            msg = f"an older snapshot's index manifest records _FILE_SIZE {e.file_size}; the file has {len(data)} bytes"
-            out.append(_f("INDEX_MANIFEST_FILE_SIZE", "must", rel, "", msg))
-        if e.index_type == DV_TYPE:
-            out += _on(rel, dv.validate(data))
-        elif e.index_type == HASH_TYPE:
-            out += _on(rel, hash_index.validate(data))
-    return out
-
-
-def _on(rel: str, findings: list[Finding]) -> list[Finding]:
+def on_file(rel: str, findings: list[Finding]) -> list[Finding]:
+    """The findings, each attributed to the index file `rel`."""
     for f in findings:
         f.file = rel
     return findings
-
-
-def check_vector(state: IndexState, partition: bytes, bucket: int, name: str, rows: int) -> list[Finding]:
-    """A data file's deletion vector: every position below its row count."""
-    vec = state.vectors.get((partition, bucket), {}).get(name)
-    if vec is None:
-        return []
-    rel, i, positions = vec
-    if positions.size and int(positions.max()) >= rows:
-        msg = f"deletes position {int(positions.max())} of {name}, which has {rows} row(s)"
-        return [_f("DV_POSITION_PAST_END", "must", rel, f"vectors[{i}]", msg)]
-    return []
-
-
-def unknown_vectors(state: IndexState, live: set[tuple[bytes, int, str]], owner: str) -> list[Finding]:
-    """Deletion vectors for data files that are not live in their partition and bucket."""
-    out = []
-    for (partition, bucket), files in state.vectors.items():
-        for name, (rel, i, _) in files.items():
-            if (partition, bucket, name) not in live:
-                msg = f"a deletion vector for {name}, which is not a live data file of bucket {bucket}"
-                out.append(_f("DV_UNKNOWN_DATA_FILE", "must", rel, f"vectors[{i}]", msg))
-    return out
-
-
-@dataclass
-class KeyHashes:
-    """The key hashes seen in each bucket of each partition (dynamic-bucket tables)."""
-
-    by_bucket: dict[tuple[bytes, int], list[np.ndarray]] = field(default_factory=lambda: defaultdict(list))
-    first_file: dict[tuple[bytes, int], str] = field(default_factory=dict)
-
-    def add(self, partition: bytes, bucket: int, hashes: np.ndarray, file: str) -> None:
-        """Record one data file's key hashes."""
-        self.by_bucket[(partition, bucket)].append(np.asarray(hashes, dtype=np.int32))
-        self.first_file.setdefault((partition, bucket), file)
-
-
-def check_hash_index(state: IndexState, seen: KeyHashes) -> list[Finding]:
-    """Each key hash of a bucket's rows is in that bucket's HASH file and in no other bucket's."""
-    out = []
-    by_partition: dict[bytes, list[int]] = defaultdict(list)
-    for partition, bucket in state.hashes:
-        by_partition[partition].append(bucket)
-    for (partition, bucket), parts in seen.by_bucket.items():
-        keys = np.unique(np.concatenate(parts))
-        file = seen.first_file[(partition, bucket)]
-        own = state.hashes.get((partition, bucket))
-        if own is None:
-            msg = f"bucket {bucket} has rows but no HASH index file; Java would assign its keys again"
-            out.append(_f("HASH_INDEX_MISSING", "must", file, "", msg))
-            continue
-        missing = keys[~np.isin(keys, own[1])]
-        if missing.size:
-            msg = f"{missing.size} key hash(es) of bucket {bucket}'s rows are not in its HASH file, e.g. {missing[0]}"
-            out.append(_f("HASH_INDEX_MISSING_KEY", "must", own[0], "", msg))
-        for other in by_partition[partition]:
-            if other == bucket:
-                continue
-            rel, hashes = state.hashes[(partition, other)]
-            both = keys[np.isin(keys, hashes)]
-            if both.size:
-                msg = f"{both.size} key hash(es) of bucket {bucket}'s rows are also in bucket {other}'s HASH file"
-                out.append(_f("HASH_INDEX_KEY_IN_TWO_BUCKETS", "must", rel, "", msg))
-    return out

@@ -32,9 +32,8 @@ from paimon_conform.table import table_layout as tl
 from paimon_conform.table.paths import contained, inside, is_file, plain_name
 from paimon_conform.table.read import data_files, evolution
 from paimon_conform.table.read.index_files import load_index_files
-from paimon_conform.table.schema import Schemas, TableSchema, read_schema
+from paimon_conform.table.schema import Schemas, TableSchema, bucket_rule, read_schema
 from paimon_conform.table.state import Placer, TableState, latest_state
-from paimon_conform.table.write import files
 
 MAX_INDEX_BYTES = 64 << 20
 MAX_PINNED_BUCKET_KEYS = 4096
@@ -115,7 +114,7 @@ def _partition_matches(leaves: list[query.Leaf], schema: TableSchema, values: li
 
 def _buckets(leaves: list[query.Leaf], schema: TableSchema) -> set[int] | None:
     """The fixed buckets the pinned bucket-key values hash to; None when not all are pinned."""
-    rule = data_files.bucket_rule(schema)
+    rule = bucket_rule(schema)
     if rule is None:
         return None
     keys, count, function = rule
@@ -289,14 +288,14 @@ def _file_rows(root: Path, f: SplitFile, columns: list[str]) -> pa.Table:
     path = contained(root, f.relative)
     if not path.is_file():
         raise UsageError(f"{root}: {f.relative}, a live data file, is missing; not read")
-    table = files.read_columns(path, columns)
+    table = data_files.read_columns(path, columns)
     if f.deleted is not None and len(f.deleted):
         if int(f.deleted.max()) >= table.num_rows:
             raise UsageError(
                 f"{root}: {f.relative}: its deletion vector marks position {int(f.deleted.max())}, the file has "
                 f"{table.num_rows} rows; the deletion vectors cannot be trusted"
             )
-        table = table.filter(pa.array(files.kept(table.num_rows, f.deleted)))
+        table = table.filter(pa.array(data_files.kept(table.num_rows, f.deleted)))
     return table
 
 

@@ -24,18 +24,18 @@ from paimon_conform.table import table_layout as tl
 from paimon_conform.table.chain import Chain, load_chain
 from paimon_conform.table.paths import OutsideRoot, contained, inside, is_file, list_names, plain_name
 from paimon_conform.table.read import data_files
-from paimon_conform.table.read.index_files import (
-    MAX_INDEX_BYTES,
+from paimon_conform.table.read.index_files import MAX_INDEX_BYTES, load_index_files
+from paimon_conform.table.schema import Schemas, TableSchema, read_schema, schema_ids
+from paimon_conform.table.validate import data_files as file_checks
+from paimon_conform.table.validate.directories import BucketFile, walk
+from paimon_conform.table.validate.file_meta import check_file_meta
+from paimon_conform.table.validate.index_files import (
     KeyHashes,
     check_hash_index,
     check_older_index_files,
     check_vector,
-    load_index_files,
     unknown_vectors,
 )
-from paimon_conform.table.schema import Schemas, TableSchema, read_schema, schema_ids
-from paimon_conform.table.validate.directories import BucketFile, walk
-from paimon_conform.table.validate.file_meta import check_file_meta
 
 
 @dataclass
@@ -76,7 +76,7 @@ def check_data_file(
     """The layout checks of one data or changelog file: columns, value kinds, partition, bucket."""
     partition_keys = frozenset(schema.partition_keys)
     expected = features.expected_columns(schema, write_cols, [c.name for c in df.columns])
-    found = data_files.check_columns(df, expected, ref.relative, partition_keys)
+    found = file_checks.check_columns(df, expected, ref.relative, partition_keys)
     if any(f.code == "DATA_FILE_COLUMNS" for f in found):
         thin = _undeclared_thin_mode(df, schema, ref.relative)
         if thin is None:
@@ -99,12 +99,12 @@ def check_data_file(
                 otherwise=None,
             )
         )
-    found += data_files.check_value_kinds(df, ref.relative)
-    found += data_files.check_parquet_nan_statistics(df, ref.relative, partition_keys)
-    found += data_files.check_int96_before_1970(df, ref.relative, partition_keys)
-    found += data_files.check_partition(df, ref, schema, ref.relative)
+    found += file_checks.check_value_kinds(df, ref.relative)
+    found += file_checks.check_parquet_nan_statistics(df, ref.relative, partition_keys)
+    found += file_checks.check_int96_before_1970(df, ref.relative, partition_keys)
+    found += file_checks.check_partition(df, ref, schema, ref.relative)
     t1 = time.perf_counter()
-    bucket_findings, rows = data_files.check_buckets(df, ref, schema, ref.relative)
+    bucket_findings, rows = file_checks.check_buckets(df, ref, schema, ref.relative)
     stats.seconds["bucket"] += time.perf_counter() - t1
     stats.bucket_rows += rows
     return found + bucket_findings
@@ -139,7 +139,7 @@ def _undeclared_thin_mode(df: data_files.DataFile, schema: TableSchema, file: st
     )
     return [
         Finding("DATA_FILE_COLUMNS", "must", "columns", None, msg, file, java_releases=PRE_THIN_MODE),
-        *data_files.check_columns(df, _thin_fields(schema), file),
+        *file_checks.check_columns(df, _thin_fields(schema), file),
     ]
 
 
@@ -347,7 +347,7 @@ def _check_one(run: _Run, ref: BucketFile) -> list[Finding]:
                 f.severity = "warning"
                 f.message += "; no snapshot refers to this file (a write that did not finish), and Java never reads it"
         return findings
-    bad_strings = data_files.check_strings(df, ref.relative)
+    bad_strings = file_checks.check_strings(df, ref.relative)
     if bad_strings:  # values that cannot be decoded: no row-level check can run on them
         return findings + bad_strings
     lf = run.live_by_path.get(ref.relative)

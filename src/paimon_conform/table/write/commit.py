@@ -67,6 +67,7 @@ from paimon_conform.table.metadata import (
     SimpleStats,
 )
 from paimon_conform.table.paths import contained, inside
+from paimon_conform.table.read import data_files
 from paimon_conform.table.schema import TableSchema
 from paimon_conform.table.state import Placer, TableState, latest_state
 from paimon_conform.table.write import files
@@ -554,8 +555,8 @@ def _compact_bucket(
     parts: list[pa.Table] = []
     outputs: list[str] = []  # the data file each `__file` of the parts is
     for rank, e in enumerate(older):
-        t = files.read_columns(placer.data_path(c.root, e), [*keys, SEQ])
-        pos = np.flatnonzero(files.kept(t.num_rows, old_dv.get(e.file.file_name)))
+        t = data_files.read_columns(placer.data_path(c.root, e), [*keys, SEQ])
+        pos = np.flatnonzero(data_files.kept(t.num_rows, old_dv.get(e.file.file_name)))
         parts.append(_tag(t.take(pa.array(pos)), keys, pos, len(outputs), rank, False))
         outputs.append(e.file.file_name)
     for i, e in enumerate(fresh):  # the newest first: it gets the lowest level, and wins ties of sequence number
@@ -563,7 +564,7 @@ def _compact_bucket(
         entries.append(_Entry(1, key[0], key[1], file_record(e.file)))
         path = placer.data_path(c.root, e)
         if e.file.delete_row_count == 0:
-            t = files.read_columns(path, [*keys, SEQ])
+            t = data_files.read_columns(path, [*keys, SEQ])
             full, retract, pos = None, np.zeros(t.num_rows, dtype=bool), np.arange(t.num_rows)
         else:  # sorted as the rewrite writes it, so positions in the new file are known
             full = _full_rows(c.schema, path)
@@ -600,7 +601,7 @@ def _compact_bucket(
 def _full_rows(schema: TableSchema, path: Path) -> pa.Table:
     """Every column of a data file a compaction rewrites: the table's, `__seq` and `__kind`."""
     names = [f.name for f in schema.fields]
-    t = files.read_columns(path, [*names, SEQ, KIND])
+    t = data_files.read_columns(path, [*names, SEQ, KIND])
     return t.rename_columns([{SEQ: "__seq", KIND: "__kind"}.get(n, n) for n in t.column_names])
 
 
@@ -683,7 +684,7 @@ def _rewrite(
     parts = []
     for e in entries:
         t = _full_rows(c.schema, placer.data_path(c.root, e))
-        pos = np.flatnonzero(files.kept(t.num_rows, old_dv.get(e.file.file_name)))
+        pos = np.flatnonzero(data_files.kept(t.num_rows, old_dv.get(e.file.file_name)))
         parts.append(t.take(pa.array(pos)) if len(pos) != t.num_rows else t)
     out = [_Entry(1, key[0], key[1], file_record(e.file)) for e in entries]
     if parts:

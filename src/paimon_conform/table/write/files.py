@@ -273,39 +273,6 @@ def _orc_writable(table: pa.Table) -> None:
             )
 
 
-def read_columns(path: Path, columns: list[str]) -> pa.Table:
-    """Some columns of a data file: Parquet read column by column, ORC and Avro through the validator's
-    reader (ORC in its worker process). UsageError when the file is damaged or lacks a column."""
-    from paimon_conform.table.read.data_files import read_data_file
-
-    with path.open("rb") as fh:
-        head = fh.read(4)
-    table = None
-    if head == b"PAR1":
-        import pyarrow.parquet as pq
-
-        try:
-            pf = pq.ParquetFile(path)
-            if set(columns) <= set(pf.schema_arrow.names):
-                table = datafile.read_parquet(path, columns)
-        except Exception as exc:  # noqa: BLE001 - pyarrow raises many kinds on a damaged file
-            raise UsageError(f"{path}: cannot read the data file: {exc.__class__.__name__}: {exc}") from None
-    if table is None:
-        table = read_data_file(path).table
-    missing = [c for c in columns if c not in table.column_names]
-    if missing:
-        raise UsageError(f"{path}: the data file has no column {missing[0]!r}; not read")
-    return table.select(columns)
-
-
-def kept(num_rows: int, deleted: np.ndarray | None) -> np.ndarray:
-    """Which rows of a file its deletion vector leaves (positions past the end are ignored)."""
-    keep = np.ones(num_rows, dtype=bool)
-    if deleted is not None and len(deleted):
-        keep[deleted[deleted < num_rows]] = False
-    return keep
-
-
 def _last_per_key(group: pa.Table, keys: list[str]) -> pa.Table:
     """The last row (highest sequence) of every key of a key-sorted group."""
     n = group.num_rows

@@ -32,8 +32,7 @@ from paimon_conform.layouts.binary_row import bucketing
 from paimon_conform.layouts.binary_row import codec as binary_row
 from paimon_conform.table import features
 from paimon_conform.table import table_layout as tl
-from paimon_conform.table.read import data_files
-from paimon_conform.table.schema import TableSchema, parse_schema, read_schema, schema_ids
+from paimon_conform.table.schema import TableSchema, bucket_rule, parse_schema, read_schema, schema_ids
 from paimon_conform.table.write import files
 from paimon_conform.table.write.plan import NewFile, TaskResult, WritePlan
 
@@ -89,7 +88,7 @@ def check_options(schema: TableSchema) -> None:
         raise UsageError("an append table with a fixed bucket count needs the bucket-key option")
     if schema.primary_keys and not tl.trimmed_primary_keys(schema.primary_keys, schema.partition_keys):
         raise UsageError(f"the primary key {schema.primary_keys} must not be the partition keys alone (as Java says)")
-    rule = data_files.bucket_rule(schema)  # the bucket key SchemaValidation accepts
+    rule = bucket_rule(schema)  # the bucket key SchemaValidation accepts
     if rule is not None and rule[2] == "hive":
         try:
             bucketing.check_hive_types([schema.field(k).type for k in rule[0]])
@@ -198,7 +197,7 @@ def _partition_keys(plan: WritePlan, table: pa.Table) -> tuple[np.ndarray, list[
 
 def _buckets(plan: WritePlan, table: pa.Table, part_ids: np.ndarray, partitions: list[bytes], result: TaskResult):
     schema = plan.schema
-    rule = data_files.bucket_rule(schema)
+    rule = bucket_rule(schema)
     if rule is not None:
         names, count, function = rule
         types = [schema.field(n).type for n in names]
