@@ -116,3 +116,8 @@ MATRIX_TYPES = (
     "VARBINARY(10)",
     "BYTES",
 )
+
+
+def hx(text: str) -> bytes:
+    """Bytes from hex written with spaces and line breaks, as the Java notes show them."""
+    return bytes.fromhex("".join(text.split()))

@@ -51,3 +51,13 @@ def test_encoder_provenance_names_a_function_of_the_package():
         assert prov["how"].split(".")[1] == side.parent.parent.name, (side, prov["how"])
         seen.add(prov["how"])
     assert len(seen) >= 5
+
+
+def test_the_generators_write_into_the_repository_golden_folder_by_default():
+    """Run with no --out, the generators rewrite golden/ of the checkout (not a folder beside them)."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        from golden import common
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    assert common.ROOT / "golden" == GOLDEN

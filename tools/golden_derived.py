@@ -30,6 +30,7 @@ from golden.common import ROOT
 from golden import (
     binary_row,
     bitmap_index,
+    bloom_filter,
     bsi,
     deletion_vectors,
     file_index,
@@ -39,7 +40,18 @@ from golden import (
     roaring64,
 )
 
-LAYOUTS = (deletion_vectors, roaring32, roaring64, hash_index, file_index, bitmap_index, bsi, range_bitmap, binary_row)
+LAYOUTS = (
+    deletion_vectors,
+    roaring32,
+    roaring64,
+    hash_index,
+    file_index,
+    bloom_filter,
+    bitmap_index,
+    bsi,
+    range_bitmap,
+    binary_row,
+)
 
 
 def main() -> int:

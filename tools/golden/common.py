@@ -10,7 +10,7 @@ from pathlib import Path
 
 from paimon_conform.core import cases
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the repository: tools/golden/common.py
 
 
 NOTES = "../shared/paimon-layouts.md"

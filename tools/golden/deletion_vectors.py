@@ -102,7 +102,10 @@ def encoder(out: Path) -> None:
         data, ranges = dv.encode_file([(k, roaring.from_ranges(r)) for k, r in vectors])
         entries = [vec(k, r, o, n) for (k, r), (o, n) in zip(vectors, ranges, strict=True)]
         write_pair(
-            d, stem, data, dv_case(entries, provenance=encoder_prov("layouts.deletion_vectors.entry.encode_file"), notes=note)
+            d,
+            stem,
+            data,
+            dv_case(entries, provenance=encoder_prov("layouts.deletion_vectors.entry.encode_file"), notes=note),
         )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from paimon_conform.core.errors import UsageError
 from paimon_conform.layouts.base import Layout
 from paimon_conform.layouts.binary_row import entry as binary_row
+from paimon_conform.layouts.binary_row_serialized import entry as binary_row_serialized
 from paimon_conform.layouts.bitmap_index import entry as bitmap_index
 from paimon_conform.layouts.bloom_filter import entry as bloom_filter
 from paimon_conform.layouts.bsi import entry as bsi
@@ -28,9 +29,9 @@ LAYOUTS: dict[str, Layout] = {
         range_bitmap,
         bsi,
         binary_row,
+        binary_row_serialized,
     )
 }
-LAYOUTS[binary_row.SERIALIZED_LAYOUT.kind] = binary_row.SERIALIZED_LAYOUT
 BY_NAME: dict[str, Layout] = {layout.name: layout for layout in LAYOUTS.values()}
 DETECT_ORDER = ("file-index", "deletion-vectors", "roaring32", "roaring64")
 

@@ -1,4 +1,5 @@
-"""Layouts `binary_row` (a BinaryRow) and `binary_row_serialized` (with the manifests' arity prefix).
+"""Layout `binary_row`: a BinaryRow (bucket-key, partition and primary-key rows); `row_layout` also makes
+the entry of `binary_row_serialized`, the same row with the manifests' arity prefix.
 
 A row does not record its field types, so every call needs them, in field
 order (`--types a=INT,b=STRING`). The case lists each field's type and
@@ -53,7 +54,8 @@ def _encode_row(case: dict[str, Any]) -> tuple[list[DataType], bytes]:
     return types, binary_row.write(types, values, binary_row.ROW_KINDS[case.get("row_kind", "+I")])
 
 
-def _make(name: str, kind: str, title: str, serialized: bool) -> Layout:
+def row_layout(name: str, kind: str, title: str, serialized: bool) -> Layout:
+    """The entry of a BinaryRow layout, with (`serialized`) or without the 4-byte arity prefix."""
     prefix = 4 if serialized else 0
 
     def validate(data: bytes, types: Any = None) -> list[Finding]:
@@ -83,7 +85,4 @@ def _make(name: str, kind: str, title: str, serialized: bool) -> Layout:
     return Layout(name, kind, title, never_detected, inspect, encode, validate, describe, case_types)
 
 
-LAYOUT = _make("binary_row", "binary-row", "BinaryRow (bucket-key, partition and primary-key rows)", False)
-SERIALIZED_LAYOUT = _make(
-    "binary_row_serialized", "binary-row-serialized", "BinaryRow with the manifests' arity prefix", True
-)
+LAYOUT = row_layout("binary_row", "binary-row", "BinaryRow (bucket-key, partition and primary-key rows)", False)

@@ -1,4 +1,4 @@
-"""RoaringBitmap 32/64: encoder, generated parser and pyroaring agree."""
+"""The 32-bit portable RoaringBitmap: encoder, generated parser and pyroaring agree; Java's container rule; ranges."""
 
 from __future__ import annotations
 
@@ -6,14 +6,12 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from pyroaring import BitMap, BitMap64
-from strategies import positions32, positions64
+from pyroaring import BitMap
+from strategies import positions32
 
 from paimon_conform.core.errors import EncodeError
 from paimon_conform.layouts.roaring32 import codec as roaring
 from paimon_conform.layouts.roaring32 import entry as r32
-from paimon_conform.layouts.roaring64 import codec as roaring64
-from paimon_conform.layouts.roaring64 import entry as r64
 
 
 @given(positions32())
@@ -76,34 +74,6 @@ def test_java_container_rule(cardinality, runs):
 )
 def test_container_kind_edges(values, kinds):
     assert roaring.container_kinds(r32.parse(roaring.encode_roaring32(values))) == kinds
-
-
-@given(positions64())
-def test_roaring64_encoder_parser_pyroaring_agree(values):
-    data = roaring64.encode_roaring64(values)
-    parsed = structure_parse64(data)
-    assert r64.values(parsed).tolist() == values
-    assert list(BitMap64.deserialize(data)) == values
-    keys = [b.high_key for b in parsed.buckets]
-    assert keys == list(range(len(keys)))  # every key up to the highest, empty ones included
-    assert r64.validate(data) == []
-    assert r64.encode(r64.inspect(data)) == data
-
-
-@given(positions64())
-def test_roaring64_sparse_layout_round_trip(values):
-    # pyroaring writes only the keys in use; Paimon reads that, and the case keeps it
-    bm = BitMap64(values)
-    bm.run_optimize()
-    data = bm.serialize()
-    assert r64.encode(r64.inspect(data)) == data
-    assert all(f.severity == "should" for f in r64.validate(data))
-
-
-def structure_parse64(data: bytes):
-    from paimon_conform.core import structure
-
-    return structure.parse("roaring64", data)
 
 
 def test_out_of_range_values_are_encode_errors():

@@ -1,0 +1,1 @@
+"""Layout `binary_row_serialized`."""
