@@ -52,7 +52,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import paimon_java
-from golden_java import java_value
+from golden.java.common import java_value
 
 from paimon_conform.core import cases
 from paimon_conform.core.types import DataType, parse_type, to_internal, to_json
