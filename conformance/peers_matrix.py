@@ -622,7 +622,7 @@ SPARK_WRITE_MANY = """
 import re, sys
 sys.path.insert(0, sys.argv[3])
 import peers_matrix as pm
-from paimon_conform import spark as ps
+from paimon_conform.spark import source as ps
 spark = ps.session("peers-matrix", "local[2]")
 
 def write_one(t):

@@ -168,7 +168,7 @@ def test_the_cli_process_never_prints_a_traceback_on_a_kit_bug(tmp_path):
     """The same through the console script: exit 2, a one-line message on stderr."""
     script = (
         "import sys\n"
-        "from paimon_conform import cli, layouts\n"
+        "from paimon_conform import cli\n"
         "def broken(*a, **k):\n"
         "    raise IndexError('injected')\n"
         "cli.get = broken\n"

@@ -110,7 +110,7 @@ report(out)
 """
 
 SPARK = """
-from paimon_conform import spark as ps
+from paimon_conform.spark import source as ps
 import pyspark.sql.functions as F
 a = time.perf_counter(); spark = ps.session("bench"); out = {"session": time.perf_counter() - a}
 path = WH + "/db.db/t"

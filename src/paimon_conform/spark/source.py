@@ -1,6 +1,6 @@
 """Paimon tables on Spark 4 through PySpark's Python Data Source API, on the kit's own layouts.
 
-    from paimon_conform import spark as ps
+    from paimon_conform.spark import source as ps
     session = ps.session()          # or your own SparkSession
     ps.register(session)            # format("paimon"), filter pushdown on
     (df.write.format("paimon").mode("append")

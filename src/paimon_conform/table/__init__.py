@@ -1,8 +1,4 @@
-"""Whole-table validation: `paimon-conform validate TABLE_DIR`.
-
-schema      the table schema files (schema/schema-N)
-paths       resolving references without leaving the table root
-layout      directories and file names against specs/table_layout.yaml
-data_files  columns, value kinds, partition values and buckets of data files
-validate    the walk that ties them together into per-file results
-"""
+"""Paimon tables: the model the roles share (paths, table layout spec, schema, metadata records and the
+snapshot chain, the latest state, table features), and the three roles, each a package: `read/`
+(scan and reader), `write/` (the write engine and commit) and `validate/` (`paimon-conform validate
+TABLE_DIR`). Imports go one way: read uses the model; write and validate use read, never each other."""
