@@ -1,8 +1,9 @@
-"""The package's import graph has no cycle: every import of a `paimon_conform` module by another,
-at the top of a module or inside a function (a deferred import is still an arrow), is read from
-the source with `ast`, and the graph must be acyclic, so that each module can be read, tested
-and moved knowing only what it imports. Imports under `if TYPE_CHECKING:` name types for the
-checker only and are not arrows.
+"""The package's shape holds: its import graph has no cycle, and every import follows the declared
+direction (PARTS below: core, formats, layouts, the table model, then read, then write and validate,
+then Spark and the CLI). Every import of a `paimon_conform` module by another, at the top of a module
+or inside a function (a deferred import is still an arrow), is read from the source with `ast`, so
+that each module can be read, tested and moved knowing only what it imports. Imports under
+`if TYPE_CHECKING:` name types for the checker only and are not arrows.
 """
 
 from __future__ import annotations
@@ -168,3 +169,33 @@ def against_direction(graph: dict[str, set[str]]) -> list[str]:
 
 def test_imports_follow_the_declared_direction():
     assert against_direction(import_graph()) == []
+
+
+def test_imports_against_the_direction_are_found():
+    """Control: an arrow upwards, one between write and validate, and a layout looking itself up in the
+    registry are each reported; arrows downwards and within a part are not."""
+    graph = {
+        "paimon_conform.core.types": {"paimon_conform.layouts.bsi.codec"},
+        "paimon_conform.table.validate.table": {"paimon_conform.table.write.commit", "paimon_conform.table.read.scan"},
+        "paimon_conform.layouts.file_index.entry": {
+            "paimon_conform.layouts.registry",
+            "paimon_conform.layouts.bsi.entry",
+            "paimon_conform.formats.columns",
+        },
+        "paimon_conform.cli": {"paimon_conform.table.write.commit", "paimon_conform.golden"},
+    }
+    assert against_direction(graph) == [
+        "paimon_conform.core.types -> paimon_conform.layouts.bsi.codec",
+        "paimon_conform.layouts.file_index.entry -> paimon_conform.layouts.registry",
+        "paimon_conform.table.validate.table -> paimon_conform.table.write.commit",
+    ]
+
+
+def test_every_package_is_installed():
+    """pyproject lists the packages one by one: a new subpackage missing there would be left out of
+    the wheel, and the kit would fail to import where it is installed."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    on_disk = {_module(p) for p in PACKAGE.rglob("__init__.py")}
+    assert on_disk <= listed
