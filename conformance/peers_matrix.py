@@ -633,7 +633,7 @@ def write_one(t):
         ps.write(df, str(root), **options)
 
 def describe(exc):
-    kit = re.search(r"paimon_conform\\.errors\\.(\\w+): (.*)", str(exc))  # raised in a Spark task
+    kit = re.search(r"paimon_conform\\.core\\.errors\\.(\\w+): (.*)", str(exc))  # raised in a Spark task
     return f"{kit.group(1)}: {kit.group(2)}" if kit else f"{type(exc).__name__}: {exc}"
 
 pm.write_many(write_one, describe)
