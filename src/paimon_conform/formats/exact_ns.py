@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-EXACT_NS = b"paimon_conform.formats.exact_ns"  # field metadata: a timestamp held as decimal128(38, 0) nanoseconds
+EXACT_NS = b"paimon_conform.exact_ns"  # field metadata: a timestamp held as decimal128(38, 0) nanoseconds
 
 
 def exact_ns_field(name: str) -> pa.Field:
