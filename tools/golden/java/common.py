@@ -4,10 +4,8 @@ writer."""
 from __future__ import annotations
 
 import math
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tools/, for paimon_java
 import paimon_java
 
 from paimon_conform.core import cases
