@@ -147,7 +147,7 @@ def part(module: str) -> str:
     """The part a module belongs to: `paimon_conform.table.read.scan` → `table.read`, the table model's
     modules → `table`, the command line, the golden check and the sample → `interface`."""
     rest = module.removeprefix("paimon_conform").removeprefix(".").split(".")
-    if rest[0] == "table" and len(rest) > 2 and rest[1] in ("read", "write", "validate"):
+    if rest[0] == "table" and len(rest) >= 2 and rest[1] in ("read", "write", "validate"):
         return f"table.{rest[1]}"
     if rest[0] in PARTS:
         return rest[0]
@@ -199,3 +199,12 @@ def test_every_package_is_installed():
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
     on_disk = {_module(p) for p in PACKAGE.rglob("__init__.py")}
     assert on_disk <= listed
+
+
+def test_a_role_package_belongs_to_its_role():
+    """The `__init__` of table/read, table/write and table/validate is in its role, not in the model: an
+    import it makes is judged as that role's."""
+    assert part("paimon_conform.table.read") == "table.read"
+    assert part("paimon_conform.table.validate.table") == "table.validate"
+    assert part("paimon_conform.table.chain") == "table"
+    assert part("paimon_conform.cli") == "interface"
