@@ -30,6 +30,8 @@ from golden.common import ROOT
 from golden import (
     binary_row,
     bitmap_index,
+    blob_descriptor,
+    blob_file,
     bloom_filter,
     bsi,
     deletion_vectors,
@@ -51,6 +53,8 @@ LAYOUTS = (
     bsi,
     range_bitmap,
     binary_row,
+    blob_file,
+    blob_descriptor,
 )
 
 

@@ -35,6 +35,8 @@ SCHEMA_FILES = (
     "bsi",
     "binary_row",
     "binary_row_serialized",
+    "blob_file",
+    "blob_descriptor",
     "must_reject",
 )
 MAX_DEPTH = 32  # a case nests a handful of levels (vectors -> layout -> containers); jsonschema recurses per level

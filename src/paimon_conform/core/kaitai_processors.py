@@ -56,6 +56,18 @@ class JavaMutf8:
         return decode_java_mutf8(data).encode("utf-8")
 
 
+class Utf8Strict:
+    """Passes well-formed UTF-8 through; rejects anything else (UTF8_INVALID) instead of replacing it."""
+
+    def decode(self, data: bytes) -> bytes:
+        """Return `data` unchanged when it is well-formed UTF-8."""
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise ProcessError("UTF8_INVALID", f"malformed UTF-8 at byte {err.start}: {err.reason}") from None
+        return data
+
+
 class Crc32:
     """Replaces the data by its CRC32 (java.util.zip.CRC32), as 4 bytes BE."""
 

@@ -150,9 +150,15 @@ def locate(layout: str, data: bytes, exc: Exception, make_debug: Maker | None = 
         module = _module_of(obj)
         entry = _field_map().get(module, {}).get(exc.src_path, {"id": exc.src_path})
         field = entry.get("report_as", entry["id"])
-        start = getattr(obj, "_debug", {}).get(field, {}).get("start")
-        if start is None:
-            start = getattr(obj, "_debug", {}).get(entry["id"], {}).get("start")
+        debug = getattr(obj, "_debug", {})
+        start = next(
+            (
+                debug[k]["start"]
+                for k in (field, f"_m_{field}", entry["id"], f"_m_{entry['id']}")
+                if "start" in debug.get(k, {})
+            ),
+            None,
+        )
         code = entry.get("code", f"{module.upper()}_{entry['id'].upper()}_INVALID")
         return InvariantError(layout, code, _join(path, field), None if start is None else base + start, _describe(exc))
     if isinstance(exc, ProcessError):

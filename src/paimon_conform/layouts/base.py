@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paimon_conform.core import budget
-from paimon_conform.core.errors import CaseError, UsageError
+from paimon_conform.core.errors import CaseError, LayoutError, UsageError
 from paimon_conform.core.findings import Finding
 from paimon_conform.core.types import DataType, parse_type, to_internal
 
@@ -66,6 +66,11 @@ def payload_rows(entry: dict[str, Any], t: DataType | None, column_values: list 
 def case_header(kind: str) -> dict[str, Any]:
     """The fields every case starts with."""
     return {"case_format": CASE_FORMAT, "kind": kind}
+
+
+def fault_key(err: LayoutError | None) -> tuple[str, str, int | None] | None:
+    """What two readers of one layout must agree on about a fault: its code, field path and offset."""
+    return None if err is None else (err.code, err.path, err.offset)
 
 
 def parse_fits(data: bytes, layout: str) -> None:

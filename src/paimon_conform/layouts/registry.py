@@ -7,6 +7,8 @@ from paimon_conform.layouts.base import Layout
 from paimon_conform.layouts.binary_row import entry as binary_row
 from paimon_conform.layouts.binary_row_serialized import entry as binary_row_serialized
 from paimon_conform.layouts.bitmap_index import entry as bitmap_index
+from paimon_conform.layouts.blob_descriptor import entry as blob_descriptor
+from paimon_conform.layouts.blob_file import entry as blob_file
 from paimon_conform.layouts.bloom_filter import entry as bloom_filter
 from paimon_conform.layouts.bsi import entry as bsi
 from paimon_conform.layouts.deletion_vectors import entry as deletion_vectors
@@ -30,10 +32,12 @@ LAYOUTS: dict[str, Layout] = {
         bsi,
         binary_row,
         binary_row_serialized,
+        blob_file,
+        blob_descriptor,
     )
 }
 BY_NAME: dict[str, Layout] = {layout.name: layout for layout in LAYOUTS.values()}
-DETECT_ORDER = ("file-index", "deletion-vectors", "roaring32", "roaring64")
+DETECT_ORDER = ("file-index", "deletion-vectors", "roaring32", "roaring64", "blob-file", "blob-descriptor")
 
 
 def get(kind: str) -> Layout:

@@ -1,0 +1,122 @@
+"""The `.blob` data file: the encoder, the generated parser, the fast reader and the case agree; any bytes
+get the same first fault from the spec's parser and the fast reader; Java-written files from the
+third-party corpus decode and are rebuilt byte for byte."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.conftest import ROOT, require_corpus
+from paimon_conform.core import structure
+from paimon_conform.core.errors import EncodeError, LayoutError
+from paimon_conform.layouts.blob_file import codec
+from paimon_conform.layouts.blob_file import entry as blob_file
+
+rows = st.lists(st.one_of(st.binary(max_size=80), st.none(), st.just(codec.PLACEHOLDER)), max_size=12)
+
+
+@given(rows)
+def test_encoder_spec_parser_fast_reader_and_case_agree(values):
+    data = codec.encode(values)
+    obj = structure.parse("blob_file", data)
+    got = [None if s.is_null else codec.PLACEHOLDER if s.is_placeholder else s.record.payload for s in obj.records]
+    assert got == values
+    loaded = codec.load(data)
+    assert codec.values(data, loaded) == values
+    assert [(s.entry.ofs_record, s.entry.len_record) for s in obj.records] == [(r.offset, r.length) for r in loaded]
+    assert blob_file.validate(data) == []
+    case = blob_file.inspect(data)
+    assert len(case["rows"]) == len(values)
+    assert blob_file.encode(json.loads(json.dumps(case))) == data
+
+
+@given(rows, st.data())
+def test_a_changed_byte_gets_the_same_first_fault_from_both_readers(values, draw):
+    """Both readers meet the same first fault at the same field and offset; the must-findings are exactly
+    the faults Java's BlobFileMeta refuses, and the record faults Java does not check are should."""
+    data = bytearray(codec.encode(values))
+    how = draw.draw(st.sampled_from(["flip", "cut", "grow"]))
+    if how == "flip" and data:
+        at = draw.draw(st.integers(0, len(data) - 1))
+        data[at] ^= draw.draw(st.integers(1, 255))
+    elif how == "cut":
+        del data[draw.draw(st.integers(0, len(data))) :]
+    else:
+        data[draw.draw(st.integers(0, len(data))) : 0] = draw.draw(st.binary(min_size=1, max_size=3))
+    data = bytes(data)
+    found = blob_file.validate(data)
+    assert "BLOB_DECODERS_DISAGREE" not in {f.code for f in found}
+    try:
+        loaded, err = codec.load(data), None
+    except LayoutError as e:
+        loaded, err = None, e
+    if err is not None:
+        assert [(f.code, f.severity) for f in found] == [(err.code, "must")]
+        return
+    assert all(f.severity == "should" and f.code in blob_file.UNCHECKED_BY_JAVA for f in found)
+    assert len(found) == len(codec.record_faults(data, loaded))
+
+
+@given(st.integers(-(2**63), 2**63 - 1))
+def test_zigzag_varints_read_back_through_the_common_spec(value):
+    data = codec.zigzag_varint(value)
+    assert len(data) <= codec.MAX_VARINT
+    assert structure.parse("zigzag_varint", data).value == value
+
+
+def test_a_file_is_checked_piece_by_piece_with_the_same_result(monkeypatch, tmp_path):
+    monkeypatch.setattr(codec, "CHUNK", 7)  # CRCs across many pieces
+    data = bytearray(codec.encode([bytes(range(200)), None, b"abc" * 30]))
+    data[100] ^= 0xFF  # inside the first record: its CRC no longer matches
+    path = tmp_path / "x.blob"
+    path.write_bytes(data)
+    with path.open("rb") as fh:
+        src = codec.Source(file=fh, size=len(data))
+        rows_ = codec.load(src)
+        from_file = codec.record_faults(src, rows_)
+    from_bytes = codec.record_faults(bytes(data), codec.load(bytes(data)))
+    assert [(e.code, e.path, e.offset) for e in from_file] == [(e.code, e.path, e.offset) for e in from_bytes]
+    assert [e.code for e in from_file] == ["BLOB_CRC_MISMATCH"]
+
+
+@pytest.mark.parametrize("bad", [1, "text", [b"x"]])
+def test_a_row_that_is_not_bytes_none_or_placeholder_is_an_encode_error(bad):
+    with pytest.raises(EncodeError):
+        codec.encode([bad])
+
+
+def test_java_written_blob_files_in_the_corpus_decode_and_are_rebuilt_byte_for_byte():
+    corpus = require_corpus()
+    files = sorted((corpus / "files" / "paimon-cpp").rglob("*.blob"))
+    assert len(files) >= 5
+    for f in files:
+        data = f.read_bytes()
+        assert blob_file.validate(data) == [], f
+        loaded = codec.load(data)
+        assert loaded
+        assert all(r.has_record for r in loaded)
+        assert codec.encode(codec.values(data, loaded)) == data, f
+
+
+def test_the_encoder_goldens_named_after_java_files_are_those_files():
+    corpus = require_corpus()
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        from golden import blob_file as generator
+    finally:
+        sys.path.pop(0)
+    for stem, (values, twin) in generator.JAVA_TWINS.items():
+        java = (corpus / "files" / "paimon-cpp" / "test" / "test_data" / "parquet" / twin).read_bytes()
+        assert (ROOT / "golden" / "blob_file" / "encoder" / f"{stem}.bin").read_bytes() == java
+        assert codec.values(java, codec.load(java)) == values
+
+
+def test_detect_names_a_blob_file_and_not_a_text_file():
+    assert blob_file.detect(codec.encode([b"x"]))
+    assert not blob_file.detect(io.BytesIO(b"hello world, not a blob\x01").getvalue())

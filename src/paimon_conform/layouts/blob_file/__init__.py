@@ -1,0 +1,1 @@
+"""Layout `blob_file`."""
