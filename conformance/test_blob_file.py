@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -17,6 +19,7 @@ from paimon_conform.core import structure
 from paimon_conform.core.errors import EncodeError, LayoutError
 from paimon_conform.layouts.blob_file import codec
 from paimon_conform.layouts.blob_file import entry as blob_file
+from paimon_conform.table.validate.table import validate_table
 
 rows = st.lists(st.one_of(st.binary(max_size=80), st.none(), st.just(codec.PLACEHOLDER)), max_size=12)
 
@@ -120,3 +123,43 @@ def test_the_encoder_goldens_named_after_java_files_are_those_files():
 def test_detect_names_a_blob_file_and_not_a_text_file():
     assert blob_file.detect(codec.encode([b"x"]))
     assert not blob_file.detect(io.BytesIO(b"hello world, not a blob\x01").getvalue())
+
+
+BLOB_TABLE = "blob_data_evolution_with_dense_stats"
+
+
+def _blob_table(tmp_path: Path) -> Path:
+    """A copy of paimon-cpp's Java-written table with one .blob file (rows Lily, Alice)."""
+    src = require_corpus() / "files" / "paimon-cpp" / "test" / "test_data" / "parquet" / f"{BLOB_TABLE}.db" / BLOB_TABLE
+    dst = tmp_path / BLOB_TABLE
+    shutil.copytree(src, dst)
+    return dst
+
+
+def _table_findings(root: Path) -> list[tuple[str, str, str]]:
+    return [
+        (f.code, f.severity, Path(r.file).name)
+        for r in validate_table(root)
+        for f in r.findings
+        if f.severity != "warning" or (f.code == "FEATURE_NOT_CHECKED" and "BLOB" in f.message)
+    ]
+
+
+def test_a_java_written_blob_table_is_clean_and_its_blob_files_are_checked(tmp_path):
+    root = _blob_table(tmp_path)
+    assert _table_findings(root) == []
+    [blob] = root.glob("bucket-0/*.blob")
+    data = bytearray(blob.read_bytes())
+    data[16] ^= 0x01  # the first record's CRC: Java does not check it
+    blob.write_bytes(data)
+    assert _table_findings(root) == [("BLOB_CRC_MISMATCH", "should", blob.name)]
+    blob.write_bytes(bytes(data[:-1]) + b"\x02")  # version 2: Java refuses the file
+    assert _table_findings(root) == [("BLOB_BAD_VERSION", "must", blob.name)]
+
+
+def test_a_blob_file_with_another_row_count_and_size_than_its_entry_is_a_must(tmp_path):
+    root = _blob_table(tmp_path)
+    [blob] = root.glob("bucket-0/*.blob")
+    blob.write_bytes(codec.encode([b"Lily", b"Alice", b"Bob"]))
+    found = {(code, sev) for code, sev, name in _table_findings(root) if name.startswith("manifest-")}
+    assert found == {("MANIFEST_ROW_COUNT", "must"), ("MANIFEST_FILE_SIZE", "must")}

@@ -10,11 +10,14 @@ a must-finding from a feature the kit does not know.
   manifest entry lists in `_WRITE_COLS`, in that order;
 * `index-file-in-data-file-dir` (1.3, apache/paimon#6132): HASH and DV index files live
   in the bucket directory of their partition and bucket;
-* global indexes (1.4), BLOB files (1.4) and branches: recognized, not checked.
+* BLOB files (1.4): `.blob` files are checked as layout `blob_file` (validate/blob_files.py);
+* global indexes (1.4) and branches: recognized, not checked.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,8 +96,23 @@ def index_in_data_dir(schema: TableSchema) -> list[Finding]:
 
 
 def is_blob(relative: str) -> bool:
-    """A BLOB data file (`data-<uuid>-<n>.blob`, Paimon 1.4): its own format, not read by the kit yet."""
+    """A BLOB data file (`data-<uuid>-<n>.blob`, Paimon 1.4): layout `blob_file`, not Parquet or ORC."""
     return relative.endswith(".blob")
+
+
+def blob_columns(schema: TableSchema) -> set[str]:
+    """The columns Java writes into `.blob` files: BLOB, and (Paimon 2.0) ARRAY<BLOB> and MAP<K, BLOB>."""
+    return {name for name, raw in schema.unreadable_types.items() if "BLOB" in json.dumps(raw).upper()}
+
+
+def nested_blob_columns(schema: TableSchema) -> set[str]:
+    """BLOB columns whose rows nest their own element framing in the record's payload (ARRAY, MAP)."""
+    plain = {n for n, raw in schema.unreadable_types.items() if isinstance(raw, str) and _PLAIN_BLOB.fullmatch(raw)}
+    return blob_columns(schema) - plain
+
+
+_PLAIN_BLOB = re.compile(r"\s*BLOB(\s+NOT\s+NULL)?\s*", re.I)
+DESCRIPTOR_FIELDS = ("blob-descriptor-field", "blob.stored-descriptor-fields")
 
 
 def _names(root: Path, folder: str) -> list[str]:
@@ -128,12 +146,21 @@ def recognized(root: Path, files: list, schema: TableSchema) -> list[Finding]:
                 where,
             )
         )
-    blobs = [b for b in files if is_blob(b.relative)]
-    if blobs:
+    nested = nested_blob_columns(schema)
+    if nested and any(is_blob(b.relative) for b in files):
         out.append(
             not_checked(
-                f"BLOB files ({len(blobs)} .blob file(s), Paimon 1.4)",
-                "their bytes, rows and blob descriptors are not read",
+                f"ARRAY/MAP BLOB columns ({', '.join(sorted(nested))}, Paimon 2.0)",
+                "each row's record in the .blob files is checked; the element framing inside its payload is not",
+                where,
+            )
+        )
+    descriptor_fields = next((schema.options[k] for k in DESCRIPTOR_FIELDS if schema.options.get(k)), None)
+    if descriptor_fields:
+        out.append(
+            not_checked(
+                f"BLOB descriptors stored inline (blob-descriptor-field = {descriptor_fields}, Paimon 1.4)",
+                "the descriptor bytes in those data-file columns are not decoded (layout blob_descriptor)",
                 where,
             )
         )

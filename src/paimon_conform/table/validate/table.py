@@ -27,6 +27,7 @@ from paimon_conform.table.read import data_files
 from paimon_conform.table.read.index_files import MAX_INDEX_BYTES, load_index_files
 from paimon_conform.table.schema import Schemas, TableSchema, read_schema, schema_ids
 from paimon_conform.table.validate import data_files as file_checks
+from paimon_conform.table.validate.blob_files import check_blob_file
 from paimon_conform.table.validate.directories import BucketFile, walk
 from paimon_conform.table.validate.file_meta import check_file_meta
 from paimon_conform.table.validate.index_files import (
@@ -284,8 +285,11 @@ def _validate(
         return [FileResult(str(root), "table", unusable=str(exc))]
     schemas = Schemas(root, schema)
     files, findings = walk(root, schema)
+    blobs = features.blob_columns(schema)
     for name, raw in schema.unreadable_types.items():
         msg = f"column {name}: type {str(raw)[:80]} is not one the kit models; checks that need it are skipped"
+        if name in blobs:
+            msg += " (its .blob files are checked as layout blob_file)"
         findings.append(
             Finding("SCHEMA_TYPE_NOT_MODELLED", "warning", f"fields.{name}", None, msg, f"schema/schema-{schema.id}")
         )
@@ -339,7 +343,10 @@ def _validate(
 def _check_one(run: _Run, ref: BucketFile) -> list[Finding]:
     """Every check of one data or changelog file, against the schema it was written with."""
     if features.is_blob(ref.relative):
-        return []  # named once per table (FEATURE_NOT_CHECKED)
+        lf = run.live_by_path.get(ref.relative)
+        entry = lf.entry if lf else run.added.get(ref.relative)
+        schema = run.schemas.get(entry.file.schema_id) if entry else None
+        return check_blob_file(run.root, ref.relative, entry, schema)
     df, findings = _read(run.root, ref.relative, run.stats)
     if df is None:
         if ref.relative not in run.referenced and run.referenced:

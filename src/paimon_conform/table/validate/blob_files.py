@@ -1,0 +1,53 @@
+"""A `.blob` data file of a table (Paimon 1.4+): its layout, read piece by piece, and its manifest entry
+(file size, row count, the one BLOB column it holds)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from paimon_conform.core.findings import Finding
+from paimon_conform.core.findings import file_finding as _f
+from paimon_conform.layouts.blob_file import codec
+from paimon_conform.layouts.blob_file import entry as blob_file
+from paimon_conform.table import features
+from paimon_conform.table.metadata import ManifestEntry
+from paimon_conform.table.paths import OutsideRoot, contained
+from paimon_conform.table.schema import TableSchema
+
+
+def check_blob_file(
+    root: Path, relative: str, entry: ManifestEntry | None, schema: TableSchema | None
+) -> list[Finding]:
+    """Findings of one `.blob` file: its bytes on the file, its entry's disagreements on the manifest."""
+    try:
+        path = contained(root, relative)
+    except OutsideRoot as out:
+        return [Finding("TABLE_PATH_ESCAPES_ROOT", "must", "", None, str(out), relative)]
+    try:
+        with path.open("rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            rows, errs = blob_file.faults(codec.Source(file=fh, size=size))
+    except OSError as exc:
+        return [Finding("DATA_FILE_UNREADABLE", "must", "", None, f"cannot read the blob file: {exc}", relative)]
+    out = [blob_file.finding(e, relative) for e in errs]
+    if entry is None:
+        return out
+    owner, at, meta = entry.manifest, f"entries[{entry.index}]._FILE", entry.file
+    if meta.file_size != size:
+        out.append(
+            _f("MANIFEST_FILE_SIZE", "must", owner, f"{at}._FILE_SIZE", f"{meta.file_size}, the file has {size}")
+        )
+    if rows is not None and meta.row_count != len(rows):
+        msg = f"{meta.row_count}, the blob file's index lists {len(rows)} rows"
+        out.append(_f("MANIFEST_ROW_COUNT", "must", owner, f"{at}._ROW_COUNT", msg))
+    blobs = features.blob_columns(schema) if schema is not None else set()
+    cols = meta.write_cols
+    if schema is not None and (cols is None or len(cols) != 1 or cols[0] not in blobs):
+        msg = (
+            f"_WRITE_COLS is {list(cols) if cols is not None else None}: a .blob file holds exactly one BLOB column "
+            f"(BlobFormatWriter), and schema {schema.id} has {sorted(blobs) or 'none'}; Java cannot tell which "
+            "column the file's rows belong to"
+        )
+        out.append(_f("DATA_FILE_COLUMNS", "must", owner, f"{at}._WRITE_COLS", msg))
+    return out
