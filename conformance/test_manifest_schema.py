@@ -117,3 +117,32 @@ def test_array_item_nullability_differences_are_should():
     counts = field(s, "_FILE", "_KEY_STATS")["type"]["fields"][2]
     counts["type"] = ["null", {"type": "array", "items": "long"}]  # Java's items are nullable longs
     assert [sev for sev, _ in findings(s)] == ["should"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "value"),
+    [
+        ("manifest", 1),  # Paimon before 0.5: "please recreate the table"
+        ("manifest", 3),
+        ("manifest_list", 1),
+        ("index_manifest", 2),  # what Java 2.0-SNAPSHOT briefly wrote (apache/paimon#8952, reverted by #9004)
+    ],
+)
+def test_a_version_other_than_the_kinds_format_identifier_is_a_must(tmp_path, kind, value):
+    """_VERSION is permanent (apache/paimon#9039): 2 for manifests and manifest lists, 1 for index
+    manifests; every release's serializer refuses another value."""
+    import shutil
+
+    import java_mutations as jm
+
+    from paimon_conform.table.validate.table import validate_table
+
+    root = tmp_path / "t"
+    shutil.copytree(MANIFESTS.parent, root)
+    assert not [f for r in validate_table(root) for f in r.findings if f.code == "MANIFEST_VERSION"]
+    assert jm.rewrite_avro(root, kind, record_fn=jm.set_value("_VERSION", value)) > 0
+    jm.fix_sizes(root)
+    found = [f for r in validate_table(root) for f in r.findings if f.code == "MANIFEST_VERSION"]
+    assert found
+    assert {f.severity for f in found} == {"must"}
+    assert all(f"_VERSION is {value}" in f.message for f in found)

@@ -144,7 +144,9 @@ class _Loader:
             self.cache[rel] = None
             return None
         with checking(str(self.root / rel), "schema"):
-            self.chain.findings.extend(manifest_schema.check(rf, kind, rel))
+            self.chain.findings.extend(
+                manifest_schema.check(rf, kind, rel) + manifest_schema.check_versions(rf, kind, rel)
+            )
         self.cache[rel] = rf.records
         return rf.records
 

@@ -131,3 +131,18 @@ def check(rf: RecordFile, kind: str, file: str) -> list[Finding]:
     else:
         _record_problems(schema, kind, "", named, problems)
     return [Finding("MANIFEST_SCHEMA", sev, "schema", None, p, file) for sev, p in problems]
+
+
+def check_versions(rf: RecordFile, kind: str, file: str) -> list[Finding]:
+    """MANIFEST_VERSION: a record whose `_VERSION` is not its kind's format identifier (one finding per file)."""
+    want = tl.spec()["metadata_records"][kind].get("version")
+    bad = [i for i, r in enumerate(rf.records) if isinstance(r, dict) and r.get("_VERSION", want) != want]
+    if want is None or not bad:
+        return []
+    got = rf.records[bad[0]].get("_VERSION")
+    hint = '; version 1 is Paimon before 0.5 ("please recreate the table")' if got == 1 and want == 2 else ""
+    msg = (
+        f"_VERSION is {got!r} in {len(bad)} of {len(rf.records)} records (first: record {bad[0]}); Java writes {want} "
+        f'and every release refuses another value ("Unsupported version"){hint}'
+    )
+    return [Finding("MANIFEST_VERSION", "must", f"entries[{bad[0]}]._VERSION", None, msg, file)]
