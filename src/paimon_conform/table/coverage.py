@@ -1,0 +1,65 @@
+"""What the table validator checks, per Java release: the README's coverage table, rendered from here.
+
+Each row names a layout or feature, the first release that has it, what the kit does for releases
+before it (`—` none has it, `must` the release cannot read it and the kit says so for that
+`--java-version`), and what it does from that release on (`✓` checked as Java defines it, `part`
+checked in part with the rest named in a warning, FEATURE_NOT_CHECKED or TABLE_EXTERNAL_PATH,
+`warn` recognized and named in a FEATURE_NOT_CHECKED warning only).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from paimon_conform.core.java_releases import RELEASES
+
+SHOWN = RELEASES[1:]  # 0.9 ... 2.0: the releases a valid table can come from
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the coverage table."""
+
+    what: str
+    since: str = "0.9"
+    before: str = "—"
+    status: str = "✓"
+
+
+ROWS = (
+    Row("data files: columns, types, partitions, buckets, statistics (Parquet, ORC, Avro)"),
+    Row("manifests, manifest lists, index manifests: each release's records, `_VERSION`"),
+    Row("deletion vectors, 32-bit"),
+    Row("deletion vectors, 64-bit (Iceberg-compatible)", "1.2", "must"),
+    Row("dynamic-bucket HASH index and assignment"),
+    Row("file-index container, bloom filter, bitmap V1"),
+    Row("BSI file index", "1.0", "must"),
+    Row("bitmap V2 file index", "1.1", "must"),
+    Row("range-bitmap file index", "1.3", "must"),
+    Row("thin-mode primary-key files, dense `_VALUE_STATS_COLS`", "1.0", "must"),
+    Row("index files in bucket directories (`index-file-in-data-file-dir`)", "1.3", "must"),
+    Row("external data paths (files outside the root are not opened)", "1.1", "—", "part"),
+    Row("row tracking: `_ROW_ID` / `_SEQUENCE_NUMBER` columns (row-id ranges not yet)", "1.3", "—", "part"),
+    Row("data evolution: files of `_WRITE_COLS` (merging by row id not yet)", "1.3", "—", "part"),
+    Row("BLOB columns: `.blob` files (layout `blob_file`)", "1.4"),
+    Row("BLOB descriptors stored inline (layout `blob_descriptor` by file only)", "1.4", "—", "warn"),
+    Row("global indexes (BTree, bitmap): names and `_GLOBAL_INDEX` records (index bytes not yet)", "1.4", "—", "part"),
+    Row("branches' own schema, snapshots and manifests", "0.9", "—", "warn"),
+)
+
+
+def cell(row: Row, release: str) -> str:
+    """What the kit does with `row` for a table read by `release`."""
+    return row.status if SHOWN.index(release) >= SHOWN.index(row.since) else row.before
+
+
+def markdown() -> str:
+    """The coverage table as the README shows it."""
+    head = "| what | " + " | ".join(SHOWN) + " |"
+    rule = "|---|" + "---|" * len(SHOWN)
+    lines = [head, rule] + [f"| {r.what} | " + " | ".join(cell(r, v) for v in SHOWN) + " |" for r in ROWS]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(markdown(), end="")
