@@ -100,6 +100,10 @@ def is_blob(relative: str) -> bool:
     return relative.endswith(".blob")
 
 
+_PLAIN_BLOB = re.compile(r"\s*BLOB(\s+NOT\s+NULL)?\s*", re.I)
+DESCRIPTOR_FIELDS = ("blob-descriptor-field", "blob.stored-descriptor-fields")
+
+
 def blob_columns(schema: TableSchema) -> set[str]:
     """The columns Java writes into `.blob` files: BLOB, and (Paimon 2.0) ARRAY<BLOB> and MAP<K, BLOB>."""
     return {name for name, raw in schema.unreadable_types.items() if "BLOB" in json.dumps(raw).upper()}
@@ -109,10 +113,6 @@ def nested_blob_columns(schema: TableSchema) -> set[str]:
     """BLOB columns whose rows nest their own element framing in the record's payload (ARRAY, MAP)."""
     plain = {n for n, raw in schema.unreadable_types.items() if isinstance(raw, str) and _PLAIN_BLOB.fullmatch(raw)}
     return blob_columns(schema) - plain
-
-
-_PLAIN_BLOB = re.compile(r"\s*BLOB(\s+NOT\s+NULL)?\s*", re.I)
-DESCRIPTOR_FIELDS = ("blob-descriptor-field", "blob.stored-descriptor-fields")
 
 
 def _names(root: Path, folder: str) -> list[str]:

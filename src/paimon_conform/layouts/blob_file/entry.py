@@ -23,23 +23,20 @@ def detect(data: bytes) -> bool:
     return len(data) >= codec.MIN_RECORD + codec.FOOTER and data[:4] == codec.MAGIC_BYTES and data[-1] == codec.VERSION
 
 
-def _row_case(row: codec.Row, value: codec.Value) -> dict[str, Any]:
-    if value is None:
+def _row_case(slot: Any) -> dict[str, Any]:
+    """One row of the case, from a record slot of the spec's parse tree."""
+    if slot.is_null:
         return {"null": True}
-    if isinstance(value, codec.Placeholder):
+    if slot.is_placeholder:
         return {"placeholder": True}
-    return {"offset": row.offset, "length": row.length, "data": value.hex()}
+    return {"offset": slot.entry.ofs_record, "length": slot.entry.len_record, "data": slot.record.payload.hex()}
 
 
 def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
-    """The case describing these bytes: one entry per row."""
+    """The case describing these bytes: one entry per row, read by the spec's parser."""
     parse_fits(data, NAME)
-    structure.parse(NAME, data)
-    rows = codec.load(data)
-    return case_header(KIND) | {
-        "version": codec.VERSION,
-        "rows": [_row_case(r, v) for r, v in zip(rows, codec.values(data, rows), strict=True)],
-    }
+    obj = structure.parse(NAME, data)
+    return case_header(KIND) | {"version": codec.VERSION, "rows": [_row_case(s) for s in obj.records]}
 
 
 def row_values(case: dict[str, Any]) -> list[codec.Value]:

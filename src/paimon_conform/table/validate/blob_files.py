@@ -14,6 +14,7 @@ from paimon_conform.table import features
 from paimon_conform.table.metadata import ManifestEntry
 from paimon_conform.table.paths import OutsideRoot, contained
 from paimon_conform.table.schema import TableSchema
+from paimon_conform.table.validate.file_meta import check_size_and_rows
 
 
 def check_blob_file(
@@ -33,16 +34,9 @@ def check_blob_file(
     out = [blob_file.finding(e, relative) for e in errs]
     if entry is None:
         return out
-    owner, at, meta = entry.manifest, f"entries[{entry.index}]._FILE", entry.file
-    if meta.file_size != size:
-        out.append(
-            _f("MANIFEST_FILE_SIZE", "must", owner, f"{at}._FILE_SIZE", f"{meta.file_size}, the file has {size}")
-        )
-    if rows is not None and meta.row_count != len(rows):
-        msg = f"{meta.row_count}, the blob file's index lists {len(rows)} rows"
-        out.append(_f("MANIFEST_ROW_COUNT", "must", owner, f"{at}._ROW_COUNT", msg))
+    out += check_size_and_rows(entry, size, None if rows is None else len(rows))
+    owner, at, cols = entry.manifest, f"entries[{entry.index}]._FILE", entry.file.write_cols
     blobs = features.blob_columns(schema) if schema is not None else set()
-    cols = meta.write_cols
     if schema is not None and (cols is None or len(cols) != 1 or cols[0] not in blobs):
         msg = (
             f"_WRITE_COLS is {list(cols) if cols is not None else None}: a .blob file holds exactly one BLOB column "

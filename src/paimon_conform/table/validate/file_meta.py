@@ -20,6 +20,7 @@ from paimon_conform.formats.columns import min_max_rows
 from paimon_conform.layouts.binary_row import codec as binary_row
 from paimon_conform.table import table_layout as tl
 from paimon_conform.table.chain import LiveFile
+from paimon_conform.table.metadata import ManifestEntry
 from paimon_conform.table.read.data_files import DataFile, _internal, count_in, key_columns
 from paimon_conform.table.schema import TableSchema
 
@@ -29,21 +30,29 @@ def _row_values(df: DataFile, cols: list[tuple[str, DataType]], row: int) -> lis
     return [_internal(small, name, t)[0] for name, t in cols]
 
 
-def check_file_meta(df: DataFile, live: LiveFile, schema: TableSchema, root: Path) -> list[Finding]:
-    """Findings of one data file against its manifest entry; reported on the manifest."""
-    e, meta = live.entry, live.entry.file
-    owner, at = e.manifest, f"entries[{e.index}]._FILE"
+def check_size_and_rows(e: ManifestEntry, size: int | None, rows: int | None) -> list[Finding]:
+    """An entry's `_FILE_SIZE` and `_ROW_COUNT` against the file's size and rows (None: not known)."""
+    owner, at, meta = e.manifest, f"entries[{e.index}]._FILE", e.file
     out = []
-    size = (root / live.relative).stat().st_size if live.relative else None
     if size is not None and meta.file_size != size:
         out.append(
             _f("MANIFEST_FILE_SIZE", "must", owner, f"{at}._FILE_SIZE", f"{meta.file_size}, the file has {size}")
         )
-    rows = df.table.num_rows
-    if meta.row_count != rows:
+    if rows is not None and meta.row_count != rows:
         out.append(
             _f("MANIFEST_ROW_COUNT", "must", owner, f"{at}._ROW_COUNT", f"{meta.row_count}, the file has {rows}")
         )
+    return out
+
+
+def check_file_meta(df: DataFile, live: LiveFile, schema: TableSchema, root: Path) -> list[Finding]:
+    """Findings of one data file against its manifest entry; reported on the manifest."""
+    e, meta = live.entry, live.entry.file
+    owner, at = e.manifest, f"entries[{e.index}]._FILE"
+    size = (root / live.relative).stat().st_size if live.relative else None
+    rows = df.table.num_rows
+    out = check_size_and_rows(e, size, rows)
+    if meta.row_count != rows:
         return out
     if schema.bucket > 0 and e.total_buckets != schema.bucket:
         msg = f"_TOTAL_BUCKETS is {e.total_buckets}, the table has bucket = {schema.bucket}"

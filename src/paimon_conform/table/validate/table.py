@@ -342,9 +342,9 @@ def _validate(
 
 def _check_one(run: _Run, ref: BucketFile) -> list[Finding]:
     """Every check of one data or changelog file, against the schema it was written with."""
+    lf = run.live_by_path.get(ref.relative)
+    entry = lf.entry if lf else run.added.get(ref.relative)
     if features.is_blob(ref.relative):
-        lf = run.live_by_path.get(ref.relative)
-        entry = lf.entry if lf else run.added.get(ref.relative)
         schema = run.schemas.get(entry.file.schema_id) if entry else None
         return check_blob_file(run.root, ref.relative, entry, schema)
     df, findings = _read(run.root, ref.relative, run.stats)
@@ -357,8 +357,6 @@ def _check_one(run: _Run, ref: BucketFile) -> list[Finding]:
     bad_strings = file_checks.check_strings(df, ref.relative)
     if bad_strings:  # values that cannot be decoded: no row-level check can run on them
         return findings + bad_strings
-    lf = run.live_by_path.get(ref.relative)
-    entry = lf.entry if lf else run.added.get(ref.relative)
     schema = run.schemas.of_file(entry, df.table.column_names)
     if schema is None:  # the entry names a schema id without a schema file (reported once per id)
         return findings
