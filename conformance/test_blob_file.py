@@ -163,3 +163,20 @@ def test_a_blob_file_with_another_row_count_and_size_than_its_entry_is_a_must(tm
     blob.write_bytes(codec.encode([b"Lily", b"Alice", b"Bob"]))
     found = {(code, sev) for code, sev, name in _table_findings(root) if name.startswith("manifest-")}
     assert found == {("MANIFEST_ROW_COUNT", "must"), ("MANIFEST_FILE_SIZE", "must")}
+
+
+def test_blob_columns_are_found_by_type_not_by_a_nested_field_name():
+    """A .blob file's _WRITE_COLS must name a BLOB column; a ROW whose field is called `blob` is not one."""
+    from paimon_conform.table.features import blob_columns, nested_blob_columns
+    from paimon_conform.table.schema import TableSchema
+
+    types = {
+        "plain": "BLOB NOT NULL",
+        "array": {"type": "ARRAY", "element": "BLOB"},
+        "map": {"type": "MAP", "key": "STRING", "value": "BLOB NOT NULL"},
+        "row": {"type": "ROW", "fields": [{"id": 1, "name": "blob", "type": "INT"}]},
+        "list": {"type": "ARRAY", "element": "BYTES"},
+    }
+    schema = TableSchema(0, [], [], [], {}, types)
+    assert blob_columns(schema) == {"plain", "array", "map"}
+    assert nested_blob_columns(schema) == {"array", "map"}

@@ -16,10 +16,11 @@ a must-finding from a feature the kit does not know.
 
 from __future__ import annotations
 
-import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from paimon_conform.core.findings import Finding
 from paimon_conform.core.java_releases import between
@@ -101,12 +102,28 @@ def is_blob(relative: str) -> bool:
 
 
 _PLAIN_BLOB = re.compile(r"\s*BLOB(\s+NOT\s+NULL)?\s*", re.I)
+_BLOB_NAME = re.compile(r"(^|[<,\s])BLOB\b", re.I)  # BLOB as a type name (BLOB, ARRAY<BLOB>, MAP<INT, BLOB>)
+MAX_TYPE_DEPTH = 32
 DESCRIPTOR_FIELDS = ("blob-descriptor-field", "blob.stored-descriptor-fields")
+
+
+def _type_texts(raw: Any, depth: int = 0) -> Iterator[str]:
+    """The type names in a schema field's type (nested ARRAY / MAP / MULTISET / ROW forms), never its field names."""
+    if isinstance(raw, str):
+        yield raw
+    elif isinstance(raw, dict) and depth < MAX_TYPE_DEPTH:
+        for key in ("type", "element", "key", "value"):
+            yield from _type_texts(raw.get(key), depth + 1)
+        for f in raw.get("fields") or []:
+            if isinstance(f, dict):
+                yield from _type_texts(f.get("type"), depth + 1)
 
 
 def blob_columns(schema: TableSchema) -> set[str]:
     """The columns Java writes into `.blob` files: BLOB, and (Paimon 2.0) ARRAY<BLOB> and MAP<K, BLOB>."""
-    return {name for name, raw in schema.unreadable_types.items() if "BLOB" in json.dumps(raw).upper()}
+    return {
+        name for name, raw in schema.unreadable_types.items() if any(_BLOB_NAME.search(t) for t in _type_texts(raw))
+    }
 
 
 def nested_blob_columns(schema: TableSchema) -> set[str]:
