@@ -4,17 +4,16 @@ third-party corpus decode and are rebuilt byte for byte."""
 
 from __future__ import annotations
 
-import io
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, require_corpus
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.conftest import ROOT, require_corpus
+from golden import blob_file as generator
 from paimon_conform.core import structure
 from paimon_conform.core.errors import EncodeError, LayoutError
 from paimon_conform.layouts.blob_file import codec
@@ -109,11 +108,6 @@ def test_java_written_blob_files_in_the_corpus_decode_and_are_rebuilt_byte_for_b
 
 def test_the_encoder_goldens_named_after_java_files_are_those_files():
     corpus = require_corpus()
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        from golden import blob_file as generator
-    finally:
-        sys.path.pop(0)
     for stem, (values, twin) in generator.JAVA_TWINS.items():
         java = (corpus / "files" / "paimon-cpp" / "test" / "test_data" / "parquet" / twin).read_bytes()
         assert (ROOT / "golden" / "blob_file" / "encoder" / f"{stem}.bin").read_bytes() == java
@@ -122,7 +116,7 @@ def test_the_encoder_goldens_named_after_java_files_are_those_files():
 
 def test_detect_names_a_blob_file_and_not_a_text_file():
     assert blob_file.detect(codec.encode([b"x"]))
-    assert not blob_file.detect(io.BytesIO(b"hello world, not a blob\x01").getvalue())
+    assert not blob_file.detect(b"hello world, not a blob\x01")
 
 
 BLOB_TABLE = "blob_data_evolution_with_dense_stats"
