@@ -7,7 +7,8 @@ a must-finding from a feature the kit does not know.
 * row tracking (`row-tracking.enabled`, 1.3): append-table data files may carry
   `_ROW_ID` and `_SEQUENCE_NUMBER` after the table columns (SpecialFields);
 * data evolution (`data-evolution.enabled`, 1.3): a data file holds the columns its
-  manifest entry lists in `_WRITE_COLS`, in that order;
+  manifest entry lists in `_WRITE_COLS`, in that order; files sharing row ids are merged
+  (their ranges: validate/row_ids.py);
 * `index-file-in-data-file-dir` (1.3, apache/paimon#6132): HASH and DV index files live
   in the bucket directory of their partition and bucket;
 * BLOB files (1.4): `.blob` files are checked as layout `blob_file` (validate/blob_files.py);
@@ -149,17 +150,8 @@ def recognized(root: Path, files: list, schema: TableSchema) -> list[Finding]:
         out.append(
             not_checked(
                 "row tracking (row-tracking.enabled, Paimon 1.3)",
-                "_ROW_ID / _SEQUENCE_NUMBER columns are accepted after the table columns; row-id ranges, "
-                "_FIRST_ROW_ID and the snapshot's nextRowId are not checked",
-                where,
-            )
-        )
-    if f.data_evolution:
-        out.append(
-            not_checked(
-                "data evolution (data-evolution.enabled, Paimon 1.3)",
-                "each file is checked against the columns its entry lists in _WRITE_COLS; rows of files sharing "
-                "row ids are not merged",
+                "the files' row-id ranges are checked; the snapshot's nextRowId is not compared with them (Java "
+                "leaves it behind files committed with their row ids already assigned)",
                 where,
             )
         )

@@ -265,6 +265,7 @@ class DataFileMeta:
     value_stats_cols: tuple[str, ...] | None
     external_path: str | None
     write_cols: tuple[str, ...] | None = None  # data evolution (1.3): the columns this file holds
+    first_row_id: int | None = None  # row tracking (1.3): the row id of the file's first row
 
 
 def data_file_meta(rec: dict, where: str) -> DataFileMeta:
@@ -293,6 +294,7 @@ def data_file_meta(rec: dict, where: str) -> DataFileMeta:
         value_stats_cols=None if cols is None else tuple(str(c) for c in cols),
         external_path=_field(rec, "_EXTERNAL_PATH", (str,), where, nullable=True),
         write_cols=_names(rec, "_WRITE_COLS", where),
+        first_row_id=_field(rec, "_FIRST_ROW_ID", (int,), where, nullable=True),
     )
 
 

@@ -37,6 +37,7 @@ from paimon_conform.table.validate.index_files import (
     check_vector,
     unknown_vectors,
 )
+from paimon_conform.table.validate.row_ids import check_row_ids
 
 
 @dataclass
@@ -303,7 +304,9 @@ def _validate(
     state = load_index_files(root, chain.index_files, index_owner, chain.index_paths, bitmap64)
     findings += state.findings + check_older_index_files(root, chain.older_index_files, chain.index_paths)
     findings += features.index_in_data_dir(schema) + features.recognized(root, files, schema)
-    findings += features.partition_types(schema) + features.dense_stats([lf.entry for lf in chain.live], schemas)
+    live_entries = [lf.entry for lf in chain.live]
+    findings += features.partition_types(schema) + features.dense_stats(live_entries, schemas)
+    findings += check_row_ids(live_entries, schema)
     stats.seconds["metadata"] += time.perf_counter() - t0
     live_keys = {(lf.entry.partition, lf.entry.bucket, lf.entry.file.file_name) for lf in chain.live}
     findings += unknown_vectors(state, live_keys, index_owner)
