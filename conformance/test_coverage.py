@@ -14,6 +14,7 @@ def test_the_readme_shows_the_rendered_table():
 
 
 def test_every_row_starts_at_a_known_release_with_a_defined_status():
+    """Cells: `before` up to `since`, `status` from `since` to `until` (or the newest), `after` past `until`."""
     assert RELEASES[RELEASES.index("0.9") :] == coverage.SHOWN
     for row in coverage.ROWS:
         assert row.since in coverage.SHOWN
@@ -21,5 +22,9 @@ def test_every_row_starts_at_a_known_release_with_a_defined_status():
         assert row.status in ("✓", "part", "warn")
         cells = [coverage.cell(row, v) for v in coverage.SHOWN]
         first = coverage.SHOWN.index(row.since)
+        last = coverage.SHOWN.index(row.until) if row.until else len(cells) - 1
+        assert first <= last
+        assert row.after == "must"
         assert cells[:first] == [row.before] * first
-        assert cells[first:] == [row.status] * (len(cells) - first)
+        assert cells[first : last + 1] == [row.status] * (last + 1 - first)
+        assert cells[last + 1 :] == [row.after] * (len(cells) - 1 - last)

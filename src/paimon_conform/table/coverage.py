@@ -4,7 +4,8 @@ Each row names a layout or feature, the first release that has it, what the kit 
 before it (`—` none has it, `must` the release cannot read it and the kit says so for that
 `--java-version`), and what it does from that release on (`✓` checked as Java defines it, `part`
 checked in part with the rest named in a warning, FEATURE_NOT_CHECKED or TABLE_EXTERNAL_PATH,
-`warn` recognized and named in a FEATURE_NOT_CHECKED warning only).
+`warn` recognized and named in a FEATURE_NOT_CHECKED warning only), and, for a layout a newer
+release no longer reads, `must` after the last release that does (`until`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ class Row:
     since: str = "0.9"
     before: str = "—"
     status: str = "✓"
+    until: str | None = None  # the last release that reads it, when a newer one no longer does
+    after: str = "must"  # what the kit does for the releases after `until`
 
 
 ROWS = (
@@ -43,13 +46,21 @@ ROWS = (
     Row("data evolution: files of `_WRITE_COLS`, row-id ranges as the reader merges them", "1.3"),
     Row("BLOB columns: `.blob` files (layout `blob_file`)", "1.4"),
     Row("BLOB descriptors stored inline (layout `blob_descriptor` by file only)", "1.4", "—", "warn"),
-    Row("global indexes (BTree, bitmap): names and `_GLOBAL_INDEX` records (index bytes not yet)", "1.4", "—", "part"),
+    Row("bitmap global index, 1.4 layout (a bitmap file-index payload; 2.0 reads only BGIX)", "1.4", until="1.4"),
+    Row(
+        "global indexes: BGIX bitmap (2.0), BTree, vector, full-text: `_GLOBAL_INDEX` records (bytes not)",
+        "1.4",
+        "—",
+        "part",
+    ),
     Row("branches' own schema, snapshots and manifests", "0.9", "—", "warn"),
 )
 
 
 def cell(row: Row, release: str) -> str:
     """What the kit does with `row` for a table read by `release`."""
+    if row.until is not None and SHOWN.index(release) > SHOWN.index(row.until):
+        return row.after
     return row.status if SHOWN.index(release) >= SHOWN.index(row.since) else row.before
 
 

@@ -12,7 +12,8 @@ a must-finding from a feature the kit does not know.
 * `index-file-in-data-file-dir` (1.3, apache/paimon#6132): HASH and DV index files live
   in the bucket directory of their partition and bucket;
 * BLOB files (1.4): `.blob` files are checked as layout `blob_file` (validate/blob_files.py);
-* global indexes (1.4) and branches: recognized, not checked.
+* global indexes (1.4): bitmap ones in the 1.4 layout checked (validate/global_index.py), others
+  recognized; branches: recognized, not checked.
 """
 
 from __future__ import annotations
@@ -179,7 +180,9 @@ def recognized(root: Path, files: list, schema: TableSchema) -> list[Finding]:
         out.append(
             not_checked(
                 f"global indexes ({len(global_files)} index/*-global-index-*.index file(s), Paimon 1.4)",
-                "their index-manifest entries are followed, their bytes (BTree PBTI, bitmap BGIX) are not checked",
+                "their index-manifest entries are followed; bitmap indexes in Java 1.4's layout are checked as "
+                "layout bitmap_index against their entries, not against the rows they index; the bytes of 2.0 "
+                "bitmap (BGIX), BTree (PBTI) and vector or full-text indexes are not checked",
                 where,
             )
         )

@@ -358,8 +358,29 @@ class DeletionVectorRange:
 
 
 @dataclass(frozen=True)
+class GlobalIndexMeta:
+    """GlobalIndexMeta (1.4.1): the rows a global-index file covers and the column it indexes."""
+
+    row_range_start: int
+    row_range_end: int
+    index_field_id: int
+
+
+def _global_index(rec: dict, where: str) -> GlobalIndexMeta | None:
+    g = _field(rec, "_GLOBAL_INDEX", (dict,), where, nullable=True)
+    if g is None:
+        return None
+    at = f"{where}._GLOBAL_INDEX"
+    return GlobalIndexMeta(
+        _field(g, "_ROW_RANGE_START", (int,), at),
+        _field(g, "_ROW_RANGE_END", (int,), at),
+        _field(g, "_INDEX_FIELD_ID", (int,), at),
+    )
+
+
+@dataclass(frozen=True)
 class IndexManifestEntry:
-    """One index-manifest record: a HASH or DELETION_VECTORS index file of a bucket."""
+    """One index-manifest record: a HASH, DELETION_VECTORS or (1.4.1) global index file."""
 
     kind: int
     partition: bytes
@@ -371,6 +392,7 @@ class IndexManifestEntry:
     dv_ranges: tuple[DeletionVectorRange, ...] | None
     external_path: str | None
     index: int
+    global_index: GlobalIndexMeta | None = None
 
 
 def index_manifest_entry(rec: dict, index: int) -> IndexManifestEntry:
@@ -405,4 +427,5 @@ def index_manifest_entry(rec: dict, index: int) -> IndexManifestEntry:
         dv,
         _field(rec, "_EXTERNAL_PATH", (str,), where, nullable=True),
         index,
+        _global_index(rec, where),
     )

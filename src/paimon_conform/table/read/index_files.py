@@ -4,6 +4,7 @@ hashes per partition and bucket, with what is wrong in them on the way (IndexSta
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,11 +56,13 @@ def load_index_files(
     owner: str,
     paths: dict[str, str] | None = None,
     bitmap64: bool = False,
+    check_global: Callable[[str, bytes, IndexManifestEntry], list[Finding]] | None = None,
 ) -> IndexState:
     """Parse every live index file once; findings on the index files and the index manifest.
 
     `paths`: index file name → path under the root (index/ unless the table keeps them in bucket directories);
-    `bitmap64`: the table's `deletion-vectors.bitmap64` option.
+    `bitmap64`: the table's `deletion-vectors.bitmap64` option; `check_global`: the checks of a global-index
+    file (1.4.1), given its path, bytes and entry.
     """
     state = IndexState()
     for e in entries:
@@ -75,6 +78,8 @@ def load_index_files(
             _load_dv(rel, data, e, owner, state, bitmap64)
         elif e.index_type == HASH_TYPE:
             _load_hash(rel, data, e, owner, state)
+        elif e.global_index is not None and check_global is not None:
+            state.findings.extend(check_global(rel, data, e))
     return state
 
 

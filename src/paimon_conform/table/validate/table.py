@@ -8,6 +8,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +28,7 @@ from paimon_conform.table.read import data_files
 from paimon_conform.table.read.index_files import MAX_INDEX_BYTES, load_index_files
 from paimon_conform.table.schema import Schemas, TableSchema, read_schema, schema_ids
 from paimon_conform.table.validate import data_files as file_checks
+from paimon_conform.table.validate import global_index
 from paimon_conform.table.validate.blob_files import check_blob_file
 from paimon_conform.table.validate.directories import BucketFile, walk
 from paimon_conform.table.validate.file_meta import check_file_meta
@@ -301,7 +303,9 @@ def _validate(
     findings += chain.findings + _unreferenced(root, files, chain)
     index_owner = f"manifest/{chain.latest.index_manifest}" if chain.latest and chain.latest.index_manifest else ""
     bitmap64 = tl.bool_option(schema.options.get("deletion-vectors.bitmap64", False))
-    state = load_index_files(root, chain.index_files, index_owner, chain.index_paths, bitmap64)
+    types = global_index.field_types(schema)
+    check_global = partial(global_index.check_global_file, owner=index_owner, types=types)
+    state = load_index_files(root, chain.index_files, index_owner, chain.index_paths, bitmap64, check_global)
     findings += state.findings + check_older_index_files(root, chain.older_index_files, chain.index_paths)
     findings += features.index_in_data_dir(schema) + features.recognized(root, files, schema)
     live_entries = [lf.entry for lf in chain.live]
