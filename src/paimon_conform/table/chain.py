@@ -275,11 +275,11 @@ class _Loader:
         return out
 
 
-def snapshot_ids(root: Path) -> list[int]:
+def snapshot_ids(root: Path, meta: str = "") -> list[int]:
     """Ids of the snapshot-N files, ascending (OutsideRoot when snapshot/ leads outside the root)."""
-    names = list_names(root, "snapshot")
+    names = list_names(root, f"{meta}snapshot")
     return sorted(
-        int(m.group(1)) for n in names if (m := SNAPSHOT_NAME.fullmatch(n)) and is_file(root, f"snapshot/{n}")
+        int(m.group(1)) for n in names if (m := SNAPSHOT_NAME.fullmatch(n)) and is_file(root, f"{meta}snapshot/{n}")
     )
 
 
@@ -342,20 +342,24 @@ def _place(loader: _Loader, e: ManifestEntry) -> LiveFile:
     return LiveFile(e, rel)
 
 
-def load_chain(root: Path, schema: TableSchema, known_schemas: list[int]) -> Chain:
-    """Follow every kept snapshot; keep the latest one's live files for the file checks."""
+def load_chain(root: Path, schema: TableSchema, known_schemas: list[int], meta: str = "") -> Chain:
+    """Follow every kept snapshot; keep the latest one's live files for the file checks.
+
+    `meta`: where snapshot/ is under the root ('' for the table, 'branch/branch-<name>/' for a branch, whose
+    snapshots name manifests, index and data files in the table's own directories).
+    """
     chain = Chain()
     loader = _Loader(root, chain, schema)
     try:
-        ids = snapshot_ids(root)
+        ids = snapshot_ids(root, meta)
     except OutsideRoot as out:
-        chain.findings.append(_f("TABLE_REFERENCE_ESCAPES_ROOT", "must", "snapshot", "", str(out)))
+        chain.findings.append(_f("TABLE_REFERENCE_ESCAPES_ROOT", "must", f"{meta}snapshot", "", str(out)))
         ids = []
     chain.snapshots = len(ids)
     latest_entries: list[ManifestEntry] = []
     latest_changelog: list[ManifestEntry] = []
     for sid in ids:
-        rel = f"snapshot/snapshot-{sid}"
+        rel = f"{meta}snapshot/snapshot-{sid}"
         with checking(str(root / rel)):
             latest = _follow_snapshot(root, loader, chain, sid == ids[-1], sid, rel, known_schemas)
         if latest is not None:
@@ -363,7 +367,7 @@ def load_chain(root: Path, schema: TableSchema, known_schemas: list[int]) -> Cha
     live_names = {e.file_name for e in chain.index_files}
     chain.older_index_files = {n: e for n, e in loader.index_files.items() if n not in live_names}
     if chain.latest is not None:
-        rel = f"snapshot/snapshot-{chain.latest.id}"
+        rel = f"{meta}snapshot/snapshot-{chain.latest.id}"
         live, found = merge(latest_entries, rel)
         chain.findings.extend(found)
         chain.live = [_place(loader, e) for e in live]
@@ -376,7 +380,7 @@ def load_chain(root: Path, schema: TableSchema, known_schemas: list[int]) -> Cha
             chain.findings.append(
                 _f("MANIFEST_BAD_PARTITION_ROW", "should", e.manifest, f"entries[{e.index}]._PARTITION", msg)
             )
-        _check_hints(root, ids, chain)
+        _check_hints(root, ids, chain, meta)
     return chain
 
 
@@ -473,13 +477,14 @@ def _check_counts(chain: Chain, rel: str, snap: Snapshot, base: list, delta: lis
             chain.findings.append(_f("SNAPSHOT_RECORD_COUNT", "should", rel, name, msg))
 
 
-def _check_hints(root: Path, ids: list[int], chain: Chain) -> None:
+def _check_hints(root: Path, ids: list[int], chain: Chain, meta: str) -> None:
     """LATEST / EARLIEST hints name existing snapshots (Java falls back to listing when they do not)."""
     for hint, want in (("LATEST", ids[-1]), ("EARLIEST", ids[0])):
+        rel = f"{meta}snapshot/{hint}"
         try:
-            path = contained(root, f"snapshot/{hint}")
+            path = contained(root, rel)
         except OutsideRoot as out:
-            chain.findings.append(_f("TABLE_REFERENCE_ESCAPES_ROOT", "must", f"snapshot/{hint}", "", str(out)))
+            chain.findings.append(_f("TABLE_REFERENCE_ESCAPES_ROOT", "must", rel, "", str(out)))
             continue
         if not path.is_file():
             continue
@@ -488,8 +493,8 @@ def _check_hints(root: Path, ids: list[int], chain: Chain) -> None:
                 raise ValueError("longer than 64 bytes")
             value = int(path.read_text(encoding="ascii").strip())
         except (OSError, UnicodeDecodeError, ValueError):
-            chain.findings.append(_f("SNAPSHOT_HINT", "warning", f"snapshot/{hint}", "", "not a snapshot id"))
+            chain.findings.append(_f("SNAPSHOT_HINT", "warning", rel, "", "not a snapshot id"))
             continue
         if value not in ids:
             msg = f"names snapshot {value}, which does not exist (the {hint.lower()} is {want})"
-            chain.findings.append(_f("SNAPSHOT_HINT", "warning", f"snapshot/{hint}", "", msg))
+            chain.findings.append(_f("SNAPSHOT_HINT", "warning", rel, "", msg))

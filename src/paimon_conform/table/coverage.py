@@ -53,7 +53,7 @@ ROWS = (
         "—",
         "part",
     ),
-    Row("branches' own schema, snapshots and manifests", "0.9", "—", "warn"),
+    Row("branches: each validated as its own table (schema, snapshots, manifests; shared data)"),
 )
 
 

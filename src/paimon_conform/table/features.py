@@ -13,7 +13,7 @@ a must-finding from a feature the kit does not know.
   in the bucket directory of their partition and bucket;
 * BLOB files (1.4): `.blob` files are checked as layout `blob_file` (validate/blob_files.py);
 * global indexes (1.4): bitmap ones in the 1.4 layout checked (validate/global_index.py), others
-  recognized; branches: recognized, not checked.
+  recognized. Branches are validated as tables of their own (validate/table.py).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from paimon_conform.core.findings import Finding
 from paimon_conform.core.java_releases import between
 from paimon_conform.core.types import parse_type
 from paimon_conform.table import table_layout as tl
-from paimon_conform.table.paths import OutsideRoot, is_dir, list_names
+from paimon_conform.table.paths import OutsideRoot, list_names
 from paimon_conform.table.schema import TableSchema, data_file_fields
 
 ROW_ID = tl.Field(2147483642, "_ROW_ID", parse_type("BIGINT"), False)  # SpecialFields.ROW_ID, MAX_VALUE - 5
@@ -183,16 +183,6 @@ def recognized(root: Path, files: list, schema: TableSchema) -> list[Finding]:
                 "their index-manifest entries are followed; bitmap indexes in Java 1.4's layout are checked as "
                 "layout bitmap_index against their entries, not against the rows they index; the bytes of 2.0 "
                 "bitmap (BGIX), BTree (PBTI) and vector or full-text indexes are not checked",
-                where,
-            )
-        )
-    branches = [n for n in _names(root, "branch") if is_dir(root, f"branch/{n}")]
-    if branches:
-        out.append(
-            not_checked(
-                f"branches ({', '.join(branches)})",
-                "a branch's own schema, snapshots and manifests are not followed; data files only a branch "
-                "refers to are checked against the branch schema whose columns they have",
                 where,
             )
         )

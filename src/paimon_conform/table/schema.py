@@ -148,25 +148,28 @@ def _whole(value: Any, path: str, bad: Any) -> int:
     return int(value)
 
 
-def schema_ids(root: Path) -> list[int]:
-    """The ids of the schema files present, ascending (UsageError when schema/ leads outside the root)."""
+def schema_ids(root: Path, meta: str = "") -> list[int]:
+    """The ids of the schema files present, ascending (UsageError when schema/ leads outside the root).
+
+    `meta`: where snapshot/ and schema/ are under the root ('' for the table, 'branch/branch-<name>/').
+    """
     ids = []
-    for name in list_names(root, "schema"):
+    for name in list_names(root, f"{meta}schema"):
         m = re.fullmatch(r"schema-(0|[1-9][0-9]{0,9})", name)
-        if m and contained(root, f"schema/{name}").is_file():
+        if m and contained(root, f"{meta}schema/{name}").is_file():
             ids.append(int(m.group(1)))
     return sorted(ids)
 
 
-def read_schema(root: Path, schema_id: int | None = None) -> TableSchema:
-    """Schema `schema_id` (default: the newest) of the table at `root`."""
-    ids = schema_ids(root)
+def read_schema(root: Path, schema_id: int | None = None, meta: str = "") -> TableSchema:
+    """Schema `schema_id` (default: the newest) of the table at `root` (of its branch at `meta`)."""
+    ids = schema_ids(root, meta)
     if not ids:
-        raise UsageError(f"{root}: no schema/schema-N file; is this a Paimon table directory?")
+        raise UsageError(f"{root}: no {meta}schema/schema-N file; is this a Paimon table directory?")
     sid = ids[-1] if schema_id is None else schema_id
     if sid not in ids:
         raise UsageError(f"{root}: schema {sid} does not exist")
-    path = contained(root, f"schema/schema-{sid}")
+    path = contained(root, f"{meta}schema/schema-{sid}")
     if path.stat().st_size > MAX_SCHEMA_BYTES:
         raise UsageError(f"{path}: larger than {MAX_SCHEMA_BYTES} bytes")
     try:
@@ -184,10 +187,10 @@ class Schemas:
     it to the newest schema by field id.
     """
 
-    def __init__(self, root: Path, newest: TableSchema) -> None:
-        self.root = root
+    def __init__(self, root: Path, newest: TableSchema, meta: str = "") -> None:
+        self.root, self.meta = root, meta
         self.newest = newest
-        self.ids = schema_ids(root)
+        self.ids = schema_ids(root, meta)
         self.loaded: dict[int, TableSchema | None] = {newest.id: newest}
         self.findings: list[Finding] = []
         self.branches: list[TableSchema] | None = None
@@ -202,10 +205,10 @@ class Schemas:
             self.findings.append(Finding("DATA_FILE_SCHEMA_UNKNOWN", "must", where, None, msg, owner))
         else:
             try:
-                schema = read_schema(self.root, schema_id)
+                schema = read_schema(self.root, schema_id, self.meta)
             except UsageError as exc:
                 self.findings.append(
-                    Finding("SCHEMA_UNREADABLE", "must", "", None, str(exc), f"schema/schema-{schema_id}")
+                    Finding("SCHEMA_UNREADABLE", "must", "", None, str(exc), f"{self.meta}schema/schema-{schema_id}")
                 )
         self.loaded[schema_id] = schema
         return schema
@@ -226,7 +229,7 @@ class Schemas:
 
     def _quiet(self, schema_id: int) -> TableSchema | None:
         try:
-            schema: TableSchema | None = read_schema(self.root, schema_id)
+            schema: TableSchema | None = read_schema(self.root, schema_id, self.meta)
         except UsageError:
             schema = None
         self.loaded[schema_id] = schema

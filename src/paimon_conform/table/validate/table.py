@@ -23,7 +23,7 @@ from paimon_conform.layouts.binary_row import bucketing
 from paimon_conform.table import features
 from paimon_conform.table import table_layout as tl
 from paimon_conform.table.chain import Chain, load_chain
-from paimon_conform.table.paths import OutsideRoot, contained, inside, is_file, list_names, plain_name
+from paimon_conform.table.paths import OutsideRoot, contained, inside, is_dir, is_file, list_names, plain_name
 from paimon_conform.table.read import data_files
 from paimon_conform.table.read.index_files import MAX_INDEX_BYTES, load_index_files
 from paimon_conform.table.schema import Schemas, TableSchema, read_schema, schema_ids
@@ -147,8 +147,9 @@ def _undeclared_thin_mode(df: data_files.DataFile, schema: TableSchema, file: st
     ]
 
 
-def _unreferenced(root: Path, files: list[BucketFile], chain: Chain) -> list[Finding]:
-    """Files no kept snapshot refers to (left by failed commits or expired snapshots)."""
+def _unreferenced(root: Path, files: list[BucketFile], chain: Chain, referenced: set[str]) -> list[Finding]:
+    """Files no kept snapshot of the table or of a branch refers to (left by failed commits or expired
+    snapshots)."""
     if chain.snapshots == 0:
         return []
     out = []
@@ -159,7 +160,7 @@ def _unreferenced(root: Path, files: list[BucketFile], chain: Chain) -> list[Fin
         except OutsideRoot:
             continue  # reported by the walk
     for rel in names:
-        if rel not in chain.referenced:
+        if rel not in referenced:
             msg = "no snapshot refers to this file (an aborted commit or an expired snapshot left it)"
             out.append(Finding("TABLE_UNREFERENCED_FILE", "warning", "", None, msg, rel))
     return out
@@ -279,15 +280,19 @@ def validate_table(
         return [FileResult(str(root), "table", unusable=str(exc))]
 
 
-def _validate(
-    root: Path, progress: Callable[[str], None] | None, stats: TableStats, java_version: str
-) -> list[FileResult]:
-    try:
-        schema = read_schema(root)
-    except UsageError as exc:
-        return [FileResult(str(root), "table", unusable=str(exc))]
-    schemas = Schemas(root, schema)
-    files, findings = walk(root, schema)
+@dataclass
+class _Prepared:
+    """The table, or one of its branches, with its metadata followed: ready for the per-file checks."""
+
+    run: _Run
+    chain: Chain
+    findings: list[Finding]
+
+
+def _prepare(root: Path, meta: str, schema: TableSchema, files: list[BucketFile], stats: TableStats) -> _Prepared:
+    """Follow the snapshots at `meta` ('' or 'branch/branch-<name>/') and load what the file checks need."""
+    schemas = Schemas(root, schema, meta)
+    findings: list[Finding] = []
     blobs = features.blob_columns(schema)
     for name, raw in schema.unreadable_types.items():
         msg = f"column {name}: type {str(raw)[:80]} is not one the kit models; checks that need it are skipped"
@@ -297,10 +302,8 @@ def _validate(
             Finding("SCHEMA_TYPE_NOT_MODELLED", "warning", f"fields.{name}", None, msg, f"schema/schema-{schema.id}")
         )
     t0 = time.perf_counter()
-    chain = load_chain(root, schema, schema_ids(root))
-    _misplaced(files, chain)
-    _named_by_snapshot(findings, chain)
-    findings += chain.findings + _unreferenced(root, files, chain)
+    chain = load_chain(root, schema, schema_ids(root, meta), meta)
+    findings += chain.findings
     index_owner = f"manifest/{chain.latest.index_manifest}" if chain.latest and chain.latest.index_manifest else ""
     bitmap64 = tl.bool_option(schema.options.get("deletion-vectors.bitmap64", False))
     types = global_index.field_types(schema)
@@ -314,6 +317,9 @@ def _validate(
     stats.seconds["metadata"] += time.perf_counter() - t0
     live_keys = {(lf.entry.partition, lf.entry.bucket, lf.entry.file.file_name) for lf in chain.live}
     findings += unknown_vectors(state, live_keys, index_owner)
+    for f in findings:  # the schema-level checks name schema/schema-N: a branch's is under its own folder
+        if meta and f.file.startswith("schema/"):
+            f.file = meta + f.file
     run = _Run(
         root=root,
         schema=schema,
@@ -327,17 +333,71 @@ def _validate(
         seen=KeyHashes(),
         referenced=chain.referenced,
     )
+    return _Prepared(run, chain, findings)
+
+
+def _branches(root: Path, files: list[BucketFile], stats: TableStats) -> tuple[list[_Prepared], list[Finding]]:
+    """Every branch (branch/branch-<name>/ with its own schema/ and snapshot/), followed as its own table."""
+    try:
+        names = list_names(root, "branch")
+    except OutsideRoot:
+        return [], []  # reported by the walk
+    out, findings = [], []
+    for name in names:
+        meta = f"branch/{name}/"
+        if not name.startswith("branch-") or not is_dir(root, meta.rstrip("/")):
+            continue
+        try:
+            schema = read_schema(root, meta=meta)
+        except (UsageError, OutsideRoot) as exc:
+            findings.append(Finding("SCHEMA_UNREADABLE", "must", "", None, f"branch {name}: {exc}", f"{meta}schema"))
+            continue
+        with checking(f"{root}/{meta}"):
+            out.append(_prepare(root, meta, schema, files, stats))
+    return out, findings
+
+
+def _validate(
+    root: Path, progress: Callable[[str], None] | None, stats: TableStats, java_version: str
+) -> list[FileResult]:
+    try:
+        schema = read_schema(root)
+    except UsageError as exc:
+        return [FileResult(str(root), "table", unusable=str(exc))]
+    files, findings = walk(root, schema)
+    main = _prepare(root, "", schema, files, stats)
+    branches, branch_findings = _branches(root, files, stats)
+    findings += branch_findings
+    referenced = set().union(main.chain.referenced, *(b.chain.referenced for b in branches))
+    _misplaced(files, main.chain)
+    _named_by_snapshot(findings, main.chain)
+    findings += _unreferenced(root, files, main.chain, referenced)
     data = [f for f in files if f.kind in ("data", "changelog")]
-    for i, ref in enumerate(data):
-        if progress and (i % 100 == 0 or i == len(data) - 1):
-            progress(f"data files {i + 1}/{len(data)}")
-        with checking(f"{root}/{ref.relative}"):
-            findings += _check_one(run, ref)
-    if run.dynamic:
-        findings += check_hash_index(state, run.seen)
-    findings += schemas.findings
+    checked: set[str] = set()
+    for table in (main, *branches):
+        run = table.run
+        if table is main:
+            run.referenced = referenced  # a file only a branch refers to was written by a finished commit
+        findings += table.findings
+        # the table checks its own files and those nobody refers to; a branch, those only branches refer to
+        mine = [
+            f
+            for f in data
+            if f.relative not in checked
+            and (f.relative in table.chain.referenced or (table is main and f.relative not in referenced))
+        ]
+        checked.update(f.relative for f in mine)
+        label = f" of {table.run.schemas.meta.rstrip('/')}" if table is not main else ""
+        for i, ref in enumerate(mine):
+            if progress and (i % 100 == 0 or i == len(mine) - 1):
+                progress(f"data files{label} {i + 1}/{len(mine)}")
+            with checking(f"{root}/{ref.relative}"):
+                findings += _check_one(run, ref)
+        if run.dynamic:
+            findings += check_hash_index(run.state, run.seen)
+        findings += run.schemas.findings
     by_file: dict[str, list[Finding]] = defaultdict(list)
-    for f in judge(findings, java_version):
+    for f in judge(_distinct(findings), java_version):
         by_file[f.file].append(f)
     results = [FileResult(str(root), "table", by_file.pop("", []))]
     for name in sorted(by_file):
@@ -345,6 +405,18 @@ def _validate(
         for f in by_file[name]:
             f.file = f"{root}/{name}"
     return results
+
+
+def _distinct(findings: list[Finding]) -> list[Finding]:
+    """Each finding once: a branch and the table share manifests and files, and both may report one of them."""
+    seen: set[tuple] = set()
+    out = []
+    for f in findings:
+        key = (f.code, f.severity, f.file, f.path, f.offset, f.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out
 
 
 def _check_one(run: _Run, ref: BucketFile) -> list[Finding]:
