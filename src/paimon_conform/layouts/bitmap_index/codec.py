@@ -320,10 +320,15 @@ def read(data: bytes, t: DataType) -> Index:
 
 def check(data: bytes, t: DataType) -> list[Finding]:
     """Every finding for a bitmap payload of a column of type t."""
+    return check_tree(data, t)[0]
+
+
+def check_tree(data: bytes, t: DataType) -> tuple[list[Finding], Any]:
+    """Every finding for a bitmap payload, and the spec parser's tree (None when the payload does not parse)."""
     try:
         obj = parse_structure(data, t)
     except LayoutError as err:
-        return [Finding.from_error(err)]
+        return [Finding.from_error(err)], None
     kind = key_kind(t)
     start = body_start(data, obj)
     findings: list[Finding] = []
@@ -418,7 +423,7 @@ def check(data: bytes, t: DataType) -> list[Finding]:
                 f"header says {obj.num_values} values, the index lists {len(listed)}",
             )
         )
-    return findings
+    return findings, obj
 
 
 def _v1_order(items, spans) -> list[Finding]:

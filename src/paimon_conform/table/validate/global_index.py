@@ -40,12 +40,12 @@ def check_global_file(rel: str, data: bytes, e: IndexManifestEntry, owner: str, 
     t = types.get(meta.index_field_id)
     if t is None:
         return []  # a dropped column (Java then never opens the index) or a type the kit does not model
-    found = bitmap.check(data, t)
+    found, tree = bitmap.check_tree(data, t)
     for f in found:
         f.file = rel
     if any(f.severity == "must" for f in found):
         return found
-    rows = bitmap.parse_structure(data, t).num_rows
+    rows = tree.num_rows
     span = meta.row_range_end - meta.row_range_start + 1
     at = f"entries[{e.index}]._GLOBAL_INDEX"
     if rows != span:
