@@ -42,6 +42,15 @@ def require_corpus() -> Path:
     return CORPUS
 
 
+PAIMON_CPP_TABLES = ("files", "paimon-cpp", "test", "test_data", "parquet")
+
+
+def corpus_table(tmp_path: Path, name: str) -> Path:
+    """A writable copy of paimon-cpp's Java-written table `name` from the corpus (the corpus stays as it is)."""
+    src = require_corpus().joinpath(*PAIMON_CPP_TABLES, f"{name}.db", name)
+    return Path(shutil.copytree(src, tmp_path / name))
+
+
 def require(tool: str) -> None:
     """Skip (developer machine) or fail (CI) when a command-line tool is missing."""
     if shutil.which(tool) is None:

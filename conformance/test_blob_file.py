@@ -5,11 +5,10 @@ third-party corpus decode and are rebuilt byte for byte."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, require_corpus
+from conftest import PAIMON_CPP_TABLES, ROOT, corpus_table, require_corpus
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -109,7 +108,7 @@ def test_java_written_blob_files_in_the_corpus_decode_and_are_rebuilt_byte_for_b
 def test_the_encoder_goldens_named_after_java_files_are_those_files():
     corpus = require_corpus()
     for stem, (values, twin) in generator.JAVA_TWINS.items():
-        java = (corpus / "files" / "paimon-cpp" / "test" / "test_data" / "parquet" / twin).read_bytes()
+        java = corpus.joinpath(*PAIMON_CPP_TABLES, twin).read_bytes()
         assert (ROOT / "golden" / "blob_file" / "encoder" / f"{stem}.bin").read_bytes() == java
         assert codec.values(java, codec.load(java)) == values
 
@@ -124,10 +123,7 @@ BLOB_TABLE = "blob_data_evolution_with_dense_stats"
 
 def _blob_table(tmp_path: Path) -> Path:
     """A copy of paimon-cpp's Java-written table with one .blob file (rows Lily, Alice)."""
-    src = require_corpus() / "files" / "paimon-cpp" / "test" / "test_data" / "parquet" / f"{BLOB_TABLE}.db" / BLOB_TABLE
-    dst = tmp_path / BLOB_TABLE
-    shutil.copytree(src, dst)
-    return dst
+    return corpus_table(tmp_path, BLOB_TABLE)
 
 
 def _table_findings(root: Path) -> list[tuple[str, str, str]]:

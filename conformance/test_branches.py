@@ -6,21 +6,15 @@ sees is reported on the branch's files."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import require_corpus
+from conftest import corpus_table
 
 from paimon_conform.table.metadata import read_records
 from paimon_conform.table.validate.table import TableStats, validate_table
 
 TABLES = ("append_table_with_append_pt_branch", "append_table_with_rt_branch")
-
-
-def _copy(tmp_path: Path, name: str) -> Path:
-    src = require_corpus() / "files" / "paimon-cpp" / "test" / "test_data" / "parquet" / f"{name}.db" / name
-    return Path(shutil.copytree(src, tmp_path / name))
 
 
 def _findings(root: Path) -> list[tuple[str, str, str]]:
@@ -49,7 +43,7 @@ def _referenced_by(root: Path, meta: str) -> set[str]:
 
 @pytest.mark.parametrize("name", TABLES)
 def test_java_written_branch_tables_are_clean_and_every_data_file_is_checked_once(tmp_path, name):
-    root = _copy(tmp_path, name)
+    root = corpus_table(tmp_path, name)
     stats = TableStats()
     progress: list[str] = []
     assert [
@@ -63,7 +57,7 @@ def test_java_written_branch_tables_are_clean_and_every_data_file_is_checked_onc
 
 
 def test_a_data_file_only_a_branch_refers_to_is_missing_must(tmp_path):
-    root = _copy(tmp_path, "append_table_with_append_pt_branch")
+    root = corpus_table(tmp_path, "append_table_with_append_pt_branch")
     only_branch = _referenced_by(root, "branch/branch-test") - _referenced_by(root, "")
     victim = next(p for p in root.glob("**/bucket-*/data-*") if p.name in only_branch)
     victim.unlink()
@@ -74,7 +68,7 @@ def test_a_data_file_only_a_branch_refers_to_is_missing_must(tmp_path):
 
 
 def test_a_branch_snapshot_naming_a_missing_manifest_list_is_reported_on_the_branch(tmp_path):
-    root = _copy(tmp_path, "append_table_with_rt_branch")
+    root = corpus_table(tmp_path, "append_table_with_rt_branch")
     snap = root / "branch" / "branch-rt" / "snapshot" / "snapshot-1"
     doc = json.loads(snap.read_text())
     doc["deltaManifestList"] = "manifest-list-00000000-0000-0000-0000-000000000000-9"
@@ -84,7 +78,7 @@ def test_a_branch_snapshot_naming_a_missing_manifest_list_is_reported_on_the_bra
 
 
 def test_an_unreadable_branch_schema_is_a_finding_not_an_unusable_table(tmp_path):
-    root = _copy(tmp_path, "append_table_with_rt_branch")
+    root = corpus_table(tmp_path, "append_table_with_rt_branch")
     for p in (root / "branch" / "branch-rt" / "schema").iterdir():
         p.write_text("{")
     found = _findings(root)

@@ -5,12 +5,11 @@ against their index-manifest entries, and names the one release (2.0) whose read
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pyarrow.parquet as pq
-from conftest import require_corpus
-from java_mutations import avro_read, avro_write, metadata_files
+from conftest import corpus_table
+from java_mutations import rewrite_avro
 
 from paimon_conform.layouts.bitmap_index import codec as bitmap
 from paimon_conform.table.metadata import read_records
@@ -19,11 +18,6 @@ from paimon_conform.table.validate.table import validate_table
 
 TABLE = "append_with_global_index"
 CODES = ("GLOBAL_INDEX_LAYOUT", "GLOBAL_INDEX_ROW_RANGE", "INDEX_MANIFEST_ROW_COUNT")
-
-
-def _copy(tmp_path: Path, name: str = TABLE) -> Path:
-    src = require_corpus() / "files" / "paimon-cpp" / "test" / "test_data" / "parquet" / f"{name}.db" / name
-    return Path(shutil.copytree(src, tmp_path / name))
 
 
 def _findings(root: Path, java_version: str = "2.0") -> list[tuple[str, str, str]]:
@@ -43,7 +37,7 @@ def _live_entries(root: Path) -> list[dict]:
 
 
 def test_java_written_bitmap_global_indexes_are_bitmap_payloads_of_their_column(tmp_path):
-    root = _copy(tmp_path)
+    root = corpus_table(tmp_path, TABLE)
     schema = read_schema(root)
     [data_file] = root.glob("bucket-0/*.parquet")
     table = pq.read_table(data_file)
@@ -59,7 +53,7 @@ def test_java_written_bitmap_global_indexes_are_bitmap_payloads_of_their_column(
 
 
 def test_a_1_4_bitmap_global_index_is_a_must_for_2_0_readers_only(tmp_path):
-    root = _copy(tmp_path)
+    root = corpus_table(tmp_path, TABLE)
     found = _findings(root)
     assert {(c, s) for c, s, _ in found} == {("GLOBAL_INDEX_LAYOUT", "must")}
     assert len(found) == 3  # one per live index file
@@ -67,18 +61,19 @@ def test_a_1_4_bitmap_global_index_is_a_must_for_2_0_readers_only(tmp_path):
 
 
 def test_an_entry_whose_row_range_is_not_the_index_rows_is_a_must(tmp_path):
-    root = _copy(tmp_path, "append_with_global_index_with_partition")
-    for path in metadata_files(root, "index_manifest"):
-        schema, records, codec = avro_read(path)
-        for r in records:
-            r["_GLOBAL_INDEX"]["_ROW_RANGE_END"] += 1
-        avro_write(path, schema, records, codec)
+    root = corpus_table(tmp_path, "append_with_global_index_with_partition")
+
+    def widen(r: dict) -> dict:
+        r["_GLOBAL_INDEX"]["_ROW_RANGE_END"] += 1
+        return r
+
+    rewrite_avro(root, "index_manifest", record_fn=widen)
     found = {(c, s) for c, s, _ in _findings(root, "1.4")}
     assert found == {("GLOBAL_INDEX_ROW_RANGE", "must"), ("INDEX_MANIFEST_ROW_COUNT", "should")}
 
 
 def test_a_damaged_bitmap_global_index_gets_the_bitmap_layout_finding(tmp_path):
-    root = _copy(tmp_path)
+    root = corpus_table(tmp_path, TABLE)
     entry = next(e for e in _live_entries(root) if e["_GLOBAL_INDEX"]["_INDEX_FIELD_ID"] == 1)
     path = root / "index" / entry["_FILE_NAME"]
     data = bytearray(path.read_bytes())

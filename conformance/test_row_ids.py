@@ -4,13 +4,12 @@ get the finding Java's reader would give."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-from conftest import require_corpus
+from conftest import corpus_table
 from hypothesis import given
 from hypothesis import strategies as st
-from java_mutations import avro_read, avro_write, metadata_files
+from java_mutations import rewrite_avro
 
 from paimon_conform.core.java_releases import judge
 from paimon_conform.table.metadata import DataFileMeta, ManifestEntry, SimpleStats
@@ -137,11 +136,6 @@ TABLES = (
 )
 
 
-def _copy(tmp_path: Path, name: str) -> Path:
-    src = require_corpus() / "files" / "paimon-cpp" / "test" / "test_data" / "parquet" / f"{name}.db" / name
-    return Path(shutil.copytree(src, tmp_path / name))
-
-
 def _row_findings(root: Path, java_version: str = "2.0") -> list[tuple[str, str, str]]:
     codes = ("ROW_ID_MISSING", "ROW_ID_RANGE", "ROW_ID_OVERLAP", "DATA_EVOLUTION_ROW_RANGES")
     results = validate_table(root, java_version=java_version)
@@ -150,24 +144,25 @@ def _row_findings(root: Path, java_version: str = "2.0") -> list[tuple[str, str,
 
 def _set_first_row_id(root: Path, file_suffix: str, value: int | None) -> None:
     """Give the ADD entry of the data file whose name ends in `file_suffix` another _FIRST_ROW_ID."""
-    hits = 0
-    for path in metadata_files(root, "manifest"):
-        schema, records, codec = avro_read(path)
-        for r in records:
-            if r["_KIND"] == 0 and r["_FILE"]["_FILE_NAME"].endswith(file_suffix):
-                r["_FILE"]["_FIRST_ROW_ID"] = value
-                hits += 1
-        avro_write(path, schema, records, codec)
-    assert hits == 1
+    hits = []
+
+    def change(r: dict) -> dict:
+        if r["_KIND"] == 0 and r["_FILE"]["_FILE_NAME"].endswith(file_suffix):
+            r["_FILE"]["_FIRST_ROW_ID"] = value
+            hits.append(r["_FILE"]["_FILE_NAME"])
+        return r
+
+    rewrite_avro(root, "manifest", record_fn=change)
+    assert len(hits) == 1
 
 
 def test_java_written_row_tracking_tables_have_no_row_id_finding(tmp_path):
     for name in TABLES:
-        assert _row_findings(_copy(tmp_path, name)) == [], name
+        assert _row_findings(corpus_table(tmp_path, name)) == [], name
 
 
 def test_a_data_file_shifted_by_one_row_id_breaks_its_group(tmp_path):
-    root = _copy(tmp_path, "data_evolution_with_index")
+    root = corpus_table(tmp_path, "data_evolution_with_index")
     _set_first_row_id(root, "760e-0.parquet", 1)  # f2, f3 of rows 0..3, now 1..4: overlaps 0..3 and 4..5
     [(code, severity, _)] = _row_findings(root)
     assert (code, severity) == ("DATA_EVOLUTION_ROW_RANGES", "must")
@@ -175,7 +170,7 @@ def test_a_data_file_shifted_by_one_row_id_breaks_its_group(tmp_path):
 
 
 def test_a_file_without_first_row_id_in_a_java_table_is_a_must_from_1_4(tmp_path):
-    root = _copy(tmp_path, "data_evolution_with_index")
+    root = corpus_table(tmp_path, "data_evolution_with_index")
     _set_first_row_id(root, "760e-1.parquet", None)
     [(code, severity, _)] = _row_findings(root)
     assert (code, severity) == ("ROW_ID_MISSING", "must")
@@ -183,7 +178,7 @@ def test_a_file_without_first_row_id_in_a_java_table_is_a_must_from_1_4(tmp_path
 
 
 def test_a_blob_file_leaving_a_gap_is_a_must(tmp_path):
-    root = _copy(tmp_path, "blob_append_table_alter_table_with_cast_with_data_evolution")
+    root = corpus_table(tmp_path, "blob_append_table_alter_table_with_cast_with_data_evolution")
     _set_first_row_id(root, "6b332c6-2.blob", 9)  # f5's rows 8..9 moved to 9..10: 8 uncovered, 10 beyond
     found = _row_findings(root)
     assert [(c, s) for c, s, _ in found] == [("DATA_EVOLUTION_ROW_RANGES", "must")]
