@@ -83,3 +83,13 @@ def test_an_unreadable_branch_schema_is_a_finding_not_an_unusable_table(tmp_path
         p.write_text("{")
     found = _findings(root)
     assert ("SCHEMA_UNREADABLE", "must", "branch/branch-rt/schema") in found
+
+
+def test_a_branch_schema_finding_names_the_branch_schema_file(tmp_path):
+    root = corpus_table(tmp_path, "append_table_with_rt_branch")
+    schema = root / "branch" / "branch-rt" / "schema" / "schema-1"
+    doc = json.loads(schema.read_text())
+    doc["options"]["row-tracking.enabled"] = "true"  # only the branch turns the feature on
+    schema.write_text(json.dumps(doc))
+    found = [(c, f) for c, _, f in _findings(root) if c == "FEATURE_NOT_CHECKED"]
+    assert found == [("FEATURE_NOT_CHECKED", "branch/branch-rt/schema/schema-1")]

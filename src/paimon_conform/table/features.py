@@ -91,7 +91,7 @@ def index_in_data_dir(schema: TableSchema) -> list[Finding]:
             "options.index-file-in-data-file-dir",
             None,
             msg,
-            f"schema/schema-{schema.id}",
+            schema.file,
             java_releases=PRE_INDEX_IN_DATA_DIR,
             otherwise=None,
         )
@@ -145,7 +145,7 @@ def _names(root: Path, folder: str) -> list[str]:
 def recognized(root: Path, files: list, schema: TableSchema) -> list[Finding]:
     """One FEATURE_NOT_CHECKED warning per feature of the table the kit recognizes but does not check."""
     out = []
-    where = f"schema/schema-{schema.id}"
+    where = schema.file
     f = Features.of(schema)
     if f.row_tracking:
         out.append(
@@ -199,9 +199,7 @@ def partition_types(schema: TableSchema) -> list[Finding]:
                 f"partition key {k} is {t}: Java names the directory from byte[].toString(), an identity hash "
                 "(k=[B@...), so no reader, Java's own included, finds the files again; partition paths not checked"
             )
-            out.append(
-                Finding("TABLE_PARTITION_TYPE", "must", f"partitionKeys.{k}", None, msg, f"schema/schema-{schema.id}")
-            )
+            out.append(Finding("TABLE_PARTITION_TYPE", "must", f"partitionKeys.{k}", None, msg, schema.file))
     return out
 
 

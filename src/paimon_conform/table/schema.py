@@ -29,6 +29,12 @@ class TableSchema:
     primary_keys: list[str]
     options: dict[str, str]
     unreadable_types: dict[str, Any] = field(default_factory=dict)  # nested types the kit does not model
+    folder: str = ""  # where its schema/ folder is under the table root ('' or 'branch/branch-<name>/')
+
+    @property
+    def file(self) -> str:
+        """The schema file, relative to the table root (where schema-level findings are reported)."""
+        return f"{self.folder}schema/schema-{self.id}"
 
     def field(self, name: str) -> Field:
         """A table field by name."""
@@ -176,7 +182,9 @@ def read_schema(root: Path, schema_id: int | None = None, meta: str = "") -> Tab
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: cannot read ({exc})") from None
-    return parse_schema(text, str(path))
+    schema = parse_schema(text, str(path))
+    schema.folder = meta
+    return schema
 
 
 class Schemas:

@@ -87,7 +87,7 @@ def walk(root: Path, schema: TableSchema) -> tuple[list[BucketFile], list[Findin
             data_root = root / options.path_directory.strip("/")
         except OutsideRoot as out:
             msg = f"data-file.path-directory {out.reason}; the data directories are not walked"
-            findings.append(_finding("TABLE_PATH_ESCAPES_ROOT", "must", f"schema/schema-{schema.id}", msg))
+            findings.append(_finding("TABLE_PATH_ESCAPES_ROOT", "must", schema.file, msg))
             data_root = None
         skip.add(options.path_directory.strip("/").split("/")[0])
     for entry in _entries(root):

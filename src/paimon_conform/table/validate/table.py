@@ -298,9 +298,7 @@ def _prepare(root: Path, meta: str, schema: TableSchema, files: list[BucketFile]
         msg = f"column {name}: type {str(raw)[:80]} is not one the kit models; checks that need it are skipped"
         if name in blobs:
             msg += " (its .blob files are checked as layout blob_file)"
-        findings.append(
-            Finding("SCHEMA_TYPE_NOT_MODELLED", "warning", f"fields.{name}", None, msg, f"schema/schema-{schema.id}")
-        )
+        findings.append(Finding("SCHEMA_TYPE_NOT_MODELLED", "warning", f"fields.{name}", None, msg, schema.file))
     t0 = time.perf_counter()
     chain = load_chain(root, schema, schema_ids(root, meta), meta)
     findings += chain.findings
@@ -317,9 +315,6 @@ def _prepare(root: Path, meta: str, schema: TableSchema, files: list[BucketFile]
     stats.seconds["metadata"] += time.perf_counter() - t0
     live_keys = {(lf.entry.partition, lf.entry.bucket, lf.entry.file.file_name) for lf in chain.live}
     findings += unknown_vectors(state, live_keys, index_owner)
-    for f in findings:  # the schema-level checks name schema/schema-N: a branch's is under its own folder
-        if meta and f.file.startswith("schema/"):
-            f.file = meta + f.file
     run = _Run(
         root=root,
         schema=schema,
