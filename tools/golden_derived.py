@@ -29,6 +29,7 @@ from golden.common import ROOT
 
 from golden import (
     binary_row,
+    bitmap_global_index,
     bitmap_index,
     blob_descriptor,
     blob_file,
@@ -55,6 +56,7 @@ LAYOUTS = (
     binary_row,
     blob_file,
     blob_descriptor,
+    bitmap_global_index,
 )
 
 

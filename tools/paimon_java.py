@@ -141,9 +141,19 @@ def ensure_classes_10() -> Path:
     return _compile(ensure_jar_10(), sorted(JAVA_SRC_10.glob("*.java")), CLASSES_10)
 
 
-def run_java(main_class: str, *args: str) -> None:
-    """Run one of our Java programs (tools/java/) with the Paimon 0.9.0 jar on the classpath."""
-    _run(f"{ensure_jar()}:{ensure_classes()}", main_class, args)
+def run_java(main_class: str, *args: str, extra: tuple[Path, ...] = ()) -> None:
+    """Run one of our Java programs (tools/java/) with the Paimon 0.9.0 jar (and `extra` jars) on the classpath."""
+    _run(":".join(map(str, (ensure_jar(), ensure_classes(), *extra))), main_class, args)
+
+
+def lz4_jar() -> Path:
+    """lz4-java, which Paimon's Lz4BlockCompressor needs and its bundle jars leave out: the copy PySpark ships."""
+    import pyspark
+
+    found = sorted((Path(pyspark.__file__).parent / "jars").glob("lz4-java-*.jar"))
+    if not found:
+        raise SystemExit("no lz4-java jar in the PySpark install (pip install -e '.[spark]')")
+    return found[-1]
 
 
 def run_java_10(main_class: str, *args: str) -> None:

@@ -74,3 +74,19 @@ class Crc32:
     def decode(self, data: bytes) -> bytes:
         """Return the big-endian CRC32 of `data`."""
         return crc32(data).to_bytes(4, "big")
+
+
+class BlockDecompress:
+    """Undoes an SST block's compression (BlockCompressionType id as the argument), as Java's reader does."""
+
+    def __init__(self, compression: int) -> None:
+        self.compression = compression
+
+    def decode(self, data: bytes) -> bytes:
+        """The block's content; ProcessError where Java's decompressor refuses the block."""
+        from paimon_conform.core.block_codec import BlockCodecError, decompress
+
+        try:
+            return decompress(self.compression, data)
+        except BlockCodecError as err:
+            raise ProcessError(err.code, str(err)) from None

@@ -6,6 +6,7 @@ from paimon_conform.core.errors import UsageError
 from paimon_conform.layouts.base import Layout
 from paimon_conform.layouts.binary_row import entry as binary_row
 from paimon_conform.layouts.binary_row_serialized import entry as binary_row_serialized
+from paimon_conform.layouts.bitmap_global_index import entry as bitmap_global_index
 from paimon_conform.layouts.bitmap_index import entry as bitmap_index
 from paimon_conform.layouts.blob_descriptor import entry as blob_descriptor
 from paimon_conform.layouts.blob_file import entry as blob_file
@@ -34,10 +35,19 @@ LAYOUTS: dict[str, Layout] = {
         binary_row_serialized,
         blob_file,
         blob_descriptor,
+        bitmap_global_index,
     )
 }
 BY_NAME: dict[str, Layout] = {layout.name: layout for layout in LAYOUTS.values()}
-DETECT_ORDER = ("file-index", "deletion-vectors", "roaring32", "roaring64", "blob-file", "blob-descriptor")
+DETECT_ORDER = (
+    "file-index",
+    "deletion-vectors",
+    "roaring32",
+    "roaring64",
+    "blob-file",
+    "blob-descriptor",
+    "bitmap-global-index",
+)
 
 
 def get(kind: str) -> Layout:
