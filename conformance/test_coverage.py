@@ -14,7 +14,8 @@ def test_the_readme_shows_the_rendered_table():
 
 
 def test_every_row_starts_at_a_known_release_with_a_defined_status():
-    """Cells: `before` up to `since`, `status` from `since` to `until` (or the newest), `after` past `until`."""
+    """Cells: `before` up to `since` (`must` from `must_from`), `status` from `since` to `until` (or the newest),
+    `after` past `until`."""
     assert RELEASES[RELEASES.index("0.9") :] == coverage.SHOWN
     for row in coverage.ROWS:
         assert row.since in coverage.SHOWN
@@ -25,6 +26,9 @@ def test_every_row_starts_at_a_known_release_with_a_defined_status():
         last = coverage.SHOWN.index(row.until) if row.until else len(cells) - 1
         assert first <= last
         assert row.after == "must"
-        assert cells[:first] == [row.before] * first
+        known = coverage.SHOWN.index(row.must_from) if row.must_from else first
+        assert known <= first
+        assert cells[:known] == [row.before] * known
+        assert cells[known:first] == ["must"] * (first - known)
         assert cells[first : last + 1] == [row.status] * (last + 1 - first)
         assert cells[last + 1 :] == [row.after] * (len(cells) - 1 - last)

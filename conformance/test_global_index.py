@@ -1,6 +1,7 @@
 """Bitmap global indexes in Java 1.4's layout: the Java-written files of the corpus are bitmap file-index
 payloads the kit's encoder rebuilds byte for byte from the indexed column, the validator checks them
-against their index-manifest entries, and names the one release (2.0) whose reader refuses the layout."""
+against their index-manifest entries, and names the one release (2.0) whose reader refuses the layout.
+The same tables with their indexes rewritten in 2.0's BGIX layout are clean for 2.0 and a must for 1.4."""
 
 from __future__ import annotations
 
@@ -11,13 +12,14 @@ import pyarrow.parquet as pq
 from conftest import corpus_table
 from java_mutations import rewrite_avro
 
+from paimon_conform.layouts.bitmap_global_index import codec as bgix
 from paimon_conform.layouts.bitmap_index import codec as bitmap
 from paimon_conform.table.metadata import read_records
 from paimon_conform.table.schema import read_schema
 from paimon_conform.table.validate.table import validate_table
 
 TABLE = "append_with_global_index"
-CODES = ("GLOBAL_INDEX_LAYOUT", "GLOBAL_INDEX_ROW_RANGE", "INDEX_MANIFEST_ROW_COUNT")
+CODES = ("GLOBAL_INDEX_LAYOUT", "GLOBAL_INDEX_ROW_RANGE", "INDEX_MANIFEST_ROW_COUNT", "GLOBAL_INDEX_META")
 
 
 def _findings(root: Path, java_version: str = "2.0") -> list[tuple[str, str, str]]:
@@ -26,7 +28,7 @@ def _findings(root: Path, java_version: str = "2.0") -> list[tuple[str, str, str
         (f.code, f.severity, Path(r.file).name)
         for r in results
         for f in r.findings
-        if f.code in CODES or f.code.startswith("BITMAP_")
+        if f.code in CODES or f.code.startswith(("BITMAP_", "BGIX_", "BLOCK_"))
     )
 
 
@@ -83,3 +85,70 @@ def test_a_damaged_bitmap_global_index_gets_the_bitmap_layout_finding(tmp_path):
     assert found
     assert all(c.startswith("BITMAP_") and s == "must" for c, s, _ in found)
     assert {name for _, _, name in found} == {path.name}
+
+
+def _as_bgix(root: Path, meta_fn=None) -> dict[str, bytes]:
+    """Rewrite every live bitmap global index of the table in 2.0's layout from its column's rows, with the
+    entry's _FILE_SIZE and _INDEX_META (SortedIndexFileMeta) as Java 2.0 writes them; meta_fn changes the meta."""
+    schema = read_schema(root)
+    [data_file] = root.glob("bucket-0/*.parquet")
+    table = pq.read_table(data_file)
+    metas = {}
+    for e in _live_entries(root):
+        g = e["_GLOBAL_INDEX"]
+        field = next(f for f in schema.fields if f.id == g["_INDEX_FIELD_ID"])
+        values = table.column(field.name).to_pylist()[g["_ROW_RANGE_START"] : g["_ROW_RANGE_END"] + 1]
+        data = bgix.encode(field.type, values)
+        (root / "index" / e["_FILE_NAME"]).write_bytes(data)
+        keys = [bgix.key_bytes(field.type, v) for v in values if v is not None]
+        sort = bgix.order(field.type)
+        ordered = sorted(keys, key=lambda k: sort(bgix.read_key(field.type, k)))
+        first, last = (ordered[0], ordered[-1]) if ordered else (None, None)
+        metas[e["_FILE_NAME"]] = (len(data), bgix.index_meta(first, last, None in values))
+
+    def rewrite(r: dict) -> dict:
+        if r["_FILE_NAME"] in metas:
+            size, meta = metas[r["_FILE_NAME"]]
+            r["_FILE_SIZE"] = size
+            r["_GLOBAL_INDEX"]["_INDEX_META"] = meta_fn(meta) if meta_fn else meta
+        return r
+
+    rewrite_avro(root, "index_manifest", record_fn=rewrite)
+    return {name: meta for name, (_, meta) in metas.items()}
+
+
+def test_bgix_bitmap_global_indexes_are_clean_for_2_0_and_a_must_for_1_4(tmp_path):
+    root = corpus_table(tmp_path, TABLE)
+    written = _as_bgix(root)
+    assert len(written) == 3
+    assert _findings(root, "2.0") == []
+    found = _findings(root, "1.4")
+    assert {(c, s) for c, s, _ in found} == {("GLOBAL_INDEX_LAYOUT", "must")}
+    assert {n for _, _, n in found} == set(written)
+    assert _findings(root, "1.3") == []  # no global index reader before 1.4
+
+
+def test_an_index_meta_narrower_than_the_file_is_a_must_for_2_0(tmp_path):
+    root = corpus_table(tmp_path, TABLE)
+
+    def narrow(meta: bytes) -> bytes:
+        _first, last, nulls = bgix.read_index_meta(meta)
+        return bgix.index_meta(last, last, nulls)  # the first key raised to the last: values below it are skipped
+
+    _as_bgix(root, narrow)
+    found = _findings(root, "2.0")
+    assert found
+    assert {(c, s) for c, s, _ in found} == {("GLOBAL_INDEX_META", "must")}
+    assert {c for c, _, _ in _findings(root, "1.4")} == {"GLOBAL_INDEX_LAYOUT"}  # 1.4 reads no _INDEX_META
+
+
+def test_a_damaged_bgix_index_in_a_table_gets_the_layout_finding(tmp_path):
+    root = corpus_table(tmp_path, TABLE)
+    written = _as_bgix(root)
+    name = sorted(written)[0]
+    path = root / "index" / name
+    data = bytearray(path.read_bytes())
+    data[-5] ^= 1  # the footer's version
+    path.write_bytes(bytes(data))
+    found = _findings(root, "2.0")
+    assert found == [("BGIX_BAD_VERSION", "must", name)]

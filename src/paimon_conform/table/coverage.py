@@ -5,7 +5,8 @@ before it (`—` none has it, `must` the release cannot read it and the kit says
 `--java-version`), and what it does from that release on (`✓` checked as Java defines it, `part`
 checked in part with the rest named in a warning, FEATURE_NOT_CHECKED or TABLE_EXTERNAL_PATH,
 `warn` recognized and named in a FEATURE_NOT_CHECKED warning only), and, for a layout a newer
-release no longer reads, `must` after the last release that does (`until`).
+release no longer reads, `must` after the last release that does (`until`); a layout an older
+release knows of but cannot read is `must` for the releases from `must_from` on.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class Row:
     status: str = "✓"
     until: str | None = None  # the last release that reads it, when a newer one no longer does
     after: str = "must"  # what the kit does for the releases after `until`
+    must_from: str | None = None  # the first older release that meets the layout and cannot read it
 
 
 ROWS = (
@@ -48,11 +50,11 @@ ROWS = (
     Row("BLOB descriptors stored inline (layout `blob_descriptor` by file only)", "1.4", "—", "warn"),
     Row("bitmap global index, 1.4 layout (a bitmap file-index payload; 2.0 reads only BGIX)", "1.4", until="1.4"),
     Row(
-        "global indexes: BGIX bitmap (2.0), BTree, vector, full-text: `_GLOBAL_INDEX` records (bytes not)",
-        "1.4",
-        "—",
-        "part",
+        "bitmap global index, 2.0 BGIX layout (layout `bitmap_global_index`; 1.4 cannot read it)",
+        "2.0",
+        must_from="1.4",
     ),
+    Row("global indexes: BTree, vector, full-text: `_GLOBAL_INDEX` records (bytes not)", "1.4", "—", "part"),
     Row("branches: each validated as its own table (schema, snapshots, manifests; shared data)"),
 )
 
@@ -61,7 +63,11 @@ def cell(row: Row, release: str) -> str:
     """What the kit does with `row` for a table read by `release`."""
     if row.until is not None and SHOWN.index(release) > SHOWN.index(row.until):
         return row.after
-    return row.status if SHOWN.index(release) >= SHOWN.index(row.since) else row.before
+    if SHOWN.index(release) >= SHOWN.index(row.since):
+        return row.status
+    if row.must_from is not None and SHOWN.index(release) >= SHOWN.index(row.must_from):
+        return "must"
+    return row.before
 
 
 def markdown() -> str:

@@ -364,6 +364,7 @@ class GlobalIndexMeta:
     row_range_start: int
     row_range_end: int
     index_field_id: int
+    index_meta: bytes | None = None  # _INDEX_META: the index type's own bytes (2.0 sorted indexes: SortedIndexFileMeta)
 
 
 def _global_index(rec: dict, where: str) -> GlobalIndexMeta | None:
@@ -375,6 +376,7 @@ def _global_index(rec: dict, where: str) -> GlobalIndexMeta | None:
         _field(g, "_ROW_RANGE_START", (int,), at),
         _field(g, "_ROW_RANGE_END", (int,), at),
         _field(g, "_INDEX_FIELD_ID", (int,), at),
+        _field(g, "_INDEX_META", (bytes,), at, nullable=True),
     )
 
 

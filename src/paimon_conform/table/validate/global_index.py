@@ -3,18 +3,24 @@
 Java 1.4.1 writes a bitmap global index as a bitmap file-index payload (BitmapGlobalIndex wraps
 BitmapFileIndex): layout `bitmap_index`, row i of the payload being row id `_ROW_RANGE_START + i`.
 Java 2.0.0 replaced it with its own layout, footer magic `BGIX` (BitmapGlobalIndexFormat,
-apache/paimon#8276), and reads only that one: `readFooter` refuses the 1.4 bytes ('bad footer
-magic') when a filtered scan evaluates the index (`global-index.enabled`, default true). The
-BGIX bytes and the other global index types (btree, vector and full-text indexes) are not
+apache/paimon#8276, layout `bitmap_global_index`), and reads only that one: `readFooter` refuses the
+1.4 bytes ('bad footer magic') when a filtered scan evaluates the index (`global-index.enabled`,
+default true); 1.4 in turn cannot read BGIX. A BGIX file is also checked against its entry's
+`_INDEX_META` (SortedIndexFileMeta: first and last key, whether there are nulls), by which Java
+2.0 skips whole files. The other global index types (btree, vector and full-text indexes) are not
 checked; features.recognized names them.
 """
 
 from __future__ import annotations
 
+from pyroaring import BitMap64
+
 from paimon_conform.core.findings import Finding
 from paimon_conform.core.types import DataType
+from paimon_conform.layouts.bitmap_global_index import codec as bgix_codec
+from paimon_conform.layouts.bitmap_global_index import entry as bgix
 from paimon_conform.layouts.bitmap_index import codec as bitmap
-from paimon_conform.table.metadata import IndexManifestEntry
+from paimon_conform.table.metadata import GlobalIndexMeta, IndexManifestEntry
 from paimon_conform.table.schema import TableSchema
 
 BITMAP_TYPE = "bitmap"
@@ -33,35 +39,115 @@ def field_types(schema: TableSchema) -> dict[int, DataType]:
 
 
 def check_global_file(rel: str, data: bytes, e: IndexManifestEntry, owner: str, types: dict[int, DataType]) -> list:
-    """Findings for one live global-index file (a bitmap index in the 1.4 layout; others are left)."""
+    """Findings for one live bitmap global-index file, in the 1.4 or the 2.0 layout (others are left)."""
     meta = e.global_index
-    if meta is None or e.index_type != BITMAP_TYPE or is_bgix(data):
+    if meta is None or e.index_type != BITMAP_TYPE:
         return []
     t = types.get(meta.index_field_id)
     if t is None:
         return []  # a dropped column (Java then never opens the index) or a type the kit does not model
-    found, tree = bitmap.check_tree(data, t)
+    if is_bgix(data):
+        found, rows = _bgix(data, t, meta, owner)
+        other = "1.4"  # the release that cannot read this layout
+    else:
+        found, tree = bitmap.check_tree(data, t)
+        rows = None if any(f.severity == "must" for f in found) else _range(tree.num_rows)
+        other = "2.0"
     for f in found:
-        f.file = rel
-    if any(f.severity == "must" for f in found):
+        f.file = f.file or rel
+    if rows is None:
         return found
-    rows = tree.num_rows
+    found += _row_range(rows, e, owner)
+    if other == "2.0":
+        msg = (
+            "a bitmap global index in Java 1.4's layout (a bitmap file-index payload): Java 2.0.0 reads only its new "
+            "BGIX layout (apache/paimon#8276) and fails filtered scans of the column ('bad footer magic') while "
+            "global-index.enabled is true; rebuild the index with 2.0 or turn the option off"
+        )
+        found.append(
+            Finding("GLOBAL_INDEX_LAYOUT", "must", "", None, msg, rel, java_releases=ONLY_BGIX, otherwise=None)
+        )
+    else:
+        msg = (
+            "a bitmap global index in Java 2.0's BGIX layout: Java 1.4 reads bitmap global indexes as bitmap "
+            "file-index payloads and fails filtered scans of the column on it while global-index.enabled is true"
+        )
+        found.append(Finding("GLOBAL_INDEX_LAYOUT", "must", "", None, msg, rel, java_releases=("1.4",), otherwise=None))
+    return found
+
+
+def _range(n: int) -> BitMap64:
+    """Rows 0..n-1 (a 1.4 payload's rows are its positions)."""
+    rows = BitMap64()
+    rows.add_range(0, n)
+    return rows
+
+
+def _row_range(rows: BitMap64, e: IndexManifestEntry, owner: str) -> list[Finding]:
+    """The relative rows the index records against the entry's row range and row count."""
+    meta = e.global_index
+    assert meta is not None
     span = meta.row_range_end - meta.row_range_start + 1
     at = f"entries[{e.index}]._GLOBAL_INDEX"
-    if rows != span:
+    out = []
+    if len(rows) != span or (rows and rows.max() >= span):
         msg = (
-            f"the bitmap indexes {rows} row(s), the entry's row range {meta.row_range_start}..{meta.row_range_end} "
-            f"has {span}: Java maps the index's row i to row id {meta.row_range_start} + i, so filtered scans "
-            "select other rows than the index was built from"
+            f"the index records {len(rows)} row(s) (relative ids up to {rows.max() if rows else '-'}), the entry's row "
+            f"range {meta.row_range_start}..{meta.row_range_end} has {span}: Java maps the index's row i to row id "
+            f"{meta.row_range_start} + i, so filtered scans select other rows than the index was built from"
         )
-        found.append(Finding("GLOBAL_INDEX_ROW_RANGE", "must", at, None, msg, owner))
+        out.append(Finding("GLOBAL_INDEX_ROW_RANGE", "must", at, None, msg, owner))
     if e.row_count != span:
         msg = f"_ROW_COUNT is {e.row_count}, the entry's row range has {span} row(s)"
-        found.append(Finding("INDEX_MANIFEST_ROW_COUNT", "should", f"entries[{e.index}]._ROW_COUNT", None, msg, owner))
+        out.append(Finding("INDEX_MANIFEST_ROW_COUNT", "should", f"entries[{e.index}]._ROW_COUNT", None, msg, owner))
+    return out
+
+
+def _bgix(data: bytes, t: DataType, meta: GlobalIndexMeta, owner: str) -> tuple[list[Finding], BitMap64 | None]:
+    """A 2.0 bitmap global index: the layout's findings, its rows (None when unreadable), the _INDEX_META check."""
+    found, index = bgix.findings(data, t)
+    if index is None or any(f.severity == "must" for f in found):
+        return found, None
+    if meta.index_meta is not None:
+        found += _index_meta(meta.index_meta, index, t, owner)
+    return found, index.rows
+
+
+def _index_meta(raw: bytes, index: bgix_codec.Index, t: DataType, owner: str) -> list[Finding]:
+    """_INDEX_META (SortedIndexFileMeta) against the file: Java 2.0 prunes files by its keys and null flag."""
+    at = "_GLOBAL_INDEX._INDEX_META"
+    try:
+        first, last, has_nulls = bgix_codec.read_index_meta(raw)
+    except ValueError as exc:
+        msg = f"SortedIndexFileMeta.deserialize fails ({exc}): Java 2.0 cannot plan a scan with this index"
+        return [Finding("GLOBAL_INDEX_META", "must", at, None, msg, owner, java_releases=ONLY_BGIX, otherwise=None)]
+    actual = (index.keys[0] if index.keys else None, index.keys[-1] if index.keys else None, bool(index.null_rows))
+    if (first, last, has_nulls) == actual:
+        return []
+    sort = bgix_codec.order(t)
+    try:
+        narrower = (
+            (
+                actual[0] is not None
+                and (first is None or sort(bgix_codec.read_key(t, first)) > sort(bgix_codec.read_key(t, actual[0])))
+            )
+            or (
+                actual[1] is not None
+                and (last is None or sort(bgix_codec.read_key(t, last)) < sort(bgix_codec.read_key(t, actual[1])))
+            )
+            or (actual[2] and not has_nulls)
+        )
+    except ValueError:
+        narrower = True
     msg = (
-        "a bitmap global index in Java 1.4's layout (a bitmap file-index payload): Java 2.0.0 reads only its new "
-        "BGIX layout (apache/paimon#8276) and fails filtered scans of the column ('bad footer magic') while "
-        "global-index.enabled is true; rebuild the index with 2.0 or turn the option off"
+        f"_INDEX_META says keys {_hex(first)}..{_hex(last)}, nulls {has_nulls}; the file holds {_hex(actual[0])}.."
+        f"{_hex(actual[1])}, nulls {actual[2]}"
     )
-    found.append(Finding("GLOBAL_INDEX_LAYOUT", "must", "", None, msg, rel, java_releases=ONLY_BGIX, otherwise=None))
-    return found
+    if narrower:
+        msg += ": Java 2.0 skips the file for values (or nulls) it does hold, and filtered scans miss rows"
+        return [Finding("GLOBAL_INDEX_META", "must", at, None, msg, owner, java_releases=ONLY_BGIX, otherwise=None)]
+    return [Finding("GLOBAL_INDEX_META", "should", at, None, msg + ": wider than the file (no row is missed)", owner)]
+
+
+def _hex(key: bytes | None) -> str:
+    return "null" if key is None else key.hex() or "''"
