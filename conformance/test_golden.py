@@ -99,3 +99,14 @@ def test_cli_inspect_and_encode_round_trip(sidecar, tmp_path, capsys):
     (tmp_path / "inspected.json").write_text(json.dumps(printed))
     assert cli.main(["encode", str(tmp_path / "inspected.json"), "-o", str(out)]) == 0
     assert out.read_bytes() == binary.read_bytes()
+
+
+@pytest.mark.parametrize("sidecar", VALID, ids=ids(VALID))
+def test_a_golden_file_is_never_detected_as_another_layout(sidecar):
+    """`validate FILE` without --kind takes the layout the bytes announce: a valid file is taken for its own
+    layout, or for none (then the CLI asks for --kind), never for another one, which would judge it wrongly."""
+    from paimon_conform.layouts.registry import detect
+
+    case = json.loads(sidecar.read_text())
+    found = detect(sidecar.with_suffix(".bin").read_bytes())
+    assert found is None or found.kind == case["kind"]

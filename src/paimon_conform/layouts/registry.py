@@ -42,11 +42,11 @@ BY_NAME: dict[str, Layout] = {layout.name: layout for layout in LAYOUTS.values()
 DETECT_ORDER = (
     "file-index",
     "deletion-vectors",
+    "bitmap-global-index",  # before the bitmaps: a BGIX file starts with one (its magic is at the end)
     "roaring32",
     "roaring64",
     "blob-file",
     "blob-descriptor",
-    "bitmap-global-index",
 )
 
 
