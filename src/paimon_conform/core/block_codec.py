@@ -40,16 +40,21 @@ def trailer(block: bytes, compression: int) -> bytes:
     return struct.pack("<BI", compression, checksum(block, compression))
 
 
-def var_int(value: int, num_bytes: int = MAX_INT_BYTES) -> bytes:
-    """VarLengthIntUtils.encodeInt / encodeLong (num_bytes 5 / 10): unsigned LEB128 of a non-negative value."""
-    if not 0 <= value < 1 << (32 if num_bytes == MAX_INT_BYTES else 64) - 1:
-        raise EncodeError(f"{value} is not a non-negative {'int' if num_bytes == MAX_INT_BYTES else 'long'}")
+def leb128(value: int) -> bytes:
+    """Unsigned LEB128 of a non-negative value: 7 bits per byte, low group first, the high bit on all but the last."""
     out = bytearray()
     while value > 0x7F:
         out.append((value & 0x7F) | 0x80)
         value >>= 7
     out.append(value)
     return bytes(out)
+
+
+def var_int(value: int, num_bytes: int = MAX_INT_BYTES) -> bytes:
+    """VarLengthIntUtils.encodeInt / encodeLong (num_bytes 5 / 10): the LEB128 of a non-negative int / long."""
+    if not 0 <= value < 1 << (32 if num_bytes == MAX_INT_BYTES else 64) - 1:
+        raise EncodeError(f"{value} is not a non-negative {'int' if num_bytes == MAX_INT_BYTES else 'long'}")
+    return leb128(value)
 
 
 def read_var_int(data: bytes, pos: int, num_bytes: int = MAX_INT_BYTES) -> tuple[int, int] | None:

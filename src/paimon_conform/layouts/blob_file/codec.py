@@ -18,6 +18,7 @@ from typing import BinaryIO
 from zlib_ng.zlib_ng import crc32
 
 from paimon_conform.core import budget
+from paimon_conform.core.block_codec import leb128
 from paimon_conform.core.errors import EncodeError, InvariantError, LayoutError, TruncatedError
 
 NAME = "blob_file"
@@ -68,13 +69,7 @@ def zigzag_varint(value: int) -> bytes:
     """One signed 64-bit value as DeltaVarintCompressor writes it (ZigZag, then LEB128)."""
     if not -(2**63) <= value < 2**63:
         raise EncodeError(f"{value} does not fit in a signed 64-bit varint")
-    tmp = ((value << 1) ^ (value >> 63)) & 0xFFFF_FFFF_FFFF_FFFF
-    out = bytearray()
-    while tmp > 0x7F:
-        out.append((tmp & 0x7F) | 0x80)
-        tmp >>= 7
-    out.append(tmp)
-    return bytes(out)
+    return leb128(((value << 1) ^ (value >> 63)) & 0xFFFF_FFFF_FFFF_FFFF)
 
 
 def record(payload: bytes) -> bytes:
