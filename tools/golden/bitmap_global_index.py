@@ -72,19 +72,19 @@ def _assemble(
 ) -> tuple[bytes, dict]:
     """A one-dictionary-block file from (key, bitmap bytes), with the block contents replaceable."""
     from paimon_conform.core.block_codec import trailer
-    from paimon_conform.layouts.bitmap_global_index.codec import MAGIC, _block_content
+    from paimon_conform.layouts.bitmap_global_index.codec import MAGIC, block_content
 
     out, at = bytearray(), {}
     entries = []
     for key, bm in bitmaps:
         entries.append((key, len(out), len(bm)))
         out += bm
-    content = (dictionary or _block_content)(entries)
+    content = (dictionary or block_content)(entries)
     at["dictionary"] = len(out)
     out += content + trailer(content, 0)
     at["null"], at["non_null"] = len(out), len(out) + len(null_rows)
     out += null_rows + non_null
-    content = (index or _block_content)([(bitmaps[0][0], at["dictionary"], at["null"] - at["dictionary"] - 5)])
+    content = (index or block_content)([(bitmaps[0][0], at["dictionary"], at["null"] - at["dictionary"] - 5)])
     at["index"], at["len_index"] = len(out), len(content)
     out += content + trailer(content, 0)
     at["footer"] = len(out)
@@ -99,7 +99,7 @@ def _rejects(f: Path) -> None:
 
     from paimon_conform.core.block_codec import trailer, var_int
     from paimon_conform.core.types import parse_type
-    from paimon_conform.layouts.bitmap_global_index.codec import _block_content, bitmap_bytes, encode
+    from paimon_conform.layouts.bitmap_global_index.codec import bitmap_bytes, block_content, encode
 
     def bm(*rows: int) -> bytes:
         return bitmap_bytes(np.asarray(rows, dtype=np.uint64))
@@ -134,24 +134,24 @@ def _rejects(f: Path) -> None:
     reject(f, "index-crc", K, bad, "BLOCK_CRC_MISMATCH", "index.trailer", crc_at, "the index block's CRC changed")
     bad = field(good, crc_at, "<B", 7)
     reject(f, "unknown-compression", K, bad, "BLOCK_BAD_COMPRESSION", "index.trailer.compression", crc_at, "id 7")
-    bad, at2 = _assemble(parts, bm(2, 5), bm(0, 1, 3, 4, 6), dictionary=lambda e: var_int(100) + _block_content(e)[1:])
+    bad, at2 = _assemble(parts, bm(2, 5), bm(0, 1, 3, 4, 6), dictionary=lambda e: var_int(100) + block_content(e)[1:])
     msg = "the dictionary block counts 100 entries where it has room for 7"
     path = "dictionary_blocks[0].block.content.num_entries"
     reject(f, "count-past-block", K, bad, "BGIX_BAD_COUNT", path, at2["dictionary"], msg)
     neg = b"\xff\xff\xff\xff\x0f"
-    bad, at2 = _assemble(parts, bm(2, 5), bm(0, 1, 3, 4, 6), dictionary=lambda e: b"\x03" + neg + _block_content(e)[2:])
+    bad, at2 = _assemble(parts, bm(2, 5), bm(0, 1, 3, 4, 6), dictionary=lambda e: b"\x03" + neg + block_content(e)[2:])
     path = "dictionary_blocks[0].block.content.entries[0].len_key"
     reject(f, "negative-key-length", K, bad, "BGIX_BAD_KEY_LENGTH", path, at2["dictionary"] + 1, "key length -1")
-    bad, at2 = _assemble(parts, bm(2, 5), bm(0, 1, 3, 4, 6), dictionary=lambda e: b"\x03\x7f" + _block_content(e)[2:])
+    bad, at2 = _assemble(parts, bm(2, 5), bm(0, 1, 3, 4, 6), dictionary=lambda e: b"\x03\x7f" + block_content(e)[2:])
     path = "dictionary_blocks[0].block.content.entries[0].key"
     reject(f, "key-past-block", K, bad, "TRUNCATED", path, at2["dictionary"] + 2, "key length 127")
     bad, at2 = _assemble(
-        parts, bm(2, 5), bm(0, 1, 3, 4, 6), dictionary=lambda e: _block_content([e[0], e[1], (e[2][0], 500, e[2][2])])
+        parts, bm(2, 5), bm(0, 1, 3, 4, 6), dictionary=lambda e: block_content([e[0], e[1], (e[2][0], 500, e[2][2])])
     )
     path = "dictionary_blocks[0].block.content.entries[2].ofs_block"
     entry_at = at2["dictionary"] + 1 + 2 * (1 + 4 + 1 + 1) + 1 + 4  # the count, two 7-byte entries, a key
     reject(f, "bitmap-past-footer", K, bad, "BGIX_BAD_BLOCK", path, entry_at, "the third bitmap at offset 500")
-    bad, at2 = _assemble(parts, bm(2, 5), bm(0, 1, 3, 4, 6), index=lambda e: _block_content([(two, e[0][1], e[0][2])]))
+    bad, at2 = _assemble(parts, bm(2, 5), bm(0, 1, 3, 4, 6), index=lambda e: block_content([(two, e[0][1], e[0][2])]))
     msg = "the index names the block by key 2, its first key is 1: lookups of 1 miss it"
     path = "dictionary_blocks[0].block"
     reject(f, "first-key-mismatch", K, bad, "BGIX_FIRST_KEY_MISMATCH", path, at2["dictionary"], msg)

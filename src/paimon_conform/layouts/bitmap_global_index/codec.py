@@ -2,7 +2,7 @@
 cannot make (key order by the column type, the bitmaps against each other, the index meta).
 
 `encode(t, values)` writes what BitmapGlobalIndexWriter writes for a column's values in row order (row i
-is relative row id i). `read(data)` parses with the spec; `check(data, t)` lists every finding.
+is relative row id i). `read(data)` parses with the spec; `check(index, t)` lists the findings beyond it.
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ def _entry_size(key: bytes, offset: int, length: int) -> int:
     return _var_size(len(key)) + len(key) + _var_size(offset) + _var_size(length)
 
 
-def _block_content(entries: Sequence[tuple[bytes, int, int]]) -> bytes:
+def block_content(entries: Sequence[tuple[bytes, int, int]]) -> bytes:
     """A dictionary or index block before compression: the count, then key length, key, offset, length."""
     parts = [var_int(len(entries))]
     for key, offset, length in entries:
@@ -192,7 +192,7 @@ def encode(t: DataType, values: Sequence[Any], block_size: int = DEFAULT_BLOCK_S
     def flush() -> None:
         nonlocal current, current_size
         if current:
-            at, length = compressible(_block_content(current))
+            at, length = compressible(block_content(current))
             blocks.append((current[0][0], at, length))
             current, current_size = [], 0
 
@@ -210,7 +210,7 @@ def encode(t: DataType, values: Sequence[Any], block_size: int = DEFAULT_BLOCK_S
     non_null = np.sort(np.concatenate(rows)) if rows else np.zeros(0, dtype=np.uint64)
     non_null_data = bitmap_bytes(non_null)
     non_null_at = write(non_null_data)
-    index_at, index_len = compressible(_block_content(blocks))
+    index_at, index_len = compressible(block_content(blocks))
     footer = struct.pack(
         ">qiqiqiiiI",
         null_at,
