@@ -247,20 +247,23 @@ class Schemas:
         """Every readable schema of every branch (branch/branch-<name>/schema/schema-N), newest first."""
         if self.branches is None:
             self.branches = []
-            try:
-                names = list_names(self.root, "branch")
-            except OutsideRoot:
-                names = []  # reported by the walk
-            for name in names:
-                if not is_dir(self.root, f"branch/{name}"):
-                    continue
-                branch = self.root / "branch" / name
+            for meta in branch_folders(self.root):
                 try:
-                    for sid in reversed(schema_ids(branch)):
-                        self.branches.append(read_schema(branch, sid))
+                    for sid in reversed(schema_ids(self.root, meta)):
+                        self.branches.append(read_schema(self.root, sid, meta))
                 except UsageError:
                     continue
         return self.branches
+
+
+def branch_folders(root: Path) -> list[str]:
+    """The metadata folder ('branch/<name>/') of every directory under branch/ ([] when branch/ is missing or
+    leads outside the root: the walk reports that)."""
+    try:
+        names = list_names(root, "branch")
+    except OutsideRoot:
+        return []
+    return [f"branch/{n}/" for n in names if is_dir(root, f"branch/{n}")]
 
 
 def data_file_fields(schema: TableSchema) -> list[Field]:

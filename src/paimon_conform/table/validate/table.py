@@ -23,10 +23,10 @@ from paimon_conform.layouts.binary_row import bucketing
 from paimon_conform.table import features
 from paimon_conform.table import table_layout as tl
 from paimon_conform.table.chain import Chain, load_chain
-from paimon_conform.table.paths import OutsideRoot, contained, inside, is_dir, is_file, list_names, plain_name
+from paimon_conform.table.paths import OutsideRoot, contained, inside, is_file, list_names, plain_name
 from paimon_conform.table.read import data_files
 from paimon_conform.table.read.index_files import MAX_INDEX_BYTES, load_index_files
-from paimon_conform.table.schema import Schemas, TableSchema, read_schema, schema_ids
+from paimon_conform.table.schema import Schemas, TableSchema, branch_folders, read_schema, schema_ids
 from paimon_conform.table.validate import data_files as file_checks
 from paimon_conform.table.validate import global_index
 from paimon_conform.table.validate.blob_files import check_blob_file
@@ -333,18 +333,14 @@ def _prepare(root: Path, meta: str, schema: TableSchema, files: list[BucketFile]
 
 def _branches(root: Path, files: list[BucketFile], stats: TableStats) -> tuple[list[_Prepared], list[Finding]]:
     """Every branch (branch/branch-<name>/ with its own schema/ and snapshot/), followed as its own table."""
-    try:
-        names = list_names(root, "branch")
-    except OutsideRoot:
-        return [], []  # reported by the walk
     out, findings = [], []
-    for name in names:
-        meta = f"branch/{name}/"
-        if not name.startswith("branch-") or not is_dir(root, meta.rstrip("/")):
+    for meta in branch_folders(root):
+        name = meta.split("/")[1]
+        if not name.startswith("branch-"):
             continue
         try:
             schema = read_schema(root, meta=meta)
-        except (UsageError, OutsideRoot) as exc:
+        except UsageError as exc:  # OutsideRoot included
             findings.append(Finding("SCHEMA_UNREADABLE", "must", "", None, f"branch {name}: {exc}", f"{meta}schema"))
             continue
         with checking(f"{root}/{meta}"):
