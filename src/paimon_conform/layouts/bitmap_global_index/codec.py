@@ -26,6 +26,7 @@ from paimon_conform.layouts.roaring64 import entry as roaring64_entry
 
 NAME = "bitmap_global_index"
 MAGIC = 0x42474958
+MAGIC_BYTES = MAGIC.to_bytes(4, "big")  # "BGIX", the file's last 4 bytes
 VERSION = 1
 FOOTER = 48
 DEFAULT_BLOCK_SIZE = 16 * 1024  # bitmap-index.dictionary-block-size

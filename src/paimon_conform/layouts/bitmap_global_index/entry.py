@@ -27,7 +27,7 @@ ROW_BYTES = 64  # one row listed in a case
 
 def detect(data: bytes) -> bool:
     """The footer's magic, BGIX, in the last four bytes."""
-    return len(data) >= codec.FOOTER and data[-4:] == b"BGIX"
+    return len(data) >= codec.FOOTER and data[-4:] == codec.MAGIC_BYTES
 
 
 def _finding(err: LayoutError) -> Finding:

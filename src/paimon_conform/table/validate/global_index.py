@@ -24,13 +24,21 @@ from paimon_conform.table.metadata import GlobalIndexMeta, IndexManifestEntry
 from paimon_conform.table.schema import TableSchema
 
 BITMAP_TYPE = "bitmap"
-BGIX_MAGIC = b"BGIX"  # 0x42474958, the last 4 bytes of a 2.0 bitmap global index (big-endian int)
 ONLY_BGIX = ("2.0",)  # releases whose reader takes the BGIX layout only
+PAYLOAD_IN_2_0 = (
+    "a bitmap global index in Java 1.4's layout (a bitmap file-index payload): Java 2.0.0 reads only its new "
+    "BGIX layout (apache/paimon#8276) and fails filtered scans of the column ('bad footer magic') while "
+    "global-index.enabled is true; rebuild the index with 2.0 or turn the option off"
+)
+BGIX_IN_1_4 = (
+    "a bitmap global index in Java 2.0's BGIX layout: Java 1.4 reads bitmap global indexes as bitmap "
+    "file-index payloads and fails filtered scans of the column on it while global-index.enabled is true"
+)
 
 
 def is_bgix(data: bytes) -> bool:
     """A bitmap global index in Java 2.0's layout (BitmapGlobalIndexFormat's footer)."""
-    return data[-4:] == BGIX_MAGIC
+    return data[-4:] == bgix_codec.MAGIC_BYTES
 
 
 def field_types(schema: TableSchema) -> dict[int, DataType]:
@@ -48,31 +56,17 @@ def check_global_file(rel: str, data: bytes, e: IndexManifestEntry, owner: str, 
         return []  # a dropped column (Java then never opens the index) or a type the kit does not model
     if is_bgix(data):
         found, rows = _bgix(data, t, meta, owner)
-        other = "1.4"  # the release that cannot read this layout
+        unread_by, msg = ("1.4",), BGIX_IN_1_4
     else:
         found, tree = bitmap.check_tree(data, t)
         rows = None if any(f.severity == "must" for f in found) else _range(tree.num_rows)
-        other = "2.0"
+        unread_by, msg = ONLY_BGIX, PAYLOAD_IN_2_0
     for f in found:
         f.file = f.file or rel
     if rows is None:
         return found
     found += _row_range(rows, e, owner)
-    if other == "2.0":
-        msg = (
-            "a bitmap global index in Java 1.4's layout (a bitmap file-index payload): Java 2.0.0 reads only its new "
-            "BGIX layout (apache/paimon#8276) and fails filtered scans of the column ('bad footer magic') while "
-            "global-index.enabled is true; rebuild the index with 2.0 or turn the option off"
-        )
-        found.append(
-            Finding("GLOBAL_INDEX_LAYOUT", "must", "", None, msg, rel, java_releases=ONLY_BGIX, otherwise=None)
-        )
-    else:
-        msg = (
-            "a bitmap global index in Java 2.0's BGIX layout: Java 1.4 reads bitmap global indexes as bitmap "
-            "file-index payloads and fails filtered scans of the column on it while global-index.enabled is true"
-        )
-        found.append(Finding("GLOBAL_INDEX_LAYOUT", "must", "", None, msg, rel, java_releases=("1.4",), otherwise=None))
+    found.append(Finding("GLOBAL_INDEX_LAYOUT", "must", "", None, msg, rel, java_releases=unread_by, otherwise=None))
     return found
 
 
