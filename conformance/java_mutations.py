@@ -302,7 +302,7 @@ def run_probes(jobs: dict[str, list[dict]], work: Path) -> dict[str, list[dict]]
         job_file = work / f"jobs-{version}.json"
         job_file.write_text(json.dumps({"jobs": version_jobs}))
         out = work / f"out-{version}.json"
-        cmd = ["java", "-Xmx512m", "-cp", cp, "VerdictProbe", str(job_file), str(out)]
+        cmd = paimon_java.java_command(cp, "VerdictProbe", str(job_file), str(out), heap="512m")
         procs[version] = (subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True), out)
     results = {}
     for version, (proc, out) in procs.items():

@@ -690,17 +690,7 @@ def _writer_process(peer: str, warehouse: Path, specs: list[TableSpec], work: Pa
     if peer == CONTROL:
         tables.write_text(json.dumps({"warehouse": str(warehouse), "tables": [s.to_json() for s in specs]}))
         cp = _java_classpath("1.0-SNAPSHOT")
-        args = [
-            "java",
-            "-Xmx1g",
-            "-XX:-OmitStackTraceInFastThrow",
-            "-cp",
-            cp,
-            "TablesReader",
-            "--write-controls",
-            str(tables),
-            str(out),
-        ]
+        args = _java_command(cp, "TablesReader", "--write-controls", str(tables), str(out))
     else:
         tables.write_text(json.dumps([s.to_json() for s in specs]))
         script = {
@@ -818,13 +808,20 @@ def _java_classpath(version: str) -> str:
     return pj.tables_classpath(version)
 
 
+def _java_command(cp: str, main_class: str, *args: str) -> list[str]:
+    sys.path.insert(0, str(ROOT / "tools"))
+    import paimon_java as pj
+
+    return pj.java_command(cp, main_class, *args)
+
+
 def java_process(version: str, jobs: list[dict], work: Path, tag: str) -> tuple[subprocess.Popen, Path]:
     """Start TablesReader on many tables in one JVM; returns the process and its output file."""
     cp = _java_classpath(version)
     inp, out = work / f"java-{tag}.json", work / f"java-{tag}-out.json"
     inp.write_text(json.dumps({"tables": jobs}))
     log = (work / f"java-{tag}.log").open("w")
-    args = ["java", "-Xmx1g", "-XX:-OmitStackTraceInFastThrow", "-cp", cp, "TablesReader", str(inp), str(out)]
+    args = _java_command(cp, "TablesReader", str(inp), str(out))
     return subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, text=True), out
 
 

@@ -124,8 +124,15 @@ def _compile(jar: Path, sources: list[Path], classes: Path) -> Path:
     return classes
 
 
+def java_command(cp: str, main_class: str, *args: str, heap: str = "1g") -> list[str]:
+    """The command line that runs one of our Java programs. -XX:-OmitStackTraceInFastThrow: a JVM that has
+    thrown the same exception often in compiled code otherwise throws a preallocated one without its message
+    (a NullPointerException's 'Cannot invoke ...'), and the tests that read Java's errors see only 'null'."""
+    return ["java", f"-Xmx{heap}", "-XX:-OmitStackTraceInFastThrow", "-cp", cp, main_class, *args]
+
+
 def _run(cp: str, main_class: str, args: tuple[str, ...]) -> None:
-    done = subprocess.run(["java", "-Xmx1g", "-cp", cp, main_class, *args], capture_output=True, text=True)
+    done = subprocess.run(java_command(cp, main_class, *args), capture_output=True, text=True)
     if done.returncode != 0:
         sys.stderr.write(done.stdout + done.stderr)
         raise SystemExit(f"java {main_class} failed with exit code {done.returncode}")
