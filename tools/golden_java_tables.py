@@ -513,9 +513,60 @@ def evolution_cases() -> list[dict]:
     return [append, dv, mor]
 
 
+def retention_cases() -> list[dict]:
+    """Tables whose metadata outlives their snapshots: tags, long-lived changelogs, consumers, statistics."""
+    rng = random.Random(20261124)
+    ids = list(range(16))
+    keep = {"snapshot.num-retained.min": "1", "snapshot.num-retained.max": "2"}
+    pk = _case(
+        "pk-tags-changelog",
+        KV_FIELDS,
+        ["dt", "id"],
+        ["dt"],
+        {"bucket": "2", "file.format": "parquet", "changelog-producer": "input", "changelog.num-retained.max": "20"}
+        | keep,
+        [
+            _write(_kv_rows(rng, range(16))),
+            {"op": "tag", "name": "first", "snapshot": 1},
+            _write(_changes(rng, ids, 6, 3, range(16, 18))),
+            _write(_changes(rng, ids, 4, 2, range(18, 19))),
+            {"op": "compact", "full": True},
+            {"op": "tag", "name": "compacted", "snapshot": 4, "retained_seconds": 86400},
+            _write(_changes(rng, ids, 3, 1, range(19, 20))),
+            {"op": "analyze", "column": {"name": "id", "field_id": 1, "distinct": 20, "min": 0, "max": 19}},
+            {"op": "consumer", "id": "reader-1", "next_snapshot": 6},
+        ],
+        "snapshots keep at most 2 (each commit expires older ones), changelogs 20: expired snapshots 1 to 4 "
+        "live on as changelog/changelog-N (changelog-producer input, decoupled changelog retention) whose base "
+        "and delta manifest lists are deleted with the snapshot; tag 'first' keeps snapshot 1 (files the full "
+        "compaction replaced, referred to by no snapshot), tag 'compacted' keeps snapshot 4 with a "
+        "tagTimeRetained; an ANALYZE commit (FileStoreCommit.commitStatistics) writes statistics/stats-* and a "
+        "snapshot naming it; consumer reader-1 resumes at snapshot 6",
+    )
+    append = _case(
+        "append-tags-expired",
+        KV_FIELDS,
+        [],
+        ["dt"],
+        {"bucket": "2", "bucket-key": "id", "file.format": "orc"} | keep,
+        [
+            _write(_kv_rows(rng, range(12))),
+            {"op": "tag", "name": "2024-01-01", "snapshot": 1},
+            _write(_kv_rows(rng, range(12, 20))),
+            _write(_kv_rows(rng, range(20, 28))),
+            {"op": "compact", "full": True},
+            _write(_kv_rows(rng, range(28, 32))),
+        ],
+        "append table with two fixed buckets, at most 2 snapshots kept: tag '2024-01-01' keeps snapshot 1, "
+        "whose data files the full compaction (three files per bucket, the least Java's full compaction of an "
+        "append bucket takes) replaced and no snapshot refers to",
+    )
+    return [pk, append]
+
+
 def all_cases() -> list[dict]:
     """Every table case, in golden order."""
-    return pk_cases() + append_cases() + evolution_cases()
+    return pk_cases() + append_cases() + evolution_cases() + retention_cases()
 
 
 def initial_fields(case: dict) -> list[dict]:
@@ -771,6 +822,9 @@ def sidecar(case: dict, report: dict, version: str) -> dict:
         }
         | _provenance(version),
     }
+    for key in ("tags", "consumers"):  # TagManager.tags (name -> snapshot id), ConsumerManager.consumers
+        if key in report:
+            out[key] = report[key]
     if evolution:
         out["schemas"] = [
             {"id": v["id"], "fields": _fields(v["fields"]), "highest_field_id": v["highest_field_id"]}
@@ -804,6 +858,12 @@ def _step_text(s: dict) -> str:
         return "write " + str(len(s["rows"])) + " rows"
     if s["op"] == "alter":
         return "alter (" + "; ".join(map(_change_text, s["changes"])) + ")"
+    if s["op"] == "tag":
+        return f"createTag {s['name']!r} of snapshot {s['snapshot']}"
+    if s["op"] == "consumer":
+        return f"consumer {s['id']!r} at snapshot {s['next_snapshot']}"
+    if s["op"] == "analyze":
+        return f"commitStatistics with column statistics of {s['column']['name']}"
     return ("full " if s["full"] else "") + "compact"
 
 

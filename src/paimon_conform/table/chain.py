@@ -29,8 +29,10 @@ from paimon_conform.table.metadata import (
     index_manifest_entry,
     manifest_entry,
     manifest_file_meta,
+    read_consumer,
     read_records,
     read_snapshot,
+    read_statistics,
 )
 from paimon_conform.table.paths import OutsideRoot, contained, inside, is_file, list_names, plain_name
 from paimon_conform.table.schema import TableSchema
@@ -61,7 +63,10 @@ class Chain:
     index_paths: dict[str, str] = field(default_factory=dict)  # index file name → its path under the root
     missing: list[tuple[Finding, str]] = field(default_factory=list)  # DATA_FILE_MISSING and the path
     refused: set[tuple[str, str]] = field(default_factory=set)  # (manifest, field) of escaping names reported
+    needed: set[str] = field(default_factory=set)  # data files Java keeps for a snapshot, tag or changelog
     snapshots: int = 0
+    tags: int = 0
+    changelogs: int = 0
 
 
 class _Loader:
@@ -109,8 +114,9 @@ class _Loader:
                 return folder
         return "index"
 
-    def reference(self, owner: str, path: str, folder: str, name: str, code: str) -> Path | None:
-        """The file a metadata field names, or None (with a finding) when it escapes or is missing."""
+    def reference(self, owner: str, path: str, folder: str, name: str, code: str, required: bool = True) -> Path | None:
+        """The file a metadata field names, or None (with a finding) when it escapes or is missing (no finding for
+        a missing file that is not `required`: one Java may already have deleted)."""
         rel = f"{folder}/{name}" if folder else name
         if not plain_name(name):
             msg = f"{name[:200]!r} is not a plain file name; it would lead outside the table root; not followed"
@@ -122,10 +128,12 @@ class _Loader:
             msg = f"{out.relative} {out.reason}; not followed"
             self.chain.findings.append(_f("TABLE_REFERENCE_ESCAPES_ROOT", "must", owner, path, msg))
             return None
-        self.chain.referenced.add(rel)
         if not target.is_file():
-            self.chain.findings.append(_f(code, "must", owner, path, f"refers to {rel}, which does not exist"))
+            if required:
+                self.chain.referenced.add(rel)
+                self.chain.findings.append(_f(code, "must", owner, path, f"refers to {rel}, which does not exist"))
             return None
+        self.chain.referenced.add(rel)
         return target
 
     def records(self, rel: str, kind: str) -> list[dict] | None:
@@ -150,11 +158,11 @@ class _Loader:
         self.cache[rel] = rf.records
         return rf.records
 
-    def manifest_list(self, owner: str, path: str, name: str | None) -> list[ManifestFileMeta]:
+    def manifest_list(self, owner: str, path: str, name: str | None, required: bool = True) -> list[ManifestFileMeta]:
         """The manifests a manifest list names (each checked against its summary once)."""
         if name is None:
             return []
-        target = self.reference(owner, path, "manifest", name, "SNAPSHOT_MISSING_MANIFEST_LIST")
+        target = self.reference(owner, path, "manifest", name, "SNAPSHOT_MISSING_MANIFEST_LIST", required)
         if target is None:
             return []
         rel = f"manifest/{name}"
@@ -244,11 +252,11 @@ class _Loader:
         self.cache[key] = out
         return out
 
-    def index_entries(self, owner: str, name: str | None) -> list[IndexManifestEntry]:
+    def index_entries(self, owner: str, name: str | None, required: bool = True) -> list[IndexManifestEntry]:
         """The records of an index manifest."""
         if name is None:
             return []
-        target = self.reference(owner, "indexManifest", "manifest", name, "SNAPSHOT_MISSING_INDEX_MANIFEST")
+        target = self.reference(owner, "indexManifest", "manifest", name, "SNAPSHOT_MISSING_INDEX_MANIFEST", required)
         if target is None:
             return []
         rel = f"manifest/{name}"
@@ -273,6 +281,24 @@ class _Loader:
                 self.index_files.setdefault(e.file_name, e)
         self.cache[key] = out
         return out
+
+    def statistics(self, owner: str, name: str | None, known_schemas: list[int], required: bool) -> None:
+        """The statistics file a snapshot names (read once): Java reads it with its schema (StatsFileHandler)."""
+        if name is None:
+            return
+        target = self.reference(owner, "statistics", "statistics", name, "STATISTICS_MISSING", required)
+        rel = f"statistics/{name}"
+        if target is None or ("statistics", rel) in self.cache:
+            return
+        self.cache[("statistics", rel)] = True
+        try:
+            stats = read_statistics(target)
+        except MetadataProblem as p:
+            self.chain.findings.append(_f(p.code, "must", rel, p.path, p.message))
+            return
+        if stats.schema_id not in known_schemas:
+            msg = f"schemaId {stats.schema_id} has no schema file; Java reads the statistics with that schema"
+            self.chain.findings.append(_f("STATISTICS_MALFORMED", "must", rel, "schemaId", msg))
 
 
 def snapshot_ids(root: Path, meta: str = "") -> list[int]:
@@ -343,7 +369,8 @@ def _place(loader: _Loader, e: ManifestEntry) -> LiveFile:
 
 
 def load_chain(root: Path, schema: TableSchema, known_schemas: list[int], meta: str = "") -> Chain:
-    """Follow every kept snapshot; keep the latest one's live files for the file checks.
+    """Follow every kept snapshot, tag and long-lived changelog; keep the latest snapshot's live files for the
+    file checks.
 
     `meta`: where snapshot/ is under the root ('' for the table, 'branch/branch-<name>/' for a branch, whose
     snapshots name manifests, index and data files in the table's own directories).
@@ -356,21 +383,24 @@ def load_chain(root: Path, schema: TableSchema, known_schemas: list[int], meta: 
         chain.findings.append(_f("TABLE_REFERENCE_ESCAPES_ROOT", "must", f"{meta}snapshot", "", str(out)))
         ids = []
     chain.snapshots = len(ids)
-    latest_entries: list[ManifestEntry] = []
+    latest_live: list[ManifestEntry] = []
     latest_changelog: list[ManifestEntry] = []
     for sid in ids:
         rel = f"{meta}snapshot/snapshot-{sid}"
         with checking(str(root / rel)):
-            latest = _follow_snapshot(root, loader, chain, sid == ids[-1], sid, rel, known_schemas)
+            latest = _follow(root, loader, SNAPSHOT, rel, known_schemas, sid, sid == ids[-1])
         if latest is not None:
-            latest_entries, latest_changelog = latest
+            latest_live, latest_changelog = latest
+    for role, folder, names in _retained(root, meta, chain):
+        for name, sid in names:
+            rel = f"{meta}{folder}/{name}"
+            with checking(str(root / rel)):
+                _follow(root, loader, role, rel, known_schemas, sid, False)
+    _check_consumers(root, meta, chain)
     live_names = {e.file_name for e in chain.index_files}
     chain.older_index_files = {n: e for n, e in loader.index_files.items() if n not in live_names}
     if chain.latest is not None:
-        rel = f"{meta}snapshot/snapshot-{chain.latest.id}"
-        live, found = merge(latest_entries, rel)
-        chain.findings.extend(found)
-        chain.live = [_place(loader, e) for e in live]
+        chain.live = [_place(loader, e) for e in latest_live]
         chain.changelog = [_place(loader, e) for e in latest_changelog if e.kind == ADD]
         for e, err in loader.odd_partitions.values():
             msg = (
@@ -380,17 +410,93 @@ def load_chain(root: Path, schema: TableSchema, known_schemas: list[int], meta: 
             chain.findings.append(
                 _f("MANIFEST_BAD_PARTITION_ROW", "should", e.manifest, f"entries[{e.index}]._PARTITION", msg)
             )
-        _check_hints(root, ids, chain, meta)
+        _check_hints(root, ids, chain, f"{meta}snapshot")
     return chain
 
 
-def _follow_snapshot(
-    root: Path, loader: _Loader, chain: Chain, is_latest: bool, sid: int, rel: str, known_schemas: list[int]
-) -> tuple[list[ManifestEntry], list[ManifestEntry]] | None:
-    """One kept snapshot: its manifest lists, manifests, index manifest and data-file references.
+@dataclass(frozen=True)
+class Role:
+    """What Java keeps for one kind of snapshot-JSON file, so what must still exist when the file does."""
 
-    For the latest snapshot, its data entries (base + delta) and changelog entries.
+    name: str
+    data: bool  # the base and delta manifest lists, and the files live in them (time travel reads them)
+    changelog: bool  # the changelog manifest list and the files it adds (streaming reads)
+    index: bool  # the index manifest and its files
+    statistics: bool  # the statistics file
+
+
+SNAPSHOT = Role("snapshot", True, True, True, True)
+# TagManager / FileDeletionBase.manifestSkippingSet: a tag keeps its data manifests, index manifest and statistics;
+# its changelog manifest list expires with the snapshot.
+TAG = Role("tag", True, False, True, True)
+# ChangelogDeletion / SnapshotDeletion with decoupled changelog retention: a long-lived changelog keeps its changelog
+# manifest list, or (changelog-producer none) its delta list and the APPEND files in it; the base list, the index
+# manifest and the statistics go with the snapshot.
+CHANGELOG = Role("changelog", False, True, False, False)
+CHANGELOG_NAME = re.compile(r"changelog-([1-9][0-9]{0,18})")
+TAG_PREFIX = "tag-"
+CONSUMER_PREFIX = "consumer-"
+COMPACT_SOURCE = 1  # FileSource.COMPACT; 0 is APPEND, and a file without a source counts as APPEND
+
+
+def _retained(root: Path, meta: str, chain: Chain) -> list[tuple[Role, str, list[tuple[str, int | None]]]]:
+    """The tag files (tag/tag-<name>) and long-lived changelog files (changelog/changelog-<id>) of the table."""
+    out = []
+    for role, folder in ((TAG, "tag"), (CHANGELOG, "changelog")):
+        try:
+            names = list_names(root, f"{meta}{folder}")
+        except OutsideRoot as out_:
+            chain.findings.append(_f("TABLE_REFERENCE_ESCAPES_ROOT", "must", f"{meta}{folder}", "", str(out_)))
+            continue
+        kept: list[tuple[str, int | None]] = []
+        for n in names:
+            if not is_file(root, f"{meta}{folder}/{n}"):
+                continue
+            if role is TAG and n.startswith(TAG_PREFIX) and len(n) > len(TAG_PREFIX):
+                kept.append((n, None))
+            elif role is CHANGELOG and (m := CHANGELOG_NAME.fullmatch(n)):
+                kept.append((n, int(m.group(1))))
+        if role is CHANGELOG and kept:
+            ids = sorted(sid for _, sid in kept if sid is not None)
+            _check_hints(root, ids, chain, f"{meta}changelog")
+            chain.changelogs = len(ids)
+        if role is TAG:
+            chain.tags = len(kept)
+        out.append((role, folder, sorted(kept, key=lambda k: (k[1] or 0, k[0]))))
+    return out
+
+
+def _check_consumers(root: Path, meta: str, chain: Chain) -> None:
+    """consumer/consumer-<id> files: Java's snapshot expiration reads every one (ConsumerManager.minNextSnapshot)
+    and fails, after ten tries, on one it cannot read."""
+    folder = f"{meta}consumer"
+    try:
+        names = list_names(root, folder)
+    except OutsideRoot as out:
+        chain.findings.append(_f("TABLE_REFERENCE_ESCAPES_ROOT", "must", folder, "", str(out)))
+        return
+    for n in names:
+        rel = f"{folder}/{n}"
+        if not n.startswith(CONSUMER_PREFIX) or not is_file(root, rel):
+            continue
+        try:
+            read_consumer(contained(root, rel))
+        except OutsideRoot as out:
+            chain.findings.append(_f("TABLE_REFERENCE_ESCAPES_ROOT", "must", rel, "", str(out)))
+        except MetadataProblem as p:
+            msg = f"{p.message}; Java's snapshot expiration reads every consumer and fails on this one"
+            chain.findings.append(_f(p.code, "must", rel, p.path, msg))
+
+
+def _follow(
+    root: Path, loader: _Loader, role: Role, rel: str, known_schemas: list[int], sid: int | None, is_latest: bool
+) -> tuple[list[ManifestEntry], list[ManifestEntry]] | None:
+    """One kept snapshot, tag or long-lived changelog: its manifest lists, manifests, index manifest, statistics
+    and data-file references. A file it names is a finding when missing only if Java keeps it for this role.
+
+    For the latest snapshot, its live data entries (base + delta merged) and its changelog entries.
     """
+    chain = loader.chain
     try:
         snap = read_snapshot(contained(root, rel))
     except OutsideRoot as out:
@@ -399,29 +505,46 @@ def _follow_snapshot(
     except MetadataProblem as p:
         chain.findings.append(_f(p.code, "must", rel, p.path, p.message))
         return None
-    if snap.id != sid:
-        chain.findings.append(_f("SNAPSHOT_ID_MISMATCH", "must", rel, "id", f"id is {snap.id} in snapshot-{sid}"))
+    if sid is not None and snap.id != sid:
+        name = rel.rsplit("/", 1)[-1]
+        chain.findings.append(_f("SNAPSHOT_ID_MISMATCH", "must", rel, "id", f"id is {snap.id} in {name}"))
     if snap.schema_id not in known_schemas:
         msg = f"schemaId {snap.schema_id} has no schema file (known: {known_schemas})"
         chain.findings.append(_f("SNAPSHOT_SCHEMA_UNKNOWN", "must", rel, "schemaId", msg))
-    base = loader.manifest_list(rel, "baseManifestList", snap.base_manifest_list)
-    delta = loader.manifest_list(rel, "deltaManifestList", snap.delta_manifest_list)
-    changelog = loader.manifest_list(rel, "changelogManifestList", snap.changelog_manifest_list)
+    produced = snap.changelog_manifest_list is not None
+    base = loader.manifest_list(rel, "baseManifestList", snap.base_manifest_list, role.data)
+    delta = loader.manifest_list(rel, "deltaManifestList", snap.delta_manifest_list, role.data or not produced)
+    changelog = loader.manifest_list(rel, "changelogManifestList", snap.changelog_manifest_list, role.changelog)
     entries = [e for m in base + delta for e in loader.entries(m.file_name) or []]
     logs = [e for m in changelog for e in loader.entries(m.file_name) or []]
-    index = loader.index_entries(rel, snap.index_manifest)
+    index = loader.index_entries(rel, snap.index_manifest, role.index)
+    loader.statistics(rel, snap.statistics, known_schemas, role.statistics)
+    live: list[ManifestEntry] = []
+    if role.data:
+        live, found = merge(entries, rel)
+        if is_latest:
+            chain.findings.extend(found)
+        needed = {id(e) for e in live}
+    else:  # changelog-producer none: the streaming read takes the delta's APPEND files
+        delta_entries = [e for m in delta for e in loader.entries(m.file_name) or []]
+        needed = {
+            id(e) for e in delta_entries if not produced and e.kind == ADD and e.file.file_source != COMPACT_SOURCE
+        }
+    if role.changelog:
+        needed |= {id(e) for e in logs if e.kind == ADD}
     for e in entries + logs:
-        _reference_data(loader, e)
+        _reference_data(loader, e, id(e) in needed)
     if not is_latest:
         return None
     chain.latest = snap
     chain.index_files = live_index(index)
     _check_counts(chain, rel, snap, base, delta, loader)
-    return entries, logs
+    return live, logs
 
 
-def _reference_data(loader: _Loader, e: ManifestEntry) -> None:
-    """Mark an entry's data file and extra files as referenced; an ADDed one that is missing is a finding."""
+def _reference_data(loader: _Loader, e: ManifestEntry, needed: bool) -> None:
+    """Mark an entry's data file and extra files as referenced; a `needed` one (live in a kept snapshot or tag,
+    or read from a kept changelog) that is missing is a finding."""
     folder = loader.folder(e)
     if e.file.external_path is not None or not isinstance(folder, str):
         return
@@ -435,10 +558,13 @@ def _reference_data(loader: _Loader, e: ManifestEntry) -> None:
             chain.refused.add((e.manifest, where))
             msg = f"{name[:200]!r} is not a plain file name; it would lead outside the bucket directory; not followed"
             chain.findings.append(_f("TABLE_REFERENCE_ESCAPES_ROOT", "must", e.manifest, where, msg))
-        if not plain_name(name) or rel in chain.referenced:
+        if not plain_name(name) or (rel in chain.referenced and (not needed or rel in chain.needed)):
             continue
         chain.referenced.add(rel)
-        if e.kind == ADD and inside(loader.root, rel) is not None and not is_file(loader.root, rel):
+        if not needed:
+            continue
+        chain.needed.add(rel)
+        if inside(loader.root, rel) is not None and not is_file(loader.root, rel):
             finding = _f("DATA_FILE_MISSING", "must", e.manifest, where, f"names {rel}, which does not exist")
             chain.findings.append(finding)
             chain.missing.append((finding, rel))
@@ -477,10 +603,11 @@ def _check_counts(chain: Chain, rel: str, snap: Snapshot, base: list, delta: lis
             chain.findings.append(_f("SNAPSHOT_RECORD_COUNT", "should", rel, name, msg))
 
 
-def _check_hints(root: Path, ids: list[int], chain: Chain, meta: str) -> None:
-    """LATEST / EARLIEST hints name existing snapshots (Java falls back to listing when they do not)."""
+def _check_hints(root: Path, ids: list[int], chain: Chain, folder: str) -> None:
+    """LATEST / EARLIEST hints name existing snapshots or changelogs (Java falls back to listing when they do
+    not)."""
     for hint, want in (("LATEST", ids[-1]), ("EARLIEST", ids[0])):
-        rel = f"{meta}snapshot/{hint}"
+        rel = f"{folder}/{hint}"
         try:
             path = contained(root, rel)
         except OutsideRoot as out:
@@ -496,5 +623,6 @@ def _check_hints(root: Path, ids: list[int], chain: Chain, meta: str) -> None:
             chain.findings.append(_f("SNAPSHOT_HINT", "warning", rel, "", "not a snapshot id"))
             continue
         if value not in ids:
-            msg = f"names snapshot {value}, which does not exist (the {hint.lower()} is {want})"
+            kind = folder.rsplit("/", 1)[-1]
+            msg = f"names {kind} {value}, which does not exist (the {hint.lower()} is {want})"
             chain.findings.append(_f("SNAPSHOT_HINT", "warning", rel, "", msg))

@@ -56,6 +56,7 @@ ROWS = (
     ),
     Row("global indexes: BTree, vector, full-text: `_GLOBAL_INDEX` records (bytes not)", "1.4", "—", "part"),
     Row("branches: each validated as its own table (schema, snapshots, manifests; shared data)"),
+    Row("tags, long-lived changelogs, consumers, statistics: followed for what Java keeps for each"),
 )
 
 

@@ -46,36 +46,46 @@ class Snapshot:
     total_record_count: int | None
     delta_record_count: int | None
     changelog_record_count: int | None
+    statistics: str | None = None  # the statistics/ file an ANALYZE commit wrote (carried to later snapshots)
 
 
 COMMIT_KINDS = ("APPEND", "COMPACT", "OVERWRITE", "ANALYZE")
 
 
-def _typed(doc: dict, name: str, kind: type, required: bool) -> Any:
+def _typed(doc: dict, name: str, kind: type, required: bool, code: str = "SNAPSHOT_MALFORMED") -> Any:
     value = doc.get(name)
     if value is None:
         if required:
-            raise MetadataProblem("SNAPSHOT_MALFORMED", name, f"required property {name!r} is missing or null")
+            raise MetadataProblem(code, name, f"required property {name!r} is missing or null")
         return None
     if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise MetadataProblem("SNAPSHOT_MALFORMED", name, f"{name} must be an integer, not {value!r}")
+        raise MetadataProblem(code, name, f"{name} must be an integer, not {value!r}")
     if kind is str and not isinstance(value, str):
-        raise MetadataProblem("SNAPSHOT_MALFORMED", name, f"{name} must be a string, not {value!r}")
+        raise MetadataProblem(code, name, f"{name} must be a string, not {value!r}")
+    if kind is dict and not isinstance(value, dict):
+        raise MetadataProblem(code, name, f"{name} must be a JSON object, not {str(value)[:80]}")
     return value
 
 
-def read_snapshot(path: Path) -> Snapshot:
-    """A snapshot file; MetadataProblem when it is not valid snapshot JSON."""
+def _json_object(path: Path, code: str, what: str) -> dict:
+    """A small JSON metadata file's object (MetadataProblem with `code` when it is not one)."""
     try:
         if path.stat().st_size > MAX_SNAPSHOT_BYTES:
-            raise MetadataProblem("SNAPSHOT_MALFORMED", "", f"larger than {MAX_SNAPSHOT_BYTES} bytes")
-        doc = budget.loads_json(path.read_bytes(), "the snapshot")
+            raise MetadataProblem(code, "", f"larger than {MAX_SNAPSHOT_BYTES} bytes")
+        doc = budget.loads_json(path.read_bytes(), what)
     except budget.JsonLimitError as exc:
-        raise MetadataProblem("SNAPSHOT_MALFORMED", "", str(exc)) from None
+        raise MetadataProblem(code, "", str(exc)) from None
     except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-        raise MetadataProblem("SNAPSHOT_MALFORMED", "", f"not JSON: {exc}") from None
+        raise MetadataProblem(code, "", f"not JSON: {exc}") from None
     if not isinstance(doc, dict):
-        raise MetadataProblem("SNAPSHOT_MALFORMED", "", "not a JSON object")
+        raise MetadataProblem(code, "", "not a JSON object")
+    return doc
+
+
+def read_snapshot(path: Path) -> Snapshot:
+    """A snapshot file, or a tag or long-lived changelog file (Tag and Changelog extend Snapshot's JSON);
+    MetadataProblem when it is not valid snapshot JSON."""
+    doc = _json_object(path, "SNAPSHOT_MALFORMED", "the snapshot")
     kind = _typed(doc, "commitKind", str, True)
     if kind not in COMMIT_KINDS:
         raise MetadataProblem("SNAPSHOT_MALFORMED", "commitKind", f"commitKind {kind!r} is not one of {COMMIT_KINDS}")
@@ -91,7 +101,33 @@ def read_snapshot(path: Path) -> Snapshot:
         total_record_count=_typed(doc, "totalRecordCount", int, False),
         delta_record_count=_typed(doc, "deltaRecordCount", int, False),
         changelog_record_count=_typed(doc, "changelogRecordCount", int, False),
+        statistics=_typed(doc, "statistics", str, False),
     )
+
+
+def read_consumer(path: Path) -> int:
+    """A consumer file's nextSnapshot (Consumer.java: {"nextSnapshot": <long>})."""
+    doc = _json_object(path, "CONSUMER_MALFORMED", "the consumer")
+    return _typed(doc, "nextSnapshot", int, True, "CONSUMER_MALFORMED")
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """The fields of a statistics file (Statistics.java) the validator checks."""
+
+    snapshot_id: int
+    schema_id: int
+    columns: tuple[str, ...]  # the colStats keys: column names
+
+
+def read_statistics(path: Path) -> Statistics:
+    """A statistics file (statistics/stats-<uuid>-<n>, written by ANALYZE / FileStoreCommit.commitStatistics)."""
+    code = "STATISTICS_MALFORMED"
+    doc = _json_object(path, code, "the statistics")
+    for name in ("mergedRecordCount", "mergedRecordSize"):
+        _typed(doc, name, int, False, code)
+    cols = _typed(doc, "colStats", dict, False, code) or {}
+    return Statistics(_typed(doc, "snapshotId", int, True, code), _typed(doc, "schemaId", int, True, code), tuple(cols))
 
 
 # ---------------------------------------------------------------- record files

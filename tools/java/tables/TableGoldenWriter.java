@@ -45,6 +45,8 @@
 // names left out: they hold random UUIDs).
 import org.apache.paimon.KeyValue;
 import org.apache.paimon.Snapshot;
+import org.apache.paimon.consumer.Consumer;
+import org.apache.paimon.consumer.ConsumerManager;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
@@ -61,11 +63,14 @@ import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.manifest.IndexManifestEntry;
 import org.apache.paimon.manifest.ManifestEntry;
+import org.apache.paimon.operation.FileStoreCommit;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.schema.SchemaManager;
 import org.apache.paimon.schema.TableSchema;
+import org.apache.paimon.stats.ColStats;
+import org.apache.paimon.stats.Statistics;
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
@@ -90,6 +95,7 @@ import java.io.File;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -382,6 +388,36 @@ public class TableGoldenWriter {
                 extractor = new RowPartitionKeyExtractor(schema);
                 continue;
             }
+            if (op.equals("tag")) {
+                // TagManager.createTag: tag/tag-<name>, the snapshot's JSON with tagCreateTime (and tagTimeRetained)
+                if (step.has("retained_seconds")) {
+                    table.createTag(step.get("name").asText(), step.get("snapshot").asLong(),
+                            Duration.ofSeconds(step.get("retained_seconds").asLong()));
+                } else {
+                    table.createTag(step.get("name").asText(), step.get("snapshot").asLong());
+                }
+                continue;
+            }
+            if (op.equals("consumer")) {
+                // ConsumerManager.resetConsumer: consumer/consumer-<id>, {"nextSnapshot": n}
+                new ConsumerManager(fileIO, path).resetConsumer(
+                        step.get("id").asText(), new Consumer(step.get("next_snapshot").asLong()));
+                continue;
+            }
+            if (op.equals("analyze")) {
+                // FileStoreCommit.commitStatistics: statistics/stat-<uuid>-0 and an ANALYZE snapshot naming it
+                Snapshot last = table.snapshotManager().latestSnapshot();
+                Map<String, ColStats<?>> colStats = new LinkedHashMap<>();
+                JsonNode col = step.get("column");
+                colStats.put(col.get("name").asText(), ColStats.newColStats(
+                        col.get("field_id").asInt(), col.get("distinct").asLong(), col.get("min").asLong(),
+                        col.get("max").asLong(), 0L, 8L, 8L));
+                Statistics stats = new Statistics(last.id(), last.schemaId(), last.totalRecordCount(), null, colStats);
+                FileStoreCommit commit = table.store().newCommit("golden");
+                commit.commitStatistics(stats, Long.MAX_VALUE);
+                commit.close();
+                continue;
+            }
             if (step.has("fields") && !strings(step.get("fields")).equals(rowType.getFieldNames())) {
                 throw new IllegalStateException("rows in " + step.get("fields") + ", schema has " + rowType.getFieldNames());
             }
@@ -546,7 +582,8 @@ public class TableGoldenWriter {
 
         ArrayNode snapshots = report.putArray("snapshots");
         Long latestId = latest.snapshotManager().latestSnapshotId();
-        for (long id = 1; latestId != null && id <= latestId; id++) {
+        Long earliestId = latest.snapshotManager().earliestSnapshotId();
+        for (long id = earliestId == null ? 1 : earliestId; latestId != null && id <= latestId; id++) {
             Snapshot s = latest.snapshotManager().snapshot(id);
             ObjectNode o = snapshots.addObject();
             o.put("id", s.id());
@@ -557,6 +594,24 @@ public class TableGoldenWriter {
             o.put("changelog_record_count", s.changelogRecordCount());
             o.put("has_changelog_manifest_list", s.changelogManifestList() != null);
             o.put("has_index_manifest", s.indexManifest() != null);
+            if (s.statistics() != null) {
+                o.put("has_statistics", true);
+            }
+        }
+        // tags (TagManager.tags: name -> the snapshot id it keeps) and consumers, when the case made any
+        ObjectNode tags = JSON.createObjectNode();
+        for (Map.Entry<Snapshot, List<String>> e : latest.tagManager().tags().entrySet()) {
+            for (String name : e.getValue()) {
+                tags.put(name, e.getKey().id());
+            }
+        }
+        if (tags.size() > 0) {
+            report.set("tags", tags);
+        }
+        Map<String, Long> consumerMap = new ConsumerManager(fileIO, path).consumers();
+        if (!consumerMap.isEmpty()) {
+            ObjectNode consumers = report.putObject("consumers");
+            consumerMap.forEach(consumers::put);
         }
         return report;
     }

@@ -154,14 +154,14 @@ def _unreferenced(root: Path, files: list[BucketFile], chain: Chain, referenced:
         return []
     out = []
     names = [f.relative for f in files]
-    for folder in ("manifest", "index"):
+    for folder in ("manifest", "index", "statistics"):
         try:
             names += [f"{folder}/{n}" for n in list_names(root, folder) if is_file(root, f"{folder}/{n}")]
         except OutsideRoot:
             continue  # reported by the walk
     for rel in names:
         if rel not in referenced:
-            msg = "no snapshot refers to this file (an aborted commit or an expired snapshot left it)"
+            msg = "no snapshot, tag or changelog refers to this file (an aborted commit or an expired snapshot left it)"
             out.append(Finding("TABLE_UNREFERENCED_FILE", "warning", "", None, msg, rel))
     return out
 
