@@ -87,8 +87,9 @@ def test_files_java_deleted_on_expiry_are_not_findings(jar, case):
     gone = [e for e in entries if e.kind == metadata.ADD and not _bucket_path(root, e).is_file()]
     assert gone, "the earliest snapshot names no deleted file: the case no longer tests expiry"
     assert not {id(e) for e in gone} & {id(e) for e in live}
-    assert _codes(root, "must") == set() and _codes(root, "should") == set()
-    assert not [f for f in _findings(root) if f.code == "TABLE_UNREFERENCED_FILE"]
+    findings = _findings(root)
+    assert not [f for f in findings if f.severity in ("must", "should")]
+    assert not [f for f in findings if f.code == "TABLE_UNREFERENCED_FILE"]
 
 
 @pytest.mark.parametrize("jar", JARS)
