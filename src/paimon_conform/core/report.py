@@ -17,6 +17,8 @@ class FileResult:
     kind: str
     findings: list[Finding] = field(default_factory=list)
     unusable: str | None = None  # why the file could not be checked at all
+    info: dict[str, object] = field(default_factory=dict)  # facts about a table that are not findings
+    info_text: str | None = None  # the same, as one line of the text report
 
     def failed(self, level: Severity) -> bool:
         """Whether this file fails at the given level."""
@@ -37,6 +39,8 @@ def render_text(results: list[FileResult], level: Severity) -> str:
         if r.unusable:
             lines.append(f"{r.file}: UNUSABLE {r.unusable}")
         lines.extend(f.line() for f in r.findings)
+        if r.info_text:
+            lines.append(f"{r.file}: {r.info_text}")
     bad = sum(r.failed(level) for r in results)
     n = sum(len(r.findings) for r in results)
     lines.append(f"{len(results)} file(s) checked, {bad} failed, {n} finding(s) (level {level})")
@@ -56,6 +60,7 @@ def render_json(results: list[FileResult], level: Severity) -> str:
                 "unusable": r.unusable,
                 "findings": [f.to_json() for f in r.findings],
             }
+            | ({"info": r.info} if r.info else {})
             for r in results
         ],
     }
@@ -75,7 +80,7 @@ def render_junit(results: list[FileResult], level: Severity, suite: str = "paimo
         failing = [f for f in r.findings if counts_as_failure(f, level)]
         if not failing:
             tc = ET.Element("testcase", classname=r.kind, name=r.file)
-            notes = [f.line() for f in r.findings]
+            notes = [f.line() for f in r.findings] + ([r.info_text] if r.info_text else [])
             if notes:
                 ET.SubElement(tc, "system-out").text = "\n".join(notes)
             cases.append(tc)

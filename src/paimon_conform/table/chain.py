@@ -35,6 +35,7 @@ from paimon_conform.table.metadata import (
     read_statistics,
 )
 from paimon_conform.table.paths import OutsideRoot, contained, inside, is_file, list_names, plain_name
+from paimon_conform.table.release_fit import ReleaseFit
 from paimon_conform.table.schema import TableSchema
 
 SNAPSHOT_NAME = re.compile(r"snapshot-([1-9][0-9]{0,18})")
@@ -64,6 +65,7 @@ class Chain:
     missing: list[tuple[Finding, str]] = field(default_factory=list)  # DATA_FILE_MISSING and the path
     refused: set[tuple[str, str]] = field(default_factory=set)  # (manifest, field) of escaping names reported
     needed: set[str] = field(default_factory=set)  # data files Java keeps for a snapshot, tag or changelog
+    fit: ReleaseFit = field(default_factory=ReleaseFit)  # the releases the metadata's fields fit
     snapshots: int = 0
     tags: int = 0
     changelogs: int = 0
@@ -155,6 +157,7 @@ class _Loader:
             self.chain.findings.extend(
                 manifest_schema.check(rf, kind, rel) + manifest_schema.check_versions(rf, kind, rel)
             )
+            self.chain.fit.records(manifest_schema.fields_present(rf, kind), rel)
         self.cache[rel] = rf.records
         return rf.records
 
@@ -505,6 +508,7 @@ def _follow(
     except MetadataProblem as p:
         chain.findings.append(_f(p.code, "must", rel, p.path, p.message))
         return None
+    chain.fit.snapshot(snap.keys, snap.writer_version, rel)
     if sid is not None and snap.id != sid:
         name = rel.rsplit("/", 1)[-1]
         chain.findings.append(_f("SNAPSHOT_ID_MISMATCH", "must", rel, "id", f"id is {snap.id} in {name}"))

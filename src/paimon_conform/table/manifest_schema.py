@@ -133,6 +133,30 @@ def check(rf: RecordFile, kind: str, file: str) -> list[Finding]:
     return [Finding("MANIFEST_SCHEMA", sev, "schema", None, p, file) for sev, p in problems]
 
 
+def fields_present(rf: RecordFile, kind: str) -> list[tuple[str, str]]:
+    """(field path, since) of each field with a first release that the file's Avro writer schema carries."""
+    named: dict[str, Any] = {}
+    schema, _ = _split_null(_resolve(rf.schema, named))
+    out: list[tuple[str, str]] = []
+    if rf.format == "avro" and isinstance(schema, dict):
+        _present(schema, kind, "", named, out, 0)
+    return out
+
+
+def _present(record: dict, kind: str, at: str, named: dict[str, Any], out: list, depth: int) -> None:
+    records = tl.spec()["metadata_records"]
+    by_name = {f.get("name"): f for f in record.get("fields") or [] if isinstance(f, dict)}
+    for want in records[kind]["fields"]:
+        f = by_name.get(want["name"])
+        if f is None:
+            continue
+        if "since" in want:
+            out.append((f"{at}{want['name']}", want["since"]))
+        inner, _ = _split_null(_resolve(f.get("type"), named))
+        if isinstance(want["type"], str) and want["type"] in records and isinstance(inner, dict) and depth < 4:
+            _present(inner, want["type"], f"{at}{want['name']}.", named, out, depth + 1)
+
+
 def check_versions(rf: RecordFile, kind: str, file: str) -> list[Finding]:
     """MANIFEST_VERSION: a record whose `_VERSION` is not its kind's format identifier (one finding per file)."""
     want = tl.spec()["metadata_records"][kind].get("version")

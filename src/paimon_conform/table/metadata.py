@@ -47,6 +47,8 @@ class Snapshot:
     delta_record_count: int | None
     changelog_record_count: int | None
     statistics: str | None = None  # the statistics/ file an ANALYZE commit wrote (carried to later snapshots)
+    keys: frozenset[str] = frozenset()  # the JSON fields present (which releases write them: release_fit.py)
+    writer_version: str | None = None  # the writer's release (Java after 2.0.0)
 
 
 COMMIT_KINDS = ("APPEND", "COMPACT", "OVERWRITE", "ANALYZE")
@@ -102,6 +104,8 @@ def read_snapshot(path: Path) -> Snapshot:
         delta_record_count=_typed(doc, "deltaRecordCount", int, False),
         changelog_record_count=_typed(doc, "changelogRecordCount", int, False),
         statistics=_typed(doc, "statistics", str, False),
+        keys=frozenset(k for k, v in doc.items() if v is not None),
+        writer_version=_typed(doc, "writerVersion", str, False),
     )
 
 

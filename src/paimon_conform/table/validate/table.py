@@ -390,7 +390,12 @@ def _validate(
     by_file: dict[str, list[Finding]] = defaultdict(list)
     for f in judge(_distinct(findings), java_version):
         by_file[f.file].append(f)
-    results = [FileResult(str(root), "table", by_file.pop("", []))]
+    fit = main.chain.fit
+    for b in branches:
+        fit.merge(b.chain.fit)
+    info = {"java_release_judged": java_version, "metadata_releases": fit.describe()}
+    text = f"{fit.text()}; judged for Java {java_version}"
+    results = [FileResult(str(root), "table", by_file.pop("", []), info=info, info_text=text)]
     for name in sorted(by_file):
         results.append(FileResult(f"{root}/{name}", _kind_of(name), by_file[name]))
         for f in by_file[name]:
