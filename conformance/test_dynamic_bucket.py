@@ -117,3 +117,91 @@ def test_simple_assigner_fills_one_bucket_at_a_time(hashes, target, assigners):
         # owned ids in ascending order, each used for `target` new keys before the next
         expected = [x for x in range(10_000) if x % assigners == a]
         assert buckets == [expected[i // target] for i in range(len(buckets))]
+
+
+# dynamic-bucket.max-buckets by release (PartitionIndex / SimpleHashBucketAssigner at each release tag)
+
+
+def _hash_run(java: str, partitions: list[tuple[str, int]], max_buckets: int, target: int = 1) -> list[int]:
+    a = db.HashBucketAssigner(1, 1, 0, target_row_num=target, max_buckets=max_buckets, rng=random.Random(7), java=java)
+    return [a.assign(part, 0, h) for part, h in partitions]
+
+
+def test_hash_assigner_max_buckets_by_release():
+    """Partition a reaches the bound of 2 buckets first. Java 1.1 to 2.0.0 gate new buckets on the assigner's
+    largest id over every partition, so partition b stays at one bucket; after 2.0.0 (apache/paimon#9193) b
+    creates its own second bucket; 0.9 and 1.0 have no bound."""
+    keys = [("a", 1), ("a", 2), ("a", 3), ("b", 4), ("b", 5), ("b", 6)]
+    assert _hash_run("2.0", keys, 2)[3:] == [0, 0, 0]
+    assert _hash_run("1.1", keys, 2)[3:] == [0, 0, 0]
+    master = _hash_run("after-2.0", keys, 2)
+    assert master[3:5] == [0, 1]
+    assert master[5] in (0, 1)
+    assert _hash_run("0.9", keys, 2) == [0, 1, 2, 0, 1, 2]
+
+
+def _simple_run(java: str, hashes: list[int], max_buckets: int, seed: int, target: int = 1) -> list[int]:
+    a = db.SimpleHashBucketAssigner(1, 0, target, max_buckets=max_buckets, rng=random.Random(seed), java=java)
+    return [a.assign("p", h) for h in hashes]
+
+
+def test_simple_assigner_overflow_by_release():
+    """Past the bound, Java up to 2.0.0 picks from a bucketList that holds the partition's first bucket only
+    (apache/paimon#9180): every overflow key goes to bucket 0. After 2.0.0 it is spread over all buckets."""
+    hashes = list(range(1, 40))
+    for seed in range(5):
+        old = _simple_run("2.0", hashes, 3, seed)
+        assert old[:3] == [0, 1, 2]
+        assert set(old[3:]) == {0}
+    spread = {b for seed in range(5) for b in _simple_run("after-2.0", hashes, 3, seed)[3:]}
+    assert spread == {0, 1, 2}
+    assert _simple_run("1.0", hashes[:5], 3, 0) == [0, 1, 2, 3, 4]
+
+
+@given(
+    st.lists(st.tuples(st.sampled_from("abc"), st.integers(-(2**31), 2**31 - 1)), max_size=120),
+    st.integers(1, 6),
+    st.integers(1, 3),
+)
+def test_releases_agree_without_a_bound(keys, target, channels):
+    """Without dynamic-bucket.max-buckets every release assigns the same buckets (both assigners)."""
+    runs = []
+    for java in ("0.9", "2.0", "after-2.0"):
+        per = [db.HashBucketAssigner(channels, channels, c, target, java=java) for c in range(channels)]
+        simple = db.SimpleHashBucketAssigner(1, 0, target, java=java)
+        runs.append(
+            [
+                (per[db.assigner_of(ord(p), h, channels, channels)].assign(p, ord(p), h), simple.assign(p, h))
+                for p, h in keys
+            ]
+        )
+    assert runs[0] == runs[1] == runs[2]
+
+
+@given(
+    st.lists(st.tuples(st.sampled_from("ab"), st.integers(-(2**31), 2**31 - 1)), unique=True, max_size=150),
+    st.integers(1, 5),
+    st.integers(1, 4),
+)
+def test_bounded_releases_stay_within_the_bound(keys, max_buckets, target):
+    """From 1.1 on no bucket id reaches dynamic-bucket.max-buckets, under either rule."""
+    for java in ("1.1", "2.0", "after-2.0"):
+        got = _hash_run(java, keys, max_buckets, target)
+        assert all(0 <= b < max_buckets for b in got)
+        simple = db.SimpleHashBucketAssigner(1, 0, target, max_buckets=max_buckets, rng=random.Random(3), java=java)
+        assert all(0 <= simple.assign(p, h) < max_buckets for p, h in keys)
+
+
+@pytest.mark.parametrize("java", ["1.1", "2.0", "after-2.0"])
+def test_java_upper_bound_sequence(java):
+    """SimpleHashBucketAssignerTest.testAssignWithUpperBound(MultiAssigners) at release-2.0.0 (the same on master):
+    two assigners, target 100, bound 3: assigner 0 fills 0 then 2 and overflows into {0, 2}; assigner 1 fills 1
+    and overflows into {1}."""
+    a0 = db.SimpleHashBucketAssigner(2, 0, 100, max_buckets=3, rng=random.Random(5), java=java)
+    a1 = db.SimpleHashBucketAssigner(2, 1, 100, max_buckets=3, rng=random.Random(5), java=java)
+    h = iter(range(10_000))
+    assert {a0.assign("", next(h)) for _ in range(100)} == {0}
+    assert {a1.assign("", next(h)) for _ in range(100)} == {1}
+    assert {a0.assign("", next(h)) for _ in range(100)} == {2}
+    assert {a0.assign("", next(h)) for _ in range(200)} <= {0, 2}
+    assert {a1.assign("", next(h)) for _ in range(200)} == {1}

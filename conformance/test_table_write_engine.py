@@ -90,6 +90,9 @@ def test_writer_refuses_what_it_cannot_write(tmp_path):
         write.prepare(tmp_path / "t", SCHEMA, {"bucket": "2", "bucket-key": "dt", "partition": "dt"}, False)
     with pytest.raises(Exception, match=r"file\.format"):
         write.prepare(tmp_path / "t", SCHEMA, {"file.format": "csv"}, False)
+    bounded = {"primary-key": "dt,id", "partition": "dt", "bucket": "-1", "dynamic-bucket.max-buckets": "4"}
+    with pytest.raises(Exception, match=r"max-buckets is not applied"):
+        write.prepare(tmp_path / "t", SCHEMA, bounded, False)
     plan = write.prepare(tmp_path / "t", SCHEMA, {"rowkind.field": "op"}, False)
     table = pa.Table.from_pylist([{"id": 1, "dt": "a", "v": 1.0, "op": "-D"}], SCHEMA)
     with pytest.raises(Exception, match=r"\+I"):

@@ -11,6 +11,16 @@
 Key hashes are BinaryRow hashCodes of the trimmed primary key; "target row
 number" counts distinct key hashes, not rows. With `dynamic-bucket.max-buckets`
 reached, Java picks a random existing bucket: pass `rng` to choose it.
+
+`dynamic-bucket.max-buckets` is applied by release (`java`, read from PartitionIndex and
+SimpleHashBucketAssigner at each release tag; the HASH file bytes never changed):
+* Java 0.9 and 1.0 have no such option: new buckets are created up to Short.MAX_VALUE;
+* Java 1.1 to 2.0.0 gate new buckets on the assigner's largest bucket id over *all*
+  partitions (`maxBucketId`): once one partition reached the bound, a partition with
+  fewer buckets creates no more (apache/paimon#9193); SimpleHashBucketAssigner's random
+  pick only knows a partition's first bucket, so overflow all goes there (#9180);
+* after 2.0.0 (`after-2.0`, apache/paimon master): the bound is per partition, and
+  overflow is spread over every bucket of the partition.
 """
 
 from __future__ import annotations
@@ -21,10 +31,23 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from paimon_conform.core.errors import EncodeError, UsageError
+from paimon_conform.core.java_releases import AFTER_NEWEST, NEWEST, RELEASES
 from paimon_conform.core.javahash import JavaHashMap
 
 SHORT_MAX = 32767
 DEFAULT_TARGET_ROW_NUM = 2_000_000
+
+
+NO_MAX_BUCKETS, ASSIGNER_WIDE, PER_PARTITION = "0.9-1.0", "1.1-2.0", AFTER_NEWEST
+
+
+def assignment_rules(java: str = NEWEST) -> str:
+    """Which max-buckets rules a Java release line applies: NO_MAX_BUCKETS, ASSIGNER_WIDE or PER_PARTITION."""
+    if java == AFTER_NEWEST:
+        return PER_PARTITION
+    if java not in RELEASES:
+        raise UsageError(f"unknown Java release {java!r} for dynamic-bucket assignment")
+    return NO_MAX_BUCKETS if RELEASES.index(java) < RELEASES.index("1.1") else ASSIGNER_WIDE
 
 
 def _abs_rem(a: int, b: int) -> int:
@@ -87,8 +110,13 @@ class PartitionIndex:
         bucket_filter: Callable[[int], bool],
         max_buckets: int = -1,
         rng: random.Random | None = None,
+        assigner_max_id: int | None = None,
     ) -> int:
-        """PartitionIndex.assign: the bucket of a key hash, updating the counts."""
+        """PartitionIndex.assign: the bucket of a key hash, updating the counts.
+
+        `assigner_max_id`: Java 1.1 to 2.0.0's rule, the assigner's largest bucket id over all partitions; None for
+        the rule after 2.0.0 (the bound per partition).
+        """
         if key_hash in self.hash_to_bucket:
             return self.hash_to_bucket[key_hash]
         for bucket, count in list(self.non_full.items()):  # Java's entry-set iterator
@@ -98,7 +126,11 @@ class PartitionIndex:
                 return bucket
             self.non_full.remove(bucket, bucket)
         top = (SHORT_MAX if max_buckets == -1 else max_buckets) - 1
-        if not self.upper_bound_reached:
+        if assigner_max_id is None:
+            may_create = not self.upper_bound_reached
+        else:
+            may_create = not self.buckets or assigner_max_id < top
+        if may_create:
             for i in range(top + 1):
                 if bucket_filter(i) and i not in self.buckets:
                     self.non_full.put(i, i, 1)
@@ -108,7 +140,7 @@ class PartitionIndex:
                     return i
             if max_buckets == -1:
                 raise EncodeError(f"Too more bucket {top}: Java fails here; increase the target bucket row number")
-            self.upper_bound_reached = True
+            self.upper_bound_reached = assigner_max_id is None
         bucket = (rng or random).choice(self.bucket_list)
         self.hash_to_bucket[key_hash] = bucket
         return bucket
@@ -130,11 +162,15 @@ class HashBucketAssigner:
         max_buckets: int = -1,
         index_files: Callable[[Hashable], Iterable[tuple[int, Sequence[int]]]] = lambda partition: (),
         rng: random.Random | None = None,
+        java: str = NEWEST,
     ) -> None:
         self.num_channels, self.num_assigners, self.assign_id = num_channels, num_assigners_, assign_id
-        self.target_row_num, self.max_buckets = target_row_num, max_buckets
+        self.rules = assignment_rules(java)
+        self.target_row_num = target_row_num
+        self.max_buckets = -1 if self.rules == NO_MAX_BUCKETS else max_buckets
         self.index_files, self.rng = index_files, rng
         self.partitions: dict[Hashable, PartitionIndex] = {}
+        self.max_bucket_id = 0  # Java 1.1-2.0.0: HashBucketAssigner.maxBucketId, over every partition
 
     def _mine(self, bucket: int) -> bool:
         return is_my_bucket(bucket, self.num_assigners, self.assign_id)
@@ -153,7 +189,10 @@ class HashBucketAssigner:
             files = self.index_files(partition)
             index = PartitionIndex.load(files, self.target_row_num, load_filter, self._mine)
             self.partitions[partition] = index
-        return index.assign(key_hash, self._mine, self.max_buckets, self.rng)
+        wide = self.max_bucket_id if self.rules == ASSIGNER_WIDE else None
+        bucket = index.assign(key_hash, self._mine, self.max_buckets, self.rng, wide)
+        self.max_bucket_id = max(self.max_bucket_id, bucket)
+        return bucket
 
 
 @dataclass
@@ -164,11 +203,14 @@ class _SimplePartition:
     hash_to_bucket: dict[int, int] = field(default_factory=dict)
     upper_bound_reached: bool = False
 
-    def register_current(self) -> None:
-        """Start counting the current bucket if it is new (Java's computeIfAbsent / compute on bucketInformation)."""
+    def register_current(self, listed: bool = True) -> None:
+        """Start counting the current bucket if it is new (Java's computeIfAbsent / compute on bucketInformation);
+        `listed`: whether that also adds it to bucketList (always after 2.0.0; up to 2.0.0 only computeIfAbsent
+        does, which sees a partition's first bucket only)."""
         if self.current not in self.counts:
             self.counts[self.current] = 0
-            self.bucket_list.append(self.current)
+            if listed:
+                self.bucket_list.append(self.current)
 
 
 class SimpleHashBucketAssigner:
@@ -181,10 +223,14 @@ class SimpleHashBucketAssigner:
         target_row_num: int = DEFAULT_TARGET_ROW_NUM,
         max_buckets: int = -1,
         rng: random.Random | None = None,
+        java: str = NEWEST,
     ) -> None:
         self.num_assigners, self.assign_id = num_assigners_, assign_id
-        self.target_row_num, self.max_buckets, self.rng = target_row_num, max_buckets, rng
+        self.rules = assignment_rules(java)
+        self.max_buckets = -1 if self.rules == NO_MAX_BUCKETS else max_buckets
+        self.target_row_num, self.rng = target_row_num, rng
         self.partitions: dict[Hashable, _SimplePartition] = {}
+        self.max_bucket_id = 0  # Java 1.1-2.0.0: SimpleHashBucketAssigner.maxBucketId, over every partition
 
     def _next_bucket(self, p: _SimplePartition | None) -> int | None:
         used = p.counts if p else {}
@@ -201,6 +247,17 @@ class SimpleHashBucketAssigner:
             p = self.partitions[partition] = _SimplePartition(0 if first is None else first)
         if key_hash in p.hash_to_bucket:
             return p.hash_to_bucket[key_hash]
+        if self.rules == PER_PARTITION:
+            self._overflow_per_partition(p)
+        else:
+            self._overflow_assigner_wide(p)
+        p.counts[p.current] += 1
+        p.hash_to_bucket[key_hash] = p.current
+        self.max_bucket_id = max(self.max_bucket_id, p.current)
+        return p.current
+
+    def _overflow_per_partition(self, p: _SimplePartition) -> None:
+        """After 2.0.0: a full bucket moves to the next one, or past the bound to any bucket of the partition."""
         p.register_current()
         if p.counts[p.current] >= self.target_row_num:
             nxt = None if p.upper_bound_reached else self._next_bucket(p)
@@ -210,9 +267,20 @@ class SimpleHashBucketAssigner:
             else:
                 p.current = nxt
         p.register_current()
-        p.counts[p.current] += 1
-        p.hash_to_bucket[key_hash] = p.current
-        return p.current
+
+    def _overflow_assigner_wide(self, p: _SimplePartition) -> None:
+        """Up to 2.0.0: new buckets while the assigner's largest id is below the bound (a next bucket past it
+        leaves the full one current); then a random pick from bucketList, which holds the first bucket only."""
+        p.register_current(listed=True)
+        if p.counts[p.current] >= self.target_row_num:
+            top = self.max_buckets - 1
+            if self.max_buckets == -1 or not p.counts or self.max_bucket_id < top:
+                nxt = self._next_bucket(p)
+                if nxt is not None:
+                    p.current = nxt
+            else:
+                p.current = (self.rng or random).choice(p.bucket_list)
+        p.register_current(listed=False)
 
 
 def _key_hash(types: Sequence[str], values: Sequence[object]) -> int:
@@ -227,6 +295,13 @@ def _key_hash(types: Sequence[str], values: Sequence[object]) -> int:
 
 def _files_of(loaded: dict, partition: Hashable) -> list:
     return loaded.get(partition, [])
+
+
+def _java_of(fixture: dict) -> str:
+    """The release line whose assignment rules a fixture is replayed with: the one that wrote it."""
+    from paimon_conform.core.java_releases import release
+
+    return release(str(fixture["provenance"]["paimon_version"]).removesuffix("-SNAPSHOT"))
 
 
 def _replay_hash(fixture: dict) -> list[str]:
@@ -246,7 +321,9 @@ def _replay_hash(fixture: dict) -> list[str]:
             if {b: set(hs) for b, hs in files} != ours:
                 problems.append(f"round {n}: partition {p}: Java's HASH files differ from the keys assigned so far")
         per_channel = [
-            HashBucketAssigner(channels, assigners, a, rnd["target"], index_files=partial(_files_of, loaded))
+            HashBucketAssigner(
+                channels, assigners, a, rnd["target"], index_files=partial(_files_of, loaded), java=_java_of(fixture)
+            )
             for a in range(channels)
         ]
         for i, rec in enumerate(rnd["records"]):
@@ -268,7 +345,7 @@ def _replay_hash(fixture: dict) -> list[str]:
 
 def _replay_simple(fixture: dict) -> list[str]:
     n = fixture["assigners"]
-    per_id = [SimpleHashBucketAssigner(n, a, fixture["target"]) for a in range(n)]
+    per_id = [SimpleHashBucketAssigner(n, a, fixture["target"], java=_java_of(fixture)) for a in range(n)]
     problems = []
     for i, rec in enumerate(fixture["records"]):
         bucket = per_id[rec["assign_id"]].assign(rec["partition"], rec["key_hash"])

@@ -102,6 +102,11 @@ def check_options(schema: TableSchema) -> None:
         raise UsageError(f"rowkind.field {rk!r} is not a column")
     if tl.bool_option(o.get("data-file.thin-mode", False)):
         raise UsageError("data-file.thin-mode is not written by this writer")
+    if str(o.get("dynamic-bucket.max-buckets", "-1")).strip() != "-1":
+        raise UsageError(
+            "dynamic-bucket.max-buckets is not applied by this writer: Java applies it from 1.1 on, by rules that "
+            "changed after 2.0.0 (layouts/hash_index/dynamic_bucket.py)"
+        )
     files.check_index_types(o, {f.name: f.type for f in schema.fields})
     for problem in features.partition_types(schema):  # what the validator reports as TABLE_PARTITION_TYPE
         raise UsageError(problem.message)
