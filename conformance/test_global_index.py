@@ -14,6 +14,7 @@ from java_mutations import rewrite_avro
 
 from paimon_conform.layouts.bitmap_global_index import codec as bgix
 from paimon_conform.layouts.bitmap_index import codec as bitmap
+from paimon_conform.layouts.btree_global_index import codec as btree
 from paimon_conform.table.metadata import read_records
 from paimon_conform.table.schema import read_schema
 from paimon_conform.table.validate.table import validate_table
@@ -28,7 +29,7 @@ def _findings(root: Path, java_version: str = "2.0") -> list[tuple[str, str, str
         (f.code, f.severity, Path(r.file).name)
         for r in results
         for f in r.findings
-        if f.code in CODES or f.code.startswith(("BITMAP_", "BGIX_", "BLOCK_"))
+        if f.code in CODES or f.code.startswith(("BITMAP_", "BGIX_", "BLOCK_", "BTREE_", "SST_"))
     )
 
 
@@ -152,3 +153,78 @@ def test_a_damaged_bgix_index_in_a_table_gets_the_layout_finding(tmp_path):
     path.write_bytes(bytes(data))
     found = _findings(root, "2.0")
     assert found == [("BGIX_BAD_VERSION", "must", name)]
+
+
+def _as_btree(root: Path, meta_fn=None) -> dict[str, bytes]:
+    """Rewrite every live bitmap global index of the table as a BTree index (Java 1.4.1 / 2.0) of the same column
+    rows: file btree-global-index-<uuid>.index, _INDEX_TYPE btree, Java's _FILE_SIZE and _INDEX_META."""
+    schema = read_schema(root)
+    [data_file] = root.glob("bucket-0/*.parquet")
+    table = pq.read_table(data_file)
+    written = {}
+    for e in _live_entries(root):
+        g = e["_GLOBAL_INDEX"]
+        field = next(f for f in schema.fields if f.id == g["_INDEX_FIELD_ID"])
+        values = table.column(field.name).to_pylist()[g["_ROW_RANGE_START"] : g["_ROW_RANGE_END"] + 1]
+        data = btree.encode(field.type, values)
+        name = e["_FILE_NAME"].replace("bitmap-global-index-", "btree-global-index-")
+        (root / "index" / e["_FILE_NAME"]).unlink()
+        (root / "index" / name).write_bytes(data)
+        keys = btree.read(data).keys
+        meta = bgix.index_meta(keys[0] if keys else None, keys[-1] if keys else None, None in values)
+        written[e["_FILE_NAME"]] = (name, len(data), meta_fn(meta) if meta_fn else meta)
+
+    def rewrite(r: dict) -> dict:
+        if r["_FILE_NAME"] in written:
+            name, size, meta = written[r["_FILE_NAME"]]
+            r.update(_FILE_NAME=name, _FILE_SIZE=size, _INDEX_TYPE="btree")
+            r["_GLOBAL_INDEX"]["_INDEX_META"] = meta
+        return r
+
+    rewrite_avro(root, "index_manifest", record_fn=rewrite)
+    return {name: meta for name, _, meta in written.values()}
+
+
+def test_btree_global_indexes_of_the_column_are_clean(tmp_path):
+    root = corpus_table(tmp_path, TABLE)
+    written = _as_btree(root)
+    assert len(written) == 3
+    for version in ("1.3", "1.4", "2.0"):
+        assert _findings(root, version) == []
+    results = validate_table(root)
+    assert not [f for r in results for f in r.findings if f.code == "TABLE_UNREFERENCED_FILE"]
+
+
+def test_a_1_4_1_btree_index_meta_without_flag_bytes_is_read_as_2_0_reads_it(tmp_path):
+    """Java 1.4.1 wrote BTreeIndexMeta: SortedIndexFileMeta's bytes without the format byte and null-key flags."""
+    root = corpus_table(tmp_path, TABLE)
+    _as_btree(root, lambda meta: meta[:-2])
+    assert _findings(root, "2.0") == []
+
+
+def test_a_btree_index_meta_narrower_than_the_file_is_a_must_for_1_4_and_2_0(tmp_path):
+    root = corpus_table(tmp_path, TABLE)
+
+    def narrow(meta: bytes) -> bytes:
+        _first, last, nulls = bgix.read_index_meta(meta)
+        return bgix.index_meta(last, last, nulls)
+
+    _as_btree(root, narrow)
+    for version in ("1.4", "2.0"):
+        found = _findings(root, version)
+        assert found
+        assert {(c, s) for c, s, _ in found} == {("GLOBAL_INDEX_META", "must")}
+    assert {s for _, s, _ in _findings(root, "1.3")} <= {"should"}  # no global index reader before 1.4
+
+
+def test_a_damaged_btree_index_in_a_table_gets_the_layout_finding(tmp_path):
+    root = corpus_table(tmp_path, TABLE)
+    written = _as_btree(root)
+    name = sorted(written)[0]
+    path = root / "index" / name
+    data = bytearray(path.read_bytes())
+    data[-8] = 9  # the footer's version
+    path.write_bytes(bytes(data))
+    results = validate_table(root)
+    found = [(f.code, f.severity, Path(r.file).name) for r in results for f in r.findings if f.code.startswith("BTREE")]
+    assert found == [("BTREE_BAD_VERSION", "must", name)]

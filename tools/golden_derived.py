@@ -35,6 +35,7 @@ from golden import (
     blob_file,
     bloom_filter,
     bsi,
+    btree_global_index,
     deletion_vectors,
     file_index,
     hash_index,
@@ -57,6 +58,7 @@ LAYOUTS = (
     blob_file,
     blob_descriptor,
     bitmap_global_index,
+    btree_global_index,
 )
 
 

@@ -38,6 +38,7 @@ SCHEMA_FILES = (
     "blob_file",
     "blob_descriptor",
     "bitmap_global_index",
+    "btree_global_index",
     "must_reject",
 )
 MAX_DEPTH = 32  # a case nests a handful of levels (vectors -> layout -> containers); jsonschema recurses per level

@@ -12,6 +12,7 @@ from paimon_conform.layouts.blob_descriptor import entry as blob_descriptor
 from paimon_conform.layouts.blob_file import entry as blob_file
 from paimon_conform.layouts.bloom_filter import entry as bloom_filter
 from paimon_conform.layouts.bsi import entry as bsi
+from paimon_conform.layouts.btree_global_index import entry as btree_global_index
 from paimon_conform.layouts.deletion_vectors import entry as deletion_vectors
 from paimon_conform.layouts.file_index import entry as file_index
 from paimon_conform.layouts.hash_index import entry as hash_index
@@ -36,6 +37,7 @@ LAYOUTS: dict[str, Layout] = {
         blob_file,
         blob_descriptor,
         bitmap_global_index,
+        btree_global_index,
     )
 }
 BY_NAME: dict[str, Layout] = {layout.name: layout for layout in LAYOUTS.values()}
@@ -43,6 +45,7 @@ DETECT_ORDER = (
     "file-index",
     "deletion-vectors",
     "bitmap-global-index",  # before the bitmaps: a BGIX file starts with one (its magic is at the end)
+    "btree-global-index",  # its magic is at the end too
     "roaring32",
     "roaring64",
     "blob-file",

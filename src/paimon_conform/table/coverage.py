@@ -54,7 +54,8 @@ ROWS = (
         "2.0",
         must_from="1.4",
     ),
-    Row("global indexes: BTree, vector, full-text: `_GLOBAL_INDEX` records (bytes not)", "1.4", "—", "part"),
+    Row("BTree global index (layout `btree_global_index`, 1.4.1)", "1.4"),
+    Row("global indexes: vector, full-text: `_GLOBAL_INDEX` records (bytes not)", "1.4", "—", "part"),
     Row("branches: each validated as its own table (schema, snapshots, manifests; shared data)"),
     Row("tags, long-lived changelogs, consumers, statistics: followed for what Java keeps for each"),
 )

@@ -7,8 +7,12 @@ apache/paimon#8276, layout `bitmap_global_index`), and reads only that one: `rea
 1.4 bytes ('bad footer magic') when a filtered scan evaluates the index (`global-index.enabled`,
 default true); 1.4 in turn cannot read BGIX. A BGIX file is also checked against its entry's
 `_INDEX_META` (SortedIndexFileMeta: first and last key, whether there are nulls), by which Java
-2.0 skips whole files. The other global index types (btree, vector and full-text indexes) are not
-checked; features.recognized names them.
+2.0 skips whole files.
+
+BTree global indexes (`btree`, Java 1.4.1 on, one layout in 1.4.1 and 2.0.0: `btree_global_index`)
+are checked the same way; Java 1.4.1 already skips files by their `_INDEX_META` (BTreeIndexMeta,
+the same bytes without 2.0's two trailing flag bytes; BTreeFileMetaSelector). The other global
+index types (vector and full-text indexes) are not checked; features.recognized names them.
 """
 
 from __future__ import annotations
@@ -20,11 +24,15 @@ from paimon_conform.core.types import DataType
 from paimon_conform.layouts.bitmap_global_index import codec as bgix_codec
 from paimon_conform.layouts.bitmap_global_index import entry as bgix
 from paimon_conform.layouts.bitmap_index import codec as bitmap
+from paimon_conform.layouts.btree_global_index import entry as btree
+from paimon_conform.layouts.sorted_index import order, read_index_meta, read_key
 from paimon_conform.table.metadata import GlobalIndexMeta, IndexManifestEntry
 from paimon_conform.table.schema import TableSchema
 
 BITMAP_TYPE = "bitmap"
+BTREE_TYPE = "btree"  # BTreeGlobalIndexerFactory.IDENTIFIER
 ONLY_BGIX = ("2.0",)  # releases whose reader takes the BGIX layout only
+BTREE_READERS = ("1.4", "2.0")  # BTreeGlobalIndexer since 1.4.1; both prune files by _INDEX_META
 PAYLOAD_IN_2_0 = (
     "a bitmap global index in Java 1.4's layout (a bitmap file-index payload): Java 2.0.0 reads only its new "
     "BGIX layout (apache/paimon#8276) and fails filtered scans of the column ('bad footer magic') while "
@@ -49,11 +57,16 @@ def field_types(schema: TableSchema) -> dict[int, DataType]:
 def check_global_file(rel: str, data: bytes, e: IndexManifestEntry, owner: str, types: dict[int, DataType]) -> list:
     """Findings for one live bitmap global-index file, in the 1.4 or the 2.0 layout (others are left)."""
     meta = e.global_index
-    if meta is None or e.index_type != BITMAP_TYPE:
+    if meta is None or e.index_type not in (BITMAP_TYPE, BTREE_TYPE):
         return []
     t = types.get(meta.index_field_id)
     if t is None:
         return []  # a dropped column (Java then never opens the index) or a type the kit does not model
+    if e.index_type == BTREE_TYPE:
+        found, rows = _btree(data, t, meta, owner)
+        for f in found:
+            f.file = f.file or rel
+        return found if rows is None else found + _row_range(rows, e, owner)
     if is_bgix(data):
         found, rows = _bgix(data, t, meta, owner)
         unread_by, msg = ("1.4",), BGIX_IN_1_4
@@ -103,32 +116,38 @@ def _bgix(data: bytes, t: DataType, meta: GlobalIndexMeta, owner: str) -> tuple[
     if index is None or any(f.severity == "must" for f in found):
         return found, None
     if meta.index_meta is not None:
-        found += _index_meta(meta.index_meta, index, t, owner)
+        found += _index_meta(meta.index_meta, index.keys, index.null_rows, t, owner, ONLY_BGIX)
     return found, index.rows
 
 
-def _index_meta(raw: bytes, index: bgix_codec.Index, t: DataType, owner: str) -> list[Finding]:
-    """_INDEX_META (SortedIndexFileMeta) against the file: Java 2.0 prunes files by its keys and null flag."""
+def _btree(data: bytes, t: DataType, meta: GlobalIndexMeta, owner: str) -> tuple[list[Finding], BitMap64 | None]:
+    """A BTree global index: the layout's findings, its rows (None when unreadable), the _INDEX_META check."""
+    found, index = btree.findings(data, t)
+    if index is None or any(f.severity == "must" for f in found):
+        return found, None
+    if meta.index_meta is not None:
+        found += _index_meta(meta.index_meta, index.keys, index.null_rows, t, owner, BTREE_READERS)
+    return found, index.all_rows
+
+
+def _index_meta(
+    raw: bytes, keys: list[bytes], null_rows: BitMap64, t: DataType, owner: str, readers: tuple[str, ...]
+) -> list[Finding]:
+    """_INDEX_META (SortedIndexFileMeta) against the file: Java prunes files by its keys and null flag."""
     at = "_GLOBAL_INDEX._INDEX_META"
     try:
-        first, last, has_nulls = bgix_codec.read_index_meta(raw)
+        first, last, has_nulls = read_index_meta(raw)
     except ValueError as exc:
-        msg = f"SortedIndexFileMeta.deserialize fails ({exc}): Java 2.0 cannot plan a scan with this index"
-        return [Finding("GLOBAL_INDEX_META", "must", at, None, msg, owner, java_releases=ONLY_BGIX, otherwise=None)]
-    actual = (index.keys[0] if index.keys else None, index.keys[-1] if index.keys else None, bool(index.null_rows))
+        msg = f"SortedIndexFileMeta.deserialize fails ({exc}): Java cannot plan a scan with this index"
+        return [Finding("GLOBAL_INDEX_META", "must", at, None, msg, owner, java_releases=readers, otherwise=None)]
+    actual = (keys[0] if keys else None, keys[-1] if keys else None, bool(null_rows))
     if (first, last, has_nulls) == actual:
         return []
-    sort = bgix_codec.order(t)
+    sort = order(t)
     try:
         narrower = (
-            (
-                actual[0] is not None
-                and (first is None or sort(bgix_codec.read_key(t, first)) > sort(bgix_codec.read_key(t, actual[0])))
-            )
-            or (
-                actual[1] is not None
-                and (last is None or sort(bgix_codec.read_key(t, last)) < sort(bgix_codec.read_key(t, actual[1])))
-            )
+            (actual[0] is not None and (first is None or sort(read_key(t, first)) > sort(read_key(t, actual[0]))))
+            or (actual[1] is not None and (last is None or sort(read_key(t, last)) < sort(read_key(t, actual[1]))))
             or (actual[2] and not has_nulls)
         )
     except ValueError:
@@ -138,8 +157,8 @@ def _index_meta(raw: bytes, index: bgix_codec.Index, t: DataType, owner: str) ->
         f"{_hex(actual[1])}, nulls {actual[2]}"
     )
     if narrower:
-        msg += ": Java 2.0 skips the file for values (or nulls) it does hold, and filtered scans miss rows"
-        return [Finding("GLOBAL_INDEX_META", "must", at, None, msg, owner, java_releases=ONLY_BGIX, otherwise=None)]
+        msg += ": Java skips the file for values (or nulls) it does hold, and filtered scans miss rows"
+        return [Finding("GLOBAL_INDEX_META", "must", at, None, msg, owner, java_releases=readers, otherwise=None)]
     return [Finding("GLOBAL_INDEX_META", "should", at, None, msg + ": wider than the file (no row is missed)", owner)]
 
 
