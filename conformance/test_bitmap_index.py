@@ -139,7 +139,12 @@ def test_replayed_order_with_many_keys(distinct, n):
     rnd = random.Random(distinct * 7919 + n)
     rows = [rnd.randrange(-(2**31), 2**31) if rnd.random() < 0.5 else rnd.randrange(distinct) for _ in range(n)]
     per_row = JavaHashMap()
-    for v in rows:
-        per_row.compute_if_absent(v, v, list)
+    try:
+        for v in rows:
+            per_row.compute_if_absent(v, v, list)
+    except EncodeError:  # a bin Java would treeify (rare with random keys): the writer refuses it too
+        with pytest.raises(EncodeError, match="tree"):
+            bitmap.build(T("INT"), rows, 1)
+        return
     index = bitmap.read(bitmap.build(T("INT"), rows, 1), T("INT"))
     assert [k for k, _, _ in bitmap.entries(index.obj, "i4")] == [k for k, _ in per_row.items()]
