@@ -64,3 +64,41 @@ def test_version_2_carries_blobdesc_as_a_little_endian_long():
     data = codec.encode(codec.BlobDescriptor("u", 0, 0))
     assert struct.unpack_from("<q", data, 1)[0] == 0x424C4F4244455343
     assert data[1:9][::-1] == b"BLOBDESC"
+
+
+def test_inline_descriptor_columns_are_decoded_value_by_value():
+    """blob-descriptor-field columns (Java 1.4) hold one serialized BlobDescriptor per row: every value is decoded,
+    each kind of fault reported once per column with its count and first row; nulls and other columns are left."""
+    import pyarrow as pa
+
+    from paimon_conform.core.types import parse_type
+    from paimon_conform.table.read.data_files import DataFile
+    from paimon_conform.table.schema import TableSchema
+    from paimon_conform.table.table_layout import Field
+    from paimon_conform.table.validate.blob_files import check_inline_descriptors
+
+    good = [codec.encode(codec.BlobDescriptor(f"s3://b/{i}.bin", i * 10, 10, 2)) for i in range(4)]
+    cut = good[1][:-3]
+    table = pa.table({"id": pa.array([1, 2, 3, 4, 5, 6]), "doc": pa.array([good[0], cut, None, good[2], cut, good[3]])})
+    df = DataFile("parquet", [], table)
+    fields = [Field(0, "id", parse_type("INT"), True), Field(1, "doc", parse_type("BYTES"), True)]
+
+    def schema(options: dict) -> TableSchema:
+        return TableSchema(0, fields, [], [], options)
+
+    assert check_inline_descriptors(df, schema({}), "f.parquet") == []
+    found = check_inline_descriptors(df, schema({"blob-descriptor-field": " doc , "}), "f.parquet")
+    assert len(found) == 1
+    [f] = found
+    assert f.severity == "must"
+    assert f.path.startswith("columns.doc[1]")
+    assert f.message.startswith("2 value(s) of doc, the first at row 1")
+    assert f.file == "f.parquet"
+    fallback = check_inline_descriptors(df, schema({"blob.stored-descriptor-fields": "doc"}), "f.parquet")
+    assert [x.code for x in fallback] == [f.code]
+    clean = DataFile("parquet", [], table.set_column(1, "doc", pa.array([good[0], None, good[1], *good[2:], None])))
+    assert check_inline_descriptors(clean, schema({"blob-descriptor-field": "doc"}), "f.parquet") == []
+    wrong = DataFile("parquet", [], table.set_column(1, "doc", pa.array(["x"] * 6)))
+    assert [x.code for x in check_inline_descriptors(wrong, schema({"blob-descriptor-field": "doc"}), "f")] == [
+        "BLOB_DESCRIPTOR_COLUMN"
+    ]

@@ -47,7 +47,12 @@ ROWS = (
     Row("row tracking: `_ROW_ID` / `_SEQUENCE_NUMBER` columns, row-id ranges (`nextRowId` not)", "1.3", "—", "part"),
     Row("data evolution: files of `_WRITE_COLS`, row-id ranges as the reader merges them", "1.3"),
     Row("BLOB columns: `.blob` files (layout `blob_file`)", "1.4"),
-    Row("BLOB descriptors stored inline (layout `blob_descriptor` by file only)", "1.4", "—", "warn"),
+    Row(
+        "BLOB descriptors stored inline: each value decoded (layout `blob_descriptor`; the data not opened)",
+        "1.4",
+        "—",
+        "part",
+    ),
     Row("bitmap global index, 1.4 layout (a bitmap file-index payload; 2.0 reads only BGIX)", "1.4", until="1.4"),
     Row(
         "bitmap global index, 2.0 BGIX layout (layout `bitmap_global_index`; 1.4 cannot read it)",

@@ -109,6 +109,13 @@ MAX_TYPE_DEPTH = 32
 DESCRIPTOR_FIELDS = ("blob-descriptor-field", "blob.stored-descriptor-fields")
 
 
+def descriptor_columns(schema: TableSchema) -> list[str]:
+    """The columns `blob-descriptor-field` (fallback key `blob.stored-descriptor-fields`, 1.4) stores inline as
+    serialized BlobDescriptors (CoreOptions.parseCommaSeparatedSet: split on commas, trimmed, blanks dropped)."""
+    text = next((schema.options[k] for k in DESCRIPTOR_FIELDS if schema.options.get(k)), None)
+    return sorted({n.strip() for n in str(text).split(",") if n.strip()}) if text else []
+
+
 def _type_texts(raw: Any, depth: int = 0) -> Iterator[str]:
     """The type names in a schema field's type (nested ARRAY / MAP / MULTISET / ROW forms), never its field names."""
     if isinstance(raw, str):
@@ -165,12 +172,13 @@ def recognized(root: Path, files: list, schema: TableSchema) -> list[Finding]:
                 where,
             )
         )
-    descriptor_fields = next((schema.options[k] for k in DESCRIPTOR_FIELDS if schema.options.get(k)), None)
+    descriptor_fields = descriptor_columns(schema)
     if descriptor_fields:
         out.append(
             not_checked(
-                f"BLOB descriptors stored inline (blob-descriptor-field = {descriptor_fields}, Paimon 1.4)",
-                "the descriptor bytes in those data-file columns are not decoded (layout blob_descriptor)",
+                f"BLOB descriptors stored inline (blob-descriptor-field = {', '.join(descriptor_fields)}, Paimon 1.4)",
+                "each value of those data-file columns is decoded as layout blob_descriptor; the blob data it "
+                "points to (its URI, offset and length) is not opened",
                 where,
             )
         )

@@ -1,18 +1,24 @@
 """A `.blob` data file of a table (Paimon 1.4+): its layout, read piece by piece, and its manifest entry
-(file size, row count, the one BLOB column it holds)."""
+(file size, row count, the one BLOB column it holds); and BLOB descriptors stored inline in data files."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+import pyarrow as pa
+
+from paimon_conform.core.errors import LayoutError
 from paimon_conform.core.findings import Finding
 from paimon_conform.core.findings import file_finding as _f
+from paimon_conform.layouts.blob_descriptor import codec as descriptor
+from paimon_conform.layouts.blob_descriptor import entry as blob_descriptor
 from paimon_conform.layouts.blob_file import codec
 from paimon_conform.layouts.blob_file import entry as blob_file
 from paimon_conform.table import features
 from paimon_conform.table.metadata import ManifestEntry
 from paimon_conform.table.paths import OutsideRoot, contained
+from paimon_conform.table.read.data_files import DataFile
 from paimon_conform.table.schema import TableSchema
 from paimon_conform.table.validate.file_meta import check_size_and_rows
 
@@ -44,4 +50,33 @@ def check_blob_file(
             "column the file's rows belong to"
         )
         out.append(_f("DATA_FILE_COLUMNS", "must", owner, f"{at}._WRITE_COLS", msg))
+    return out
+
+
+def check_inline_descriptors(df: DataFile, schema: TableSchema, file: str) -> list[Finding]:
+    """Every value of the `blob-descriptor-field` columns decoded as a BlobDescriptor (layout blob_descriptor):
+    Java's read of the column fails on the first one it cannot deserialize. One finding per column and fault."""
+    out: list[Finding] = []
+    for name in features.descriptor_columns(schema):
+        if name not in df.table.column_names:
+            continue
+        column = df.table.column(name)
+        if not (pa.types.is_binary(column.type) or pa.types.is_large_binary(column.type)):
+            msg = f"column {name} is {column.type}, not the binary column that holds serialized BlobDescriptors"
+            out.append(Finding("BLOB_DESCRIPTOR_COLUMN", "must", f"columns.{name}", None, msg, file))
+            continue
+        faults: dict[str, list] = {}  # code -> [first row, count, error]
+        for row, value in enumerate(column.to_pylist()):
+            if value is None:
+                continue
+            try:
+                descriptor.decode(value)
+            except LayoutError as err:
+                faults.setdefault(err.code, [row, 0, err])[1] += 1
+        for first, count, err in faults.values():
+            f = blob_descriptor.finding(err, file)
+            f.path, f.offset = f"columns.{name}[{first}]" + (f".{err.path}" if err.path else ""), None
+            where = f", byte {err.offset} of the value" if err.offset is not None else ""
+            f.message = f"{count} value(s) of {name}, the first at row {first}{where}: {f.message}"
+            out.append(f)
     return out

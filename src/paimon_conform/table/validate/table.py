@@ -29,7 +29,7 @@ from paimon_conform.table.read.index_files import MAX_INDEX_BYTES, load_index_fi
 from paimon_conform.table.schema import Schemas, TableSchema, branch_folders, read_schema, schema_ids
 from paimon_conform.table.validate import data_files as file_checks
 from paimon_conform.table.validate import global_index
-from paimon_conform.table.validate.blob_files import check_blob_file
+from paimon_conform.table.validate.blob_files import check_blob_file, check_inline_descriptors
 from paimon_conform.table.validate.directories import BucketFile, walk
 from paimon_conform.table.validate.file_meta import check_file_meta
 from paimon_conform.table.validate.index_files import (
@@ -104,6 +104,7 @@ def check_data_file(
             )
         )
     found += file_checks.check_value_kinds(df, ref.relative)
+    found += check_inline_descriptors(df, schema, ref.relative)
     found += file_checks.check_parquet_nan_statistics(df, ref.relative, partition_keys)
     found += file_checks.check_int96_before_1970(df, ref.relative, partition_keys)
     found += file_checks.check_partition(df, ref, schema, ref.relative)
