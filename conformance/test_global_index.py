@@ -88,34 +88,51 @@ def test_a_damaged_bitmap_global_index_gets_the_bitmap_layout_finding(tmp_path):
     assert {name for _, _, name in found} == {path.name}
 
 
-def _as_bgix(root: Path, meta_fn=None) -> dict[str, bytes]:
-    """Rewrite every live bitmap global index of the table in 2.0's layout from its column's rows, with the
-    entry's _FILE_SIZE and _INDEX_META (SortedIndexFileMeta) as Java 2.0 writes them; meta_fn changes the meta."""
+def _rewrite(root: Path, encode, index_type: str | None, meta_fn=None) -> dict[str, bytes]:
+    """Rewrite every live bitmap global index of the table from its column's rows with `encode` (a layout's
+    writer), with the entry's _FILE_SIZE and _INDEX_META (SortedIndexFileMeta) as Java writes them; with
+    `index_type`, also the entry's _INDEX_TYPE and the file name's prefix; meta_fn changes the meta."""
     schema = read_schema(root)
     [data_file] = root.glob("bucket-0/*.parquet")
     table = pq.read_table(data_file)
-    metas = {}
+    written = {}
     for e in _live_entries(root):
         g = e["_GLOBAL_INDEX"]
         field = next(f for f in schema.fields if f.id == g["_INDEX_FIELD_ID"])
         values = table.column(field.name).to_pylist()[g["_ROW_RANGE_START"] : g["_ROW_RANGE_END"] + 1]
-        data = bgix.encode(field.type, values)
-        (root / "index" / e["_FILE_NAME"]).write_bytes(data)
+        data = encode(field.type, values)
+        name = e["_FILE_NAME"]
+        if index_type:
+            name = name.replace("bitmap-global-index-", f"{index_type}-global-index-")
+            (root / "index" / e["_FILE_NAME"]).unlink()
+        (root / "index" / name).write_bytes(data)
         keys = [bgix.key_bytes(field.type, v) for v in values if v is not None]
         sort = bgix.order(field.type)
         ordered = sorted(keys, key=lambda k: sort(bgix.read_key(field.type, k)))
-        first, last = (ordered[0], ordered[-1]) if ordered else (None, None)
-        metas[e["_FILE_NAME"]] = (len(data), bgix.index_meta(first, last, None in values))
+        meta = bgix.index_meta(ordered[0] if ordered else None, ordered[-1] if ordered else None, None in values)
+        written[e["_FILE_NAME"]] = (name, len(data), meta_fn(meta) if meta_fn else meta)
 
     def rewrite(r: dict) -> dict:
-        if r["_FILE_NAME"] in metas:
-            size, meta = metas[r["_FILE_NAME"]]
-            r["_FILE_SIZE"] = size
-            r["_GLOBAL_INDEX"]["_INDEX_META"] = meta_fn(meta) if meta_fn else meta
+        if r["_FILE_NAME"] in written:
+            name, size, meta = written[r["_FILE_NAME"]]
+            r.update(_FILE_NAME=name, _FILE_SIZE=size)
+            if index_type:
+                r["_INDEX_TYPE"] = index_type
+            r["_GLOBAL_INDEX"]["_INDEX_META"] = meta
         return r
 
     rewrite_avro(root, "index_manifest", record_fn=rewrite)
-    return {name: meta for name, (_, meta) in metas.items()}
+    return {name: meta for name, _, meta in written.values()}
+
+
+def _as_bgix(root: Path, meta_fn=None) -> dict[str, bytes]:
+    """The table's bitmap global indexes in Java 2.0's BGIX layout."""
+    return _rewrite(root, bgix.encode, None, meta_fn)
+
+
+def _as_btree(root: Path, meta_fn=None) -> dict[str, bytes]:
+    """The table's bitmap global indexes replaced by BTree indexes (Java 1.4.1 / 2.0) of the same rows."""
+    return _rewrite(root, btree.encode, "btree", meta_fn)
 
 
 def test_bgix_bitmap_global_indexes_are_clean_for_2_0_and_a_must_for_1_4(tmp_path):
@@ -153,36 +170,6 @@ def test_a_damaged_bgix_index_in_a_table_gets_the_layout_finding(tmp_path):
     path.write_bytes(bytes(data))
     found = _findings(root, "2.0")
     assert found == [("BGIX_BAD_VERSION", "must", name)]
-
-
-def _as_btree(root: Path, meta_fn=None) -> dict[str, bytes]:
-    """Rewrite every live bitmap global index of the table as a BTree index (Java 1.4.1 / 2.0) of the same column
-    rows: file btree-global-index-<uuid>.index, _INDEX_TYPE btree, Java's _FILE_SIZE and _INDEX_META."""
-    schema = read_schema(root)
-    [data_file] = root.glob("bucket-0/*.parquet")
-    table = pq.read_table(data_file)
-    written = {}
-    for e in _live_entries(root):
-        g = e["_GLOBAL_INDEX"]
-        field = next(f for f in schema.fields if f.id == g["_INDEX_FIELD_ID"])
-        values = table.column(field.name).to_pylist()[g["_ROW_RANGE_START"] : g["_ROW_RANGE_END"] + 1]
-        data = btree.encode(field.type, values)
-        name = e["_FILE_NAME"].replace("bitmap-global-index-", "btree-global-index-")
-        (root / "index" / e["_FILE_NAME"]).unlink()
-        (root / "index" / name).write_bytes(data)
-        keys = btree.read(data).keys
-        meta = bgix.index_meta(keys[0] if keys else None, keys[-1] if keys else None, None in values)
-        written[e["_FILE_NAME"]] = (name, len(data), meta_fn(meta) if meta_fn else meta)
-
-    def rewrite(r: dict) -> dict:
-        if r["_FILE_NAME"] in written:
-            name, size, meta = written[r["_FILE_NAME"]]
-            r.update(_FILE_NAME=name, _FILE_SIZE=size, _INDEX_TYPE="btree")
-            r["_GLOBAL_INDEX"]["_INDEX_META"] = meta
-        return r
-
-    rewrite_avro(root, "index_manifest", record_fn=rewrite)
-    return {name: meta for name, _, meta in written.values()}
 
 
 def test_btree_global_indexes_of_the_column_are_clean(tmp_path):

@@ -14,12 +14,14 @@ import numpy as np
 
 from paimon_conform.core import block_codec, budget
 from paimon_conform.core.block_codec import var_int
-from paimon_conform.core.errors import EncodeError
+from paimon_conform.core.errors import CaseError, EncodeError, LayoutError
 from paimon_conform.core.findings import Finding
 from paimon_conform.core.types import DataType, java_order
+from paimon_conform.layouts.base import parse_fits
 
 UNSUPPORTED = ("BINARY", "VARBINARY")  # KeySerializer: "not supported by global index now"
 ROW_BYTES = 48  # one row while the writer groups a column (value, row id, sort slot)
+CASE_ROW_BYTES = 64  # one row listed in a case
 
 
 def supported(t: DataType) -> bool:
@@ -185,4 +187,55 @@ def key_findings(keys: list[bytes], t: DataType, prefix: str) -> list[Finding]:
             msg = f"key bytes {raw.hex()} are not the ones Java writes for the value they read as"
             out.append(Finding(f"{prefix}_KEY_NOT_CANONICAL", "should", path, None, msg))
         prev = value
+    return out
+
+
+def file_findings(
+    name: str,
+    prefix: str,
+    readers: tuple[str, ...],
+    read: Callable[[bytes], Any],
+    check: Callable[[Any, DataType | None], list[Finding]],
+    data: bytes,
+    t: DataType | None,
+) -> tuple[list[Finding], Any]:
+    """Every finding for a sorted global index file and the parsed index when its structure holds: the spec's
+    faults and the layout's musts for the releases that read it, an LZO block as a warning (its CRC checked,
+    its content not), and a warning when the keys went unchecked for want of the column type."""
+    parse_fits(data, name)
+    try:
+        index = read(data)
+    except LayoutError as err:
+        if err.code == "BLOCK_NOT_DECODED":
+            return [Finding(err.code, "warning", err.path, err.offset, err.detail)], None
+        f = Finding.from_error(err)
+        f.java_releases, f.otherwise = readers, None
+        return [f], None
+    found = check(index, t)
+    for f in found:
+        if f.severity == "must":
+            f.java_releases, f.otherwise = readers, None
+    if t is None:
+        msg = "keys not checked: their order and bytes need the column type (--type)"
+        found.append(Finding(f"{prefix}_KEYS_NOT_CHECKED", "warning", "", None, msg))
+    return found, index
+
+
+def case_rows(pairs: Sequence[tuple[bytes, Sequence[int]]], rows: Any, t: DataType, what: str) -> list[Any]:
+    """The column's values row by row (internal form) from each key's rows, `rows` being every row the index
+    records (null or not): a case lists rows 0..n-1, so the index must record exactly those."""
+    num_rows = len(rows)
+    if num_rows and rows.max() != num_rows - 1:
+        raise CaseError(f"the index records {num_rows} rows but not rows 0..{num_rows - 1}: a case lists every row")
+    budget.reserve(CASE_ROW_BYTES * num_rows, f"the {num_rows} rows of a {what} case")
+    out: list[Any] = [None] * num_rows
+    for raw, rows in pairs:
+        value = read_key(t, raw)
+        if t.is_string:
+            try:
+                value = value.decode("utf-8")
+            except UnicodeDecodeError:
+                raise CaseError(f"key {raw.hex()} is not UTF-8, which a case's string cannot hold") from None
+        for row in rows:
+            out[row] = value
     return out

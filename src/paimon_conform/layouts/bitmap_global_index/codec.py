@@ -144,7 +144,7 @@ class Index:
     obj: Any
 
     @property
-    def rows(self) -> BitMap64:
+    def all_rows(self) -> BitMap64:
         """Every row the index records, null or not."""
         return self.null_rows | self.non_null_rows
 

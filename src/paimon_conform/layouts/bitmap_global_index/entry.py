@@ -10,19 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from paimon_conform.core import block_codec, budget
-from paimon_conform.core.errors import CaseError, LayoutError
+from paimon_conform.core import block_codec
+from paimon_conform.core.errors import CaseError
 from paimon_conform.core.findings import Finding, raise_first_must
 from paimon_conform.core.java_releases import between
 from paimon_conform.core.types import DataType, parse_type, to_internal, to_json
-from paimon_conform.layouts.base import Layout, case_header, parse_fits, require_type, stated_type
+from paimon_conform.layouts import sorted_index
+from paimon_conform.layouts.base import Layout, case_header, require_type, stated_type
 from paimon_conform.layouts.bitmap_global_index import codec
 
 NAME = "bitmap_global_index"
 KIND = "bitmap-global-index"
 READERS = between("2.0")  # BitmapGlobalIndexFormat arrived in 2.0.0 (apache/paimon#8276)
 COMPRESSIONS = {"none": block_codec.NONE, "zstd": block_codec.ZSTD, "lz4": block_codec.LZ4}
-ROW_BYTES = 64  # one row listed in a case
 
 
 def detect(data: bytes) -> bool:
@@ -30,30 +30,9 @@ def detect(data: bytes) -> bool:
     return len(data) >= codec.FOOTER and data[-4:] == codec.MAGIC_BYTES
 
 
-def _finding(err: LayoutError) -> Finding:
-    """A fault of the spec's parser: must for the releases that read the layout (an LZO block: a warning)."""
-    if err.code == "BLOCK_NOT_DECODED":
-        return Finding(err.code, "warning", err.path, err.offset, err.detail)
-    f = Finding.from_error(err)
-    f.java_releases, f.otherwise = READERS, None
-    return f
-
-
 def findings(data: bytes, t: DataType | None) -> tuple[list[Finding], codec.Index | None]:
     """Every finding for the bytes, and the parsed index when its structure holds."""
-    parse_fits(data, NAME)
-    try:
-        index = codec.read(data)
-    except LayoutError as err:
-        return [_finding(err)], None
-    found = codec.check(index, t)
-    for f in found:
-        if f.severity == "must":
-            f.java_releases, f.otherwise = READERS, None
-    if t is None:
-        msg = "keys not checked: their order and bytes need the column type (--type)"
-        found.append(Finding("BGIX_KEYS_NOT_CHECKED", "warning", "", None, msg))
-    return found, index
+    return sorted_index.file_findings(NAME, "BGIX", READERS, codec.read, codec.check, data, t)
 
 
 def validate(data: bytes, types: Any = None) -> list[Finding]:
@@ -63,22 +42,9 @@ def validate(data: bytes, types: Any = None) -> list[Finding]:
 
 def row_values(index: codec.Index, t: DataType) -> list[Any]:
     """The column's values row by row (internal form) that the index records."""
-    rows = index.rows
-    n = len(rows)
-    if n and rows.max() != n - 1:
-        raise CaseError(f"the index records {n} rows but not rows 0..{n - 1}: a case lists every row")
-    budget.reserve(ROW_BYTES * n, f"the {n} rows of a bitmap global index case")
-    out: list[Any] = [None] * n
-    for raw, bm in zip(index.keys, index.bitmaps, strict=True):
-        value = codec.read_key(t, raw)
-        if t.is_string:
-            try:
-                value = value.decode("utf-8")
-            except UnicodeDecodeError:
-                raise CaseError(f"key {raw.hex()} is not UTF-8, which a case's string cannot hold") from None
-        for row in bm:
-            out[row] = value
-    return out
+    return sorted_index.case_rows(
+        list(zip(index.keys, index.bitmaps, strict=True)), index.all_rows, t, "bitmap global index"
+    )
 
 
 def inspect(data: bytes, types: Any = None) -> dict[str, Any]:

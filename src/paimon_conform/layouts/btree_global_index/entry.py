@@ -10,20 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from paimon_conform.core import block_codec, budget
-from paimon_conform.core.errors import CaseError, LayoutError
+from paimon_conform.core import block_codec
+from paimon_conform.core.errors import CaseError
 from paimon_conform.core.findings import Finding, raise_first_must
 from paimon_conform.core.java_releases import between
 from paimon_conform.core.types import DataType, parse_type, to_internal, to_json
-from paimon_conform.layouts.base import Layout, case_header, parse_fits, require_type, stated_type
+from paimon_conform.layouts import sorted_index
+from paimon_conform.layouts.base import Layout, case_header, require_type, stated_type
 from paimon_conform.layouts.btree_global_index import codec
-from paimon_conform.layouts.sorted_index import read_key
 
 NAME = "btree_global_index"
 KIND = "btree-global-index"
 READERS = between("1.4")  # BTreeGlobalIndexer arrived in 1.4.1 (apache/paimon#6869)
 COMPRESSIONS = {"none": block_codec.NONE, "zstd": block_codec.ZSTD, "lz4": block_codec.LZ4}
-ROW_BYTES = 64  # one row listed in a case
 
 
 def detect(data: bytes) -> bool:
@@ -31,30 +30,9 @@ def detect(data: bytes) -> bool:
     return len(data) >= codec.FOOTER and data[-4:] == codec.MAGIC_BYTES
 
 
-def _finding(err: LayoutError) -> Finding:
-    """A fault of the spec's parser: must for the releases that read the layout (an LZO block: a warning)."""
-    if err.code == "BLOCK_NOT_DECODED":
-        return Finding(err.code, "warning", err.path, err.offset, err.detail)
-    f = Finding.from_error(err)
-    f.java_releases, f.otherwise = READERS, None
-    return f
-
-
 def findings(data: bytes, t: DataType | None) -> tuple[list[Finding], codec.Index | None]:
     """Every finding for the bytes, and the parsed index when its structure holds."""
-    parse_fits(data, NAME)
-    try:
-        index = codec.read(data)
-    except LayoutError as err:
-        return [_finding(err)], None
-    found = codec.check(index, t)
-    for f in found:
-        if f.severity == "must":
-            f.java_releases, f.otherwise = READERS, None
-    if t is None:
-        msg = "keys not checked: their order and bytes need the column type (--type)"
-        found.append(Finding("BTREE_KEYS_NOT_CHECKED", "warning", "", None, msg))
-    return found, index
+    return sorted_index.file_findings(NAME, "BTREE", READERS, codec.read, codec.check, data, t)
 
 
 def validate(data: bytes, types: Any = None) -> list[Finding]:
@@ -64,22 +42,7 @@ def validate(data: bytes, types: Any = None) -> list[Finding]:
 
 def row_values(index: codec.Index, t: DataType) -> list[Any]:
     """The column's values row by row (internal form) that the index records."""
-    rows = index.all_rows
-    n = len(rows)
-    if n and rows.max() != n - 1:
-        raise CaseError(f"the index records {n} rows but not rows 0..{n - 1}: a case lists every row")
-    budget.reserve(ROW_BYTES * n, f"the {n} rows of a btree index case")
-    out: list[Any] = [None] * n
-    for raw, ids in zip(index.keys, index.rows, strict=True):
-        value = read_key(t, raw)
-        if t.is_string:
-            try:
-                value = value.decode("utf-8")
-            except UnicodeDecodeError:
-                raise CaseError(f"key {raw.hex()} is not UTF-8, which a case's string cannot hold") from None
-        for row in ids:
-            out[row] = value
-    return out
+    return sorted_index.case_rows(list(zip(index.keys, index.rows, strict=True)), index.all_rows, t, "btree index")
 
 
 def inspect(data: bytes, types: Any = None) -> dict[str, Any]:

@@ -17,6 +17,8 @@ index types (vector and full-text indexes) are not checked; features.recognized 
 
 from __future__ import annotations
 
+from typing import Any
+
 from pyroaring import BitMap64
 
 from paimon_conform.core.findings import Finding
@@ -63,12 +65,12 @@ def check_global_file(rel: str, data: bytes, e: IndexManifestEntry, owner: str, 
     if t is None:
         return []  # a dropped column (Java then never opens the index) or a type the kit does not model
     if e.index_type == BTREE_TYPE:
-        found, rows = _btree(data, t, meta, owner)
+        found, rows = _sorted(btree.findings(data, t), t, meta, owner, BTREE_READERS)
         for f in found:
             f.file = f.file or rel
         return found if rows is None else found + _row_range(rows, e, owner)
     if is_bgix(data):
-        found, rows = _bgix(data, t, meta, owner)
+        found, rows = _sorted(bgix.findings(data, t), t, meta, owner, ONLY_BGIX)
         unread_by, msg = ("1.4",), BGIX_IN_1_4
     else:
         found, tree = bitmap.check_tree(data, t)
@@ -110,23 +112,16 @@ def _row_range(rows: BitMap64, e: IndexManifestEntry, owner: str) -> list[Findin
     return out
 
 
-def _bgix(data: bytes, t: DataType, meta: GlobalIndexMeta, owner: str) -> tuple[list[Finding], BitMap64 | None]:
-    """A 2.0 bitmap global index: the layout's findings, its rows (None when unreadable), the _INDEX_META check."""
-    found, index = bgix.findings(data, t)
+def _sorted(
+    found_index: tuple[list[Finding], Any], t: DataType, meta: GlobalIndexMeta, owner: str, readers: tuple[str, ...]
+) -> tuple[list[Finding], BitMap64 | None]:
+    """A sorted global index (BGIX or BTree): the layout's findings, its rows (None when unreadable), and the
+    _INDEX_META check for the releases that prune files by it."""
+    found, index = found_index
     if index is None or any(f.severity == "must" for f in found):
         return found, None
     if meta.index_meta is not None:
-        found += _index_meta(meta.index_meta, index.keys, index.null_rows, t, owner, ONLY_BGIX)
-    return found, index.rows
-
-
-def _btree(data: bytes, t: DataType, meta: GlobalIndexMeta, owner: str) -> tuple[list[Finding], BitMap64 | None]:
-    """A BTree global index: the layout's findings, its rows (None when unreadable), the _INDEX_META check."""
-    found, index = btree.findings(data, t)
-    if index is None or any(f.severity == "must" for f in found):
-        return found, None
-    if meta.index_meta is not None:
-        found += _index_meta(meta.index_meta, index.keys, index.null_rows, t, owner, BTREE_READERS)
+        found += _index_meta(meta.index_meta, index.keys, index.null_rows, t, owner, readers)
     return found, index.all_rows
 
 
