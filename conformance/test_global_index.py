@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pyarrow.parquet as pq
+import pytest
 from conftest import corpus_table
 from java_mutations import rewrite_avro
 
@@ -215,3 +216,48 @@ def test_a_damaged_btree_index_in_a_table_gets_the_layout_finding(tmp_path):
     results = validate_table(root)
     found = [(f.code, f.severity, Path(r.file).name) for r in results for f in r.findings if f.code.startswith("BTREE")]
     assert found == [("BTREE_BAD_VERSION", "must", name)]
+
+
+def _swapped(values: list) -> list:
+    """The column with its first two distinct non-null values exchanged: the same keys, nulls and counts, other
+    rows under each key."""
+    distinct = list(dict.fromkeys(v for v in values if v is not None))
+    a, b = distinct[:2]
+    return [b if v == a else a if v == b else v for v in values]
+
+
+def _values_findings(root: Path, version: str) -> list[tuple[str, str]]:
+    results = validate_table(root, java_version=version)
+    out = [(f.code, f.severity) for r in results for f in r.findings if f.code == "GLOBAL_INDEX_VALUES"]
+    skipped = [f for r in results for f in r.findings if f.message.startswith("global index values")]
+    assert not skipped  # every index of these tables is compared with its rows
+    return out
+
+
+@pytest.mark.parametrize("table", [TABLE, "append_with_global_index_with_partition"])
+def test_javas_global_indexes_hold_the_values_of_their_rows(tmp_path, table):
+    """The corpus's Java-written indexes (1.4 payloads) are compared with the column in the data files covering
+    their row range (row ids count per partition) and agree; so do the kit's BGIX and BTree forms of them."""
+    root = corpus_table(tmp_path, table)
+    assert _values_findings(root, "1.4") == []
+    if table == TABLE:
+        _as_bgix(root)
+        assert _values_findings(root, "2.0") == []
+        root = corpus_table(tmp_path / "b", table)
+        _as_btree(root)
+        assert _values_findings(root, "2.0") == []
+
+
+def test_an_index_holding_other_rows_than_the_data_is_a_must(tmp_path):
+    """Each layout with two values' rows exchanged: the readers of that layout get GLOBAL_INDEX_VALUES."""
+    root = corpus_table(tmp_path / "payload", TABLE)
+    _rewrite(root, lambda t, vs: bitmap.build(t, _swapped(vs), version=2), None)
+    assert set(_values_findings(root, "1.4")) == {("GLOBAL_INDEX_VALUES", "must")}
+    root = corpus_table(tmp_path / "bgix", TABLE)
+    _rewrite(root, lambda t, vs: bgix.encode(t, _swapped(vs)), None)
+    assert set(_values_findings(root, "2.0")) == {("GLOBAL_INDEX_VALUES", "must")}
+    root = corpus_table(tmp_path / "btree", TABLE)
+    _rewrite(root, lambda t, vs: btree.encode(t, _swapped(vs)), "btree")
+    for version in ("1.4", "2.0"):
+        assert set(_values_findings(root, version)) == {("GLOBAL_INDEX_VALUES", "must")}
+    assert _values_findings(root, "1.3") == []  # no global index reader before 1.4

@@ -189,9 +189,9 @@ def recognized(root: Path, files: list, schema: TableSchema) -> list[Finding]:
             not_checked(
                 f"global indexes ({len(global_files)} index/*-global-index-*.index file(s), Paimon 1.4)",
                 "their index-manifest entries are followed; bitmap indexes are checked as layout bitmap_index "
-                "(Java 1.4's layout) or bitmap_global_index (2.0's BGIX) and BTree indexes as btree_global_index "
-                "against their entries (row range, _INDEX_META), not against the rows they index; the bytes of "
-                "vector and full-text indexes are not checked",
+                "(Java 1.4's layout) or bitmap_global_index (2.0's BGIX) and BTree indexes as btree_global_index, "
+                "against their entries (row range, _INDEX_META) and against the rows they index where one data "
+                "file holds each row's value; the bytes of vector and full-text indexes are not checked",
                 where,
             )
         )

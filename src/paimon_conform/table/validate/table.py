@@ -32,6 +32,7 @@ from paimon_conform.table.validate import global_index
 from paimon_conform.table.validate.blob_files import check_blob_file, check_inline_descriptors
 from paimon_conform.table.validate.directories import BucketFile, walk
 from paimon_conform.table.validate.file_meta import check_file_meta
+from paimon_conform.table.validate.global_values import check_values
 from paimon_conform.table.validate.index_files import (
     KeyHashes,
     check_hash_index,
@@ -387,6 +388,9 @@ def _validate(
                 findings += _check_one(run, ref)
         if run.dynamic:
             findings += check_hash_index(run.state, run.seen)
+        chain = table.chain
+        if any(e.global_index is not None for e in chain.index_files):
+            findings += check_values(root, chain.live, chain.index_files, chain.index_paths, run)
         findings += run.schemas.findings
     by_file: dict[str, list[Finding]] = defaultdict(list)
     for f in judge(_distinct(findings), java_version):

@@ -1,0 +1,171 @@
+"""The values a global index records against the rows of the data files it was built from.
+
+A global-index file (`_GLOBAL_INDEX`: a column's field id and a row-id range) maps each relative row to the
+column's value there; Java's filtered scans with `global-index.enabled` select rows by it. The kit decodes
+each live bitmap (1.4 payload, 2.0 BGIX) or BTree index to a row -> key map and compares it with the column
+read from the live data files covering the range, where one file per row holds the column. Rows written
+again by data evolution (two files holding the column for one row id: Java's reader takes the one with
+the larger max sequence number, DataEvolutionSplitRead) and tables with deletion vectors are not compared;
+a FEATURE_NOT_CHECKED warning says so once per table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+from paimon_conform.core import budget
+from paimon_conform.core.errors import LayoutError, PaimonConformError, UsageError
+from paimon_conform.core.findings import Finding
+from paimon_conform.core.types import DataType
+from paimon_conform.layouts.bitmap_global_index import codec as bgix_codec
+from paimon_conform.layouts.bitmap_index import codec as bitmap
+from paimon_conform.layouts.btree_global_index import codec as btree_codec
+from paimon_conform.layouts.sorted_index import key_bytes
+from paimon_conform.table import features
+from paimon_conform.table.chain import LiveFile
+from paimon_conform.table.metadata import IndexManifestEntry
+from paimon_conform.table.paths import OutsideRoot, contained
+from paimon_conform.table.read import data_files
+from paimon_conform.table.schema import Schemas
+from paimon_conform.table.validate import global_index
+
+NULL = object()  # a NULL row in a decoded index
+ABSENT = object()  # a row the index does not record
+ROW_BYTES = 64  # one row of a decoded index or column
+MAX_SHOWN = 3
+
+
+def _decode(data: bytes, e: IndexManifestEntry, t: DataType) -> tuple[dict[int, Any], Callable[[Any], Any]] | None:
+    """The relative row -> key map of a global-index file, and the key of a column value; None when the file
+    is of another type or does not decode (its own findings say why)."""
+    try:
+        if e.index_type == global_index.BTREE_TYPE:
+            tree = btree_codec.read(data)
+            pairs: Iterable = zip(tree.keys, tree.rows, strict=True)
+            nulls: Iterable[int] = tree.null_rows
+            keyer: Callable[[Any], Any] = lambda v: key_bytes(t, v)  # noqa: E731
+        elif e.index_type == global_index.BITMAP_TYPE and global_index.is_bgix(data):
+            index = bgix_codec.read(data)
+            pairs, nulls = zip(index.keys, index.bitmaps, strict=True), index.null_rows
+            keyer = lambda v: key_bytes(t, v)  # noqa: E731
+        elif e.index_type == global_index.BITMAP_TYPE:
+            payload = bitmap.read(data, t)
+            pairs, nulls = payload.rows.items(), payload.nulls
+            keyer = lambda v: bitmap.map_key(t, v)  # noqa: E731
+        else:
+            return None
+    except (LayoutError, ValueError):
+        return None
+    out: dict[int, Any] = {}
+    for key, rows in pairs:
+        for r in rows:
+            out[int(r)] = key
+    for r in nulls:
+        out[int(r)] = NULL
+    return out, keyer
+
+
+def _holds(lf: LiveFile, field_id: int, schemas: Schemas) -> str | None:
+    """The name under which a live data file holds the column of `field_id` (None when it does not)."""
+    schema = schemas.get(lf.entry.file.schema_id)
+    if schema is None or features.is_blob(lf.relative or ""):
+        return None
+    name = next((f.name for f in schema.fields if f.id == field_id), None)
+    cols = lf.entry.file.write_cols
+    return name if name is not None and (cols is None or name in cols) else None
+
+
+def check_values(
+    root: Path, live: list[LiveFile], index_entries: list[IndexManifestEntry], index_paths: dict[str, str], run
+) -> list[Finding]:
+    """GLOBAL_INDEX_VALUES findings for every live global index whose rows one data file each holds."""
+    types = global_index.field_types(run.schema)
+    out: list[Finding] = []
+    skipped = 0
+    has_vectors = any(e.index_type == "DELETION_VECTORS" for e in index_entries)
+    for e in index_entries:
+        meta = e.global_index
+        if meta is None or e.index_type not in (global_index.BITMAP_TYPE, global_index.BTREE_TYPE):
+            continue
+        t = types.get(meta.index_field_id)
+        if t is None:
+            continue
+        if has_vectors:
+            skipped += 1
+            continue
+        found = _check_one(root, live, e, t, index_paths, run)
+        if found is None:
+            skipped += 1
+        else:
+            out += found
+    if skipped:
+        out.append(
+            features.not_checked(
+                "global index values",
+                f"{skipped} global index file(s) not compared with the rows: rows written again by data evolution, "
+                "deletion vectors, or a column the data files cannot give",
+                run.schema.file,
+            )
+        )
+    return out
+
+
+def _check_one(root: Path, live: list[LiveFile], e: IndexManifestEntry, t: DataType, index_paths, run):
+    """The findings of one index file, or None when its rows cannot be compared."""
+    meta = e.global_index
+    start, end = meta.row_range_start, meta.row_range_end
+    span = end - start + 1
+    budget.reserve(ROW_BYTES * 2 * max(span, 0), f"comparing {e.file_name} with its {span} rows")
+    files = []
+    for lf in live:
+        first, n = lf.entry.file.first_row_id, lf.entry.file.row_count
+        if lf.entry.partition != e.partition:  # row ids count per partition (Java-written partitioned tables)
+            continue
+        if first is None or lf.relative is None or first > end or first + n - 1 < start:
+            continue
+        name = _holds(lf, meta.index_field_id, run.schemas)
+        if name is not None:
+            files.append((first, n, lf, name))
+    files.sort(key=lambda f: f[0])
+    if any(a[0] + a[1] > b[0] for a, b in pairwise(files)):
+        return None  # a row held by two files: data evolution wrote it again
+    rel = index_paths.get(e.file_name, f"index/{e.file_name}")
+    try:
+        data = contained(root, rel).read_bytes()
+    except (OutsideRoot, OSError):
+        return None
+    decoded = _decode(data, e, t)
+    if decoded is None:
+        return None
+    index, keyer = decoded
+    wrong: list[int] = []
+    checked = 0
+    for first, _, lf, name in files:
+        try:
+            table = data_files.read_columns(root / lf.relative, [name])
+        except (UsageError, PaimonConformError):
+            return None
+        fmt = lf.relative.rsplit(".", 1)[-1]
+        values = data_files._internal(data_files.DataFile(fmt, [], table), name, t)
+        for i, v in enumerate(values):
+            row = first + i - start
+            if not 0 <= row < span:
+                continue
+            checked += 1
+            if index.get(row, ABSENT) != (NULL if v is None else keyer(v)):
+                wrong.append(row)
+    if not wrong:
+        return []
+    shown = ", ".join(str(start + r) for r in wrong[:MAX_SHOWN])
+    msg = (
+        f"{len(wrong)} of the {checked} row(s) the data files hold have another value (or none) in the index "
+        f"(row ids {shown}{', ...' if len(wrong) > MAX_SHOWN else ''}): Java's filtered scans with "
+        "global-index.enabled select rows by the index and return other rows than the data holds"
+    )
+    readers = {"btree": global_index.BTREE_READERS}.get(
+        e.index_type, global_index.ONLY_BGIX if global_index.is_bgix(data) else ("1.4",)
+    )
+    return [Finding("GLOBAL_INDEX_VALUES", "must", "", None, msg, rel, java_releases=readers, otherwise=None)]
