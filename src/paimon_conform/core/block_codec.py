@@ -7,15 +7,17 @@ Used by the bitmap global index (BGIX) through the spec's `block_decompress` pro
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterable
 
 import cramjam
 from zlib_ng.zlib_ng import crc32
 
 from paimon_conform.core import budget
-from paimon_conform.core.errors import EncodeError
+from paimon_conform.core.errors import CaseError, EncodeError
 
 NONE, ZSTD, LZ4, LZO = 0, 1, 2, 3  # BlockCompressionType.persistentId
 NAMES = {NONE: "none", ZSTD: "zstd", LZ4: "lz4", LZO: "lzo"}
+WRITTEN = {"none": NONE, "zstd": ZSTD, "lz4": LZ4}  # the codecs the encoders write (a case's `compression`)
 TRAILER = 5  # compression u1 + CRC u4le
 LZ4_HEADER = 8  # Lz4BlockCompressor: compressed length and original length, both s4le
 MAX_INT_BYTES, MAX_LONG_BYTES = 5, 10
@@ -152,3 +154,19 @@ def compress(compression: int, content: bytes) -> tuple[int, bytes]:
     if len(stored) < len(content) - len(content) // 8:
         return compression, stored
     return NONE, content
+
+
+def case_compression(compressions: Iterable[int]) -> str | None:
+    """A case's `compression` option from the codecs a file's blocks were stored with (None: no block was
+    compressed); CaseError when they name two, which no Java writer does."""
+    used = {c for c in compressions if c != NONE}
+    if len(used) > 1:
+        raise CaseError("blocks compressed with different codecs: Java's writer uses one")
+    return NAMES[used.pop()] if used else None
+
+
+def written_compression(name: str) -> int:
+    """The codec id of a case's `compression` option; CaseError for one the encoders do not write."""
+    if name not in WRITTEN:
+        raise CaseError(f"compression {name!r}: the encoder writes {', '.join(WRITTEN)}")
+    return WRITTEN[name]

@@ -519,8 +519,13 @@ def _follow(
     base = loader.manifest_list(rel, "baseManifestList", snap.base_manifest_list, role.data)
     delta = loader.manifest_list(rel, "deltaManifestList", snap.delta_manifest_list, role.data or not produced)
     changelog = loader.manifest_list(rel, "changelogManifestList", snap.changelog_manifest_list, role.changelog)
-    entries = [e for m in base + delta for e in loader.entries(m.file_name) or []]
-    logs = [e for m in changelog for e in loader.entries(m.file_name) or []]
+
+    def listed(metas: list[ManifestFileMeta]) -> list[ManifestEntry]:
+        return [e for m in metas for e in loader.entries(m.file_name) or []]
+
+    delta_entries = listed(delta)
+    entries = listed(base) + delta_entries
+    logs = listed(changelog)
     index = loader.index_entries(rel, snap.index_manifest, role.index)
     loader.statistics(rel, snap.statistics, known_schemas, role.statistics)
     live: list[ManifestEntry] = []
@@ -530,7 +535,6 @@ def _follow(
             chain.findings.extend(found)
         needed = {id(e) for e in live}
     else:  # changelog-producer none: the streaming read takes the delta's APPEND files
-        delta_entries = [e for m in delta for e in loader.entries(m.file_name) or []]
         needed = {
             id(e) for e in delta_entries if not produced and e.kind == ADD and e.file.file_source != COMPACT_SOURCE
         }

@@ -22,7 +22,6 @@ from paimon_conform.layouts.bitmap_global_index import codec
 NAME = "bitmap_global_index"
 KIND = "bitmap-global-index"
 READERS = between("2.0")  # BitmapGlobalIndexFormat arrived in 2.0.0 (apache/paimon#8276)
-COMPRESSIONS = {"none": block_codec.NONE, "zstd": block_codec.ZSTD, "lz4": block_codec.LZ4}
 
 
 def detect(data: bytes) -> bool:
@@ -59,11 +58,9 @@ def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
         raise CaseError("the dictionary blocks are split as no dictionary block size of Java's writer splits them")
     if not low <= codec.DEFAULT_BLOCK_SIZE <= (high if high is not None else codec.DEFAULT_BLOCK_SIZE):
         case["dictionary_block_size"] = low
-    used = {c for c in index.compressions if c != block_codec.NONE}
-    if len(used) > 1:
-        raise CaseError("blocks compressed with different codecs: Java's writer uses one")
-    if used:
-        case["compression"] = block_codec.NAMES[used.pop()]
+    compression = block_codec.case_compression(index.compressions)
+    if compression:
+        case["compression"] = compression
     return case
 
 
@@ -72,10 +69,8 @@ def encode(case: dict[str, Any]) -> bytes:
     t = parse_type(case["type"])
     values = [to_internal(t, v) for v in case["row_values"]]
     size = case.get("dictionary_block_size", codec.DEFAULT_BLOCK_SIZE)
-    name = case.get("compression", "none")
-    if name not in COMPRESSIONS:
-        raise CaseError(f"compression {name!r}: the encoder writes {', '.join(COMPRESSIONS)}")
-    return codec.encode(t, values, size, COMPRESSIONS[name])
+    compression = block_codec.written_compression(case.get("compression", "none"))
+    return codec.encode(t, values, size, compression)
 
 
 def describe(data: bytes, types: Any = None) -> str:

@@ -22,7 +22,6 @@ from paimon_conform.layouts.btree_global_index import codec
 NAME = "btree_global_index"
 KIND = "btree-global-index"
 READERS = between("1.4")  # BTreeGlobalIndexer arrived in 1.4.1 (apache/paimon#6869)
-COMPRESSIONS = {"none": block_codec.NONE, "zstd": block_codec.ZSTD, "lz4": block_codec.LZ4}
 
 
 def detect(data: bytes) -> bool:
@@ -52,11 +51,9 @@ def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
     raise_first_must(NAME, found)
     assert index is not None
     case = case_header(KIND) | {"type": str(t), "row_values": [to_json(t, v) for v in row_values(index, t)]}
-    used = {c for c in index.compressions if c != block_codec.NONE}
-    if len(used) > 1:
-        raise CaseError("blocks compressed with different codecs: Java's writer uses one")
-    if used:
-        case["compression"] = block_codec.NAMES[used.pop()]
+    compression = block_codec.case_compression(index.compressions)
+    if compression:
+        case["compression"] = compression
     size = codec.block_size_of(index)
     if size is None:
         raise CaseError("the data blocks are split as no block size of Java's writer splits them")
@@ -69,10 +66,8 @@ def encode(case: dict[str, Any]) -> bytes:
     """The file Java's writer writes for the case's rows and options."""
     t = parse_type(case["type"])
     values = [to_internal(t, v) for v in case["row_values"]]
-    name = case.get("compression", "none")
-    if name not in COMPRESSIONS:
-        raise CaseError(f"compression {name!r}: the encoder writes {', '.join(COMPRESSIONS)}")
-    return codec.encode(t, values, case.get("block_size", codec.DEFAULT_BLOCK_SIZE), COMPRESSIONS[name])
+    compression = block_codec.written_compression(case.get("compression", "none"))
+    return codec.encode(t, values, case.get("block_size", codec.DEFAULT_BLOCK_SIZE), compression)
 
 
 def describe(data: bytes, types: Any = None) -> str:
