@@ -21,8 +21,10 @@ REJECT = [p for p in ALL if "must_reject" in json.loads(p.read_text())]
 
 def type_options(case: dict) -> list[str]:
     """The --types / --type options that give the CLI the column types a sidecar states."""
-    if "fields" in case:  # a BinaryRow: its field types in order
+    if "fields" in case and all(isinstance(f["type"], str) for f in case["fields"]):  # a BinaryRow, a row file
         return ["--types", ",".join(f"f{i}={f['type']}" for i, f in enumerate(case["fields"]))]
+    if "fields" in case:  # nested types: the schema-file JSON form
+        return ["--types", json.dumps([{"name": f"f{i}", "type": f["type"]} for i, f in enumerate(case["fields"])])]
     columns = {c["name"]: c["type"] for c in case.get("columns", []) if "type" in c} | case.get("types", {})
     typed = ["--types", ",".join(f"{c}={t}" for c, t in columns.items())] if columns else []
     return typed + (["--type", case["type"]] if "type" in case else [])

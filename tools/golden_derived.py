@@ -42,6 +42,7 @@ from golden import (
     range_bitmap,
     roaring32,
     roaring64,
+    row_file,
 )
 
 LAYOUTS = (
@@ -59,6 +60,7 @@ LAYOUTS = (
     blob_descriptor,
     bitmap_global_index,
     btree_global_index,
+    row_file,
 )
 
 

@@ -63,14 +63,36 @@ def split_types(text: str) -> list[str]:
     return re.split(r",(?![^()]*\))", text)
 
 
-def parse_types(types: str | None, single: str | None) -> DataType | dict[str, DataType] | None:
-    """`--types a=INT,b=DECIMAL(10,2)` as a dict, or `--type INT` as one DataType."""
+def _json_types(text: str) -> dict[str, Any]:
+    """`--types` given as schema-file JSON (a list of {name, type} fields, or {name: type}): atomic types
+    parsed, the rest (ARRAY, MAP, ROW, VARIANT, BLOB, ...) kept as JSON for the layouts that read them."""
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
+        raise UsageError(f"--types is not JSON: {exc}") from None
+    if isinstance(doc, list) and all(isinstance(f, dict) and isinstance(f.get("name"), str) for f in doc):
+        doc = {f["name"]: f.get("type") for f in doc}
+    if not isinstance(doc, dict):
+        raise UsageError("--types as JSON is a list of {name, type} fields or an object {name: type}")
+    out: dict[str, Any] = {}
+    for name, raw in doc.items():
+        try:
+            out[name] = parse_type(raw) if isinstance(raw, str) else raw
+        except UsageError:
+            out[name] = raw
+    return out
+
+
+def parse_types(types: str | None, single: str | None) -> DataType | dict[str, Any] | None:
+    """`--types a=INT,b=DECIMAL(10,2)` (or schema-file JSON) as a dict, or `--type INT` as one DataType."""
     if single:
         return parse_type(single)
     if types is None:
         return None
     if not types.strip():
         return {}  # no columns at all: a BinaryRow of arity 0
+    if types.lstrip()[:1] in ("[", "{"):
+        return _json_types(types)
     out = {}
     for item in split_types(types):
         name, sep, text = item.partition("=")
@@ -397,7 +419,11 @@ def cmd_main(args: argparse.Namespace) -> int:
 
 def add_type_options(p: argparse.ArgumentParser) -> None:
     """--types / --type: column types for layouts whose keys are typed."""
-    p.add_argument("--types", help="column types of a file-index container, e.g. 'c_int=INT,name=STRING'")
+    p.add_argument(
+        "--types",
+        help="column types of a file-index container or a row file, e.g. 'c_int=INT,name=STRING', or schema-file "
+        'JSON for nested types: \'[{"name": "a", "type": {"type": "ARRAY", "element": "INT"}}]\'',
+    )
     p.add_argument("--type", help="column type of a lone payload (bloom-filter, bitmap, range-bitmap, bsi), e.g. INT")
 
 

@@ -3,12 +3,14 @@
 //
 // Usage: java -cp <paimon jar>:<classes> BlockCodecCheck REQUEST.json REPORT.json
 //
-// REQUEST.json: {"blocks": [{"compression": "zstd"|"lz4", "content": hex, "stored": hex, "trailer": "none"|"zstd"|"lz4"}]}
+// REQUEST.json: {"blocks": [{"compression": "zstd"|"lz4", "content": hex, "stored": hex, "trailer": "none"|"zstd"|"lz4",
+//                             "level": n (optional, the zstd level; 1 when absent)}]}
 //   content: a block's bytes before compression; stored: the kit's compressed form of it
 //   (VarLengthIntUtils length of the content, then the codec's bytes), as a bitmap global index stores it.
 // REPORT.json: {"blocks": [{"java_stored": hex, "decoded": hex | null, "error": text | null}]}
 //   java_stored: what Java writes for the content (BitmapGlobalIndexFormat.encodeBlock: the varint length,
-//   then the compressor's output; zstd at level 1, the reader's and the option's default);
+//   then the compressor's output; zstd at `level`, 1 being the reader's and the option's default; the row
+//   format of Paimon 2.0 stores the compressor's output alone, with ZstdBlockCompressor unchanged since 0.9);
 //   decoded: Java's decompressor over the kit's stored bytes (null with the error when it refuses them);
 //   java_trailer: the BlockTrailer Java writes after the stored bytes when they are of compression `trailer`
 //   (the SST block trailer of Paimon's lookup files, org.apache.paimon.lookup.sort in 0.9, moved to
@@ -41,7 +43,9 @@ public class BlockCodecCheck {
         for (JsonNode block : request.get("blocks")) {
             BlockCompressionFactory factory =
                     BlockCompressionFactory.create(
-                            new CompressOptions(block.get("compression").asText(), 1));
+                            new CompressOptions(
+                                    block.get("compression").asText(),
+                                    block.has("level") ? block.get("level").asInt() : 1));
             byte[] content = unhex(block.get("content").asText());
             byte[] stored = unhex(block.get("stored").asText());
             ObjectNode row = out.addObject();

@@ -133,6 +133,33 @@ def _lz4(data: bytes, out: bytearray) -> int:
     return got
 
 
+def zstd_stream(content: bytes, level: int = 1) -> bytes:
+    """ZstdBlockCompressor.compress: one frame streamed as zstd-jni's ZstdOutputStream writes it (no content
+    size in the frame header, no checksum)."""
+    stream = cramjam.zstd.Compressor(level=level)
+    stream.compress(content)
+    return bytes(stream.finish())
+
+
+def zstd_exact(data: bytes, size: int) -> bytes:
+    """ZstdBlockDecompressor into a buffer of `size` bytes, as the row format reads a block; BlockCodecError
+    when the frames do not decompress to exactly `size` bytes (Java fails on more, and reads the zeros it
+    left on fewer)."""
+    budget.reserve(size, f"a block stating {size} uncompressed bytes")
+    out = bytearray(size + 1)  # one byte more, to tell "more than stated" from "exactly"
+    try:
+        got = cramjam.zstd.decompress_into(data, out)
+    except cramjam.DecompressionError as exc:
+        if "whole buffer" in str(exc):  # the output passed the buffer
+            got = size + 1
+        else:
+            raise BlockCodecError("BLOCK_DECOMPRESS", f"zstd refuses the block: {exc}") from None
+    if got != size:
+        says = f"more than {size}" if got > size else str(got)
+        raise BlockCodecError("BLOCK_DECOMPRESS", f"zstd gives {says} bytes where the index states {size}")
+    return bytes(out[:size])
+
+
 def compress(compression: int, content: bytes) -> tuple[int, bytes]:
     """BitmapGlobalIndexFormat.encodeBlock: (compression used, stored bytes).
 
@@ -141,10 +168,8 @@ def compress(compression: int, content: bytes) -> tuple[int, bytes]:
     """
     if compression == NONE:
         return NONE, content
-    if compression == ZSTD:  # streamed as ZstdOutputStream does: the frame states no content size
-        stream = cramjam.zstd.Compressor(level=1)
-        stream.compress(content)
-        body = bytes(stream.finish())
+    if compression == ZSTD:
+        body = zstd_stream(content)
     elif compression == LZ4:
         raw = bytes(cramjam.lz4.compress_block(content, store_size=False))
         body = struct.pack("<ii", len(raw), len(content)) + raw

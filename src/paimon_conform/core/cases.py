@@ -39,6 +39,7 @@ SCHEMA_FILES = (
     "blob_descriptor",
     "bitmap_global_index",
     "btree_global_index",
+    "row_file",
     "must_reject",
 )
 MAX_DEPTH = 32  # a case nests a handful of levels (vectors -> layout -> containers); jsonschema recurses per level

@@ -90,3 +90,19 @@ class BlockDecompress:
             return decompress(self.compression, data)
         except BlockCodecError as err:
             raise ProcessError(err.code, str(err)) from None
+
+
+class ZstdBlock:
+    """Decompresses a row file's block into its stated uncompressed size (ZstdBlockDecompressor)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def decode(self, data: bytes) -> bytes:
+        """The block's content; ProcessError unless the frames give exactly the stated size."""
+        from paimon_conform.core.block_codec import BlockCodecError, zstd_exact
+
+        try:
+            return zstd_exact(data, self.size)
+        except BlockCodecError as err:
+            raise ProcessError("ROW_FILE_BLOCK_DECOMPRESS", str(err)) from None

@@ -19,6 +19,7 @@ from paimon_conform.layouts.hash_index import entry as hash_index
 from paimon_conform.layouts.range_bitmap import entry as range_bitmap
 from paimon_conform.layouts.roaring32 import entry as roaring32
 from paimon_conform.layouts.roaring64 import entry as roaring64
+from paimon_conform.layouts.row_file import entry as row_file
 
 LAYOUTS: dict[str, Layout] = {
     m.LAYOUT.kind: m.LAYOUT
@@ -38,6 +39,7 @@ LAYOUTS: dict[str, Layout] = {
         blob_descriptor,
         bitmap_global_index,
         btree_global_index,
+        row_file,
     )
 }
 BY_NAME: dict[str, Layout] = {layout.name: layout for layout in LAYOUTS.values()}
@@ -46,6 +48,7 @@ DETECT_ORDER = (
     "deletion-vectors",
     "bitmap-global-index",  # before the bitmaps: a BGIX file starts with one (its magic is at the end)
     "btree-global-index",  # its magic is at the end too
+    "row-file",  # so is this one's
     "roaring32",
     "roaring64",
     "blob-file",
