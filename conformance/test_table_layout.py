@@ -200,3 +200,20 @@ def test_primary_key_data_file_columns():
 def test_row_kind_bytes():
     assert tl.row_kind_bytes() == {0: "+I", 1: "-U", 2: "+U", 3: "-D"}
     assert json.dumps(tl.row_kind_byte("-D")) == "3"
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("data-12345678-1234-1234-1234-123456789abc-0.row", "data"),  # the row format (2.0.0)
+        ("data-12345678-1234-1234-1234-123456789abc-2.vector.parquet", "data"),  # newVectorPath (1.4.1)
+        ("data-12345678-1234-1234-1234-123456789abc-0.json.gz", "data"),  # a text format: compression last (1.3)
+        ("changelog-12345678-1234-1234-1234-123456789abc-1.csv.gz", "changelog"),
+        ("data-12345678-1234-1234-1234-123456789abc-0.mosaic", "data"),
+        ("data-12345678-1234-1234-1234-123456789abc-0.vortex", "data"),
+    ],
+)
+def test_file_names_of_newer_formats_are_javas(name, kind):
+    """DataFilePathFactory's names for the formats and suffixes of Paimon 1.3 to 2.0 are not bad names."""
+    assert tl.match_file_name(kind, name, tl.LayoutOptions.of({})) is not None
+    assert tl.match_file_name(kind, re.sub(r"-(\d+)\.", "-x.", name, count=1), tl.LayoutOptions.of({})) is None

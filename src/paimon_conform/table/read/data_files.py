@@ -69,7 +69,8 @@ class DataFile:
     parquet_metadata: Any = None  # Parquet: the footer (pyarrow FileMetaData) read with the rows
 
 
-def _arrow_family(t: pa.DataType) -> str | None:
+def arrow_family(t: pa.DataType) -> str | None:
+    """The storage family of an Arrow column type (None when the kit has no mapping)."""
     pt = paimon_type(t)
     return None if pt is None else FAMILY.get(pt.root)
 
@@ -89,7 +90,7 @@ def _parquet(path: Path) -> DataFile:
     for f in table.schema:
         fid = (f.metadata or {}).get(b"PARQUET:field_id")
         physical, unit = leaves.get(f.name, (None, None))
-        family = "timestamp" if physical == "INT96" else _arrow_family(f.type)  # exact INT96: a decimal column
+        family = "timestamp" if physical == "INT96" else arrow_family(f.type)  # exact INT96: a decimal column
         cols.append(Column(f.name, family, int(fid) if fid is not None else None, physical, unit))
     return DataFile("parquet", cols, table, pf.metadata)
 
@@ -106,7 +107,7 @@ def _orc(path: Path) -> DataFile:
     from paimon_conform.formats.orc_isolated import read_orc
 
     table = read_orc(path)
-    cols = [Column(f.name, "timestamp" if is_exact_ns(f) else _arrow_family(f.type), None) for f in table.schema]
+    cols = [Column(f.name, "timestamp" if is_exact_ns(f) else arrow_family(f.type), None) for f in table.schema]
     return DataFile("orc", cols, table)
 
 

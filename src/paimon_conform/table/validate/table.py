@@ -40,6 +40,7 @@ from paimon_conform.table.validate.index_files import (
     check_vector,
     unknown_vectors,
 )
+from paimon_conform.table.validate.row_files import is_row_file, read_row_file
 from paimon_conform.table.validate.row_ids import check_row_ids
 
 
@@ -427,7 +428,17 @@ def _check_one(run: _Run, ref: BucketFile) -> list[Finding]:
     if features.is_blob(ref.relative):
         schema = run.schemas.get(entry.file.schema_id) if entry else None
         return check_blob_file(run.root, ref.relative, entry, schema)
-    df, findings = _read(run.root, ref.relative, run.stats)
+    if is_row_file(ref.relative):  # no columns of its own: read with the types of its schema
+        row_schema = run.schemas.of_file(entry, [])
+        if row_schema is None:
+            return []
+        write_cols = entry.file.write_cols if entry else None
+        df, findings = read_row_file(run.root, ref.relative, row_schema, write_cols)
+        if df is not None:
+            run.stats.data_files += 1
+            run.stats.rows += df.table.num_rows
+    else:
+        df, findings = _read(run.root, ref.relative, run.stats)
     if df is None:
         if ref.relative not in run.referenced and run.referenced:
             for f in findings:  # a write killed while writing it: Java never opens a file no snapshot names

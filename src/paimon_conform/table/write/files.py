@@ -36,7 +36,7 @@ from paimon_conform.table import table_layout as tl
 from paimon_conform.table.paths import contained
 from paimon_conform.table.write.plan import RETRACT, NewFile, TaskResult, WritePlan
 
-FORMATS = ("parquet", "orc")
+FORMATS = ("parquet", "orc", "row")
 STATS_TRUNCATE = 16
 DEFAULT_IN_MANIFEST = 500
 PAYLOADS = {
@@ -257,6 +257,28 @@ def write_data(path: Path, table: pa.Table, fmt: str) -> None:
     path.write_bytes(buf.getvalue())
 
 
+def write_row(path: Path, table: pa.Table, plan: WritePlan) -> None:
+    """Write an Arrow table as a `.row` data file (layout `row_file`, Paimon 2.0) with the data-file columns'
+    Paimon types, `file.block-size` and `file.compression.zstd-level` as Java's RowFormatWriter does."""
+    from paimon_conform.layouts.row_file import codec as row_file
+    from paimon_conform.layouts.row_file.types import atomic
+
+    schema = plan.schema
+    fields = tl.data_file_fields(
+        schema.fields, schema.primary_keys, schema.partition_keys, tl.LayoutOptions.of(schema.options)
+    )
+    types = [atomic(f.type) for f in fields]
+    columns = [datafile.internal_values(table.column(f.name), f.type) for f in fields]
+    block = schema.options.get("file.block-size")
+    data = row_file.encode(
+        types,
+        [list(r) for r in zip(*columns, strict=True)] if columns else [],
+        parse_memory_size(block) if block else row_file.DEFAULT_BLOCK_SIZE,
+        int(schema.options.get("file.compression.zstd-level", row_file.DEFAULT_ZSTD_LEVEL)),
+    )
+    path.write_bytes(data)
+
+
 def _orc_writable(table: pa.Table) -> None:
     """Refuse what pyarrow's ORC writer stores in a form Java cannot read: a timestamp before 1970 with a
     fraction of a second goes down as truncated seconds and negative nanoseconds, and Java's reader throws
@@ -334,7 +356,12 @@ def write_group(
         file_table = pa.Table.from_arrays(cols, schema=arrow_schema(plan, group))
     else:
         file_table = group.select(names).cast(arrow_schema(plan, group))
-    write_data(contained(root, f"{folder}/{name}"), file_table, schema.options.get("file.format", "parquet").lower())
+    target = contained(root, f"{folder}/{name}")
+    fmt = schema.options.get("file.format", "parquet").lower()
+    if fmt == "row":
+        write_row(target, file_table, plan)
+    else:
+        write_data(target, file_table, fmt)
     result.files.append(describe(plan, group, trimmed, part_values, partition, bucket, folder, name))
 
 
