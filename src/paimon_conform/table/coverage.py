@@ -53,6 +53,10 @@ ROWS = (
         "—",
         "part",
     ),
+    Row(
+        "row-format data files: `.row` (layout `row_file`; rows read with the schema's types, then checked as data)",
+        "2.0",
+    ),
     Row("bitmap global index, 1.4 layout (a bitmap file-index payload; 2.0 reads only BGIX)", "1.4", until="1.4"),
     Row(
         "bitmap global index, 2.0 BGIX layout (layout `bitmap_global_index`; 1.4 cannot read it)",
