@@ -315,3 +315,22 @@ def test_tables_of_row_files_validate_and_their_damage_is_found(tmp_path, extra)
     victim.write_bytes(bytes(data))
     musts = [(r.file, f.code) for r in validate_table(root) for f in r.findings if f.severity == "must"]
     assert musts == [(str(victim), "ROW_FILE_BAD_ROW_COUNT")]
+
+
+def test_data_files_of_formats_the_kit_does_not_read_are_one_warning_not_a_must(tmp_path):
+    """A table with a `.mosaic` data file (Paimon 2.0; not a format the kit reads): named in one
+    FEATURE_NOT_CHECKED warning, never DATA_FILE_UNREADABLE or a bad name."""
+    from test_table_write_engine import run_writes
+
+    from paimon_conform.table.validate.table import validate_table
+
+    root = tmp_path / "t"
+    run_writes(
+        root, {"partition": "dt", "rowkind.field": "op", "file.format": "row", "bucket": "-1"}, [([(1, "a", "+I")], 1)]
+    )
+    (victim,) = root.rglob("data-*.row")
+    victim.rename(victim.with_suffix(".mosaic"))  # the entry now names a file that is gone: one must, no other
+    found = [f for r in validate_table(root) for f in r.findings]
+    assert [f.code for f in found if f.severity == "must"] == ["DATA_FILE_MISSING"]
+    warnings = [f for f in found if f.code == "FEATURE_NOT_CHECKED" and "mosaic" in f.message]
+    assert len(warnings) == 1

@@ -98,6 +98,16 @@ def index_in_data_dir(schema: TableSchema) -> list[Finding]:
     ]
 
 
+# data-file formats Java writes that the kit does not read (FileFormatFactory identifiers up to 2.0.0)
+UNREAD_FORMATS = ("csv", "json", "text", "lance", "mosaic", "vortex")
+
+
+def unread_format(relative: str) -> str | None:
+    """The format of a data file the kit does not read (by the name's suffixes), else None."""
+    suffixes = relative.rsplit("/", 1)[-1].split(".")[1:]
+    return next((s for s in suffixes if s in UNREAD_FORMATS), None)
+
+
 def is_blob(relative: str) -> bool:
     """A BLOB data file (`data-<uuid>-<n>.blob`, Paimon 1.4): layout `blob_file`, not Parquet or ORC."""
     return relative.endswith(".blob")
@@ -169,6 +179,16 @@ def recognized(root: Path, files: list, schema: TableSchema) -> list[Finding]:
             not_checked(
                 f"ARRAY/MAP BLOB columns ({', '.join(sorted(nested))}, Paimon 2.0)",
                 "each row's record in the .blob files is checked; the element framing inside its payload is not",
+                where,
+            )
+        )
+    unread = sorted({u for b in files if (u := unread_format(b.relative))})
+    if unread:
+        out.append(
+            not_checked(
+                f"data files of format {', '.join(unread)}",
+                "the kit reads Parquet, ORC, Avro, row and blob files; these are named and followed by their "
+                "manifest entries, their contents are not read",
                 where,
             )
         )
