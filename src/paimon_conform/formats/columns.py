@@ -18,6 +18,21 @@ from paimon_conform.core.errors import UsageError
 from paimon_conform.core.types import DataType
 from paimon_conform.formats.exact_ns import exact_ns_field, is_exact_ns
 
+# The Arrow type of each Paimon type that has exactly one (the rest depend on precision, unit or zone).
+ARROW_TYPES = {
+    "TINYINT": pa.int8(),
+    "SMALLINT": pa.int16(),
+    "INT": pa.int32(),
+    "BIGINT": pa.int64(),
+    "FLOAT": pa.float32(),
+    "DOUBLE": pa.float64(),
+    "BOOLEAN": pa.bool_(),
+    "DATE": pa.date32(),
+    "CHAR": pa.string(),
+    "VARCHAR": pa.string(),
+    "BINARY": pa.binary(),
+    "VARBINARY": pa.binary(),
+}
 UNIT_NANOS = {"s": 1_000_000_000, "ms": 1_000_000, "us": 1_000, "ns": 1}
 UNIT_PRECISION = {"s": 0, "ms": 3, "us": 6, "ns": 9}
 

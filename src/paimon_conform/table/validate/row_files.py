@@ -15,12 +15,11 @@ from typing import Any
 from paimon_conform.core import budget
 from paimon_conform.core.errors import UsageError
 from paimon_conform.core.findings import Finding
-from paimon_conform.formats import row_arrow
 from paimon_conform.layouts.row_file import entry as row_file
 from paimon_conform.layouts.row_file import types as rtypes
 from paimon_conform.table import features
 from paimon_conform.table import table_layout as tl
-from paimon_conform.table.paths import OutsideRoot, contained
+from paimon_conform.table.read import row_arrow
 from paimon_conform.table.read.data_files import Column, DataFile, arrow_family
 from paimon_conform.table.schema import TableSchema
 
@@ -51,15 +50,13 @@ def candidates(schema: TableSchema, write_cols: tuple[str, ...] | None) -> list[
 
 
 def read_row_file(
-    root: Path, relative: str, schema: TableSchema, write_cols: tuple[str, ...] | None
+    path: Path, relative: str, schema: TableSchema, write_cols: tuple[str, ...] | None
 ) -> tuple[DataFile | None, list[Finding]]:
-    """The file's rows as a DataFile (None when a must-finding stops the read) and its layout findings."""
+    """The rows of the row file at `path` (inside the table root; `relative` names it in findings) as a
+    DataFile (None when a must-finding stops the read), and its layout findings."""
     try:
-        path = contained(root, relative)
         budget.reserve(path.stat().st_size, f"reading {path.name}")
         data = path.read_bytes()
-    except OutsideRoot as out:
-        return None, [Finding("TABLE_PATH_ESCAPES_ROOT", "must", "", None, str(out), relative)]
     except OSError as exc:
         return None, [Finding("DATA_FILE_UNREADABLE", "must", "", None, f"cannot read the row file: {exc}", relative)]
     tried: list[tuple[list[tl.Field], list[Any], list[Finding], Any]] = []

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -54,22 +55,31 @@ class TableStats:
     seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
 
 
-def _read(root: Path, relative: str, stats: TableStats) -> tuple[data_files.DataFile | None, list[Finding]]:
+def _read(run: _Run, relative: str, entry: Any) -> tuple[data_files.DataFile | None, list[Finding]]:
+    """A data file's columns and rows, counted in the run's stats; a row file, which has no columns of its own,
+    read with the types of the schema its entry names."""
     t0 = time.perf_counter()
     try:
-        path = contained(root, relative)
+        path = contained(run.root, relative)
     except OutsideRoot as out:
         return None, [Finding("TABLE_PATH_ESCAPES_ROOT", "must", "", None, str(out), relative)]
-    try:
-        df = data_files.read_data_file(path)
-    except BudgetExceeded:
-        raise  # the table is unusable within the budget (exit 2 with the reason), not a finding
-    except UsageError as exc:
-        return None, [Finding("DATA_FILE_UNREADABLE", "must", "", None, str(exc), relative)]
-    stats.seconds["read"] += time.perf_counter() - t0
-    stats.data_files += 1
-    stats.rows += df.table.num_rows
-    return df, []
+    if is_row_file(relative):
+        schema = run.schemas.of_file(entry, [])
+        if schema is None:  # the entry names a schema id without a schema file (reported once per id)
+            return None, []
+        df, found = read_row_file(path, relative, schema, entry.file.write_cols if entry else None)
+    else:
+        try:
+            df, found = data_files.read_data_file(path), []
+        except BudgetExceeded:
+            raise  # the table is unusable within the budget (exit 2 with the reason), not a finding
+        except UsageError as exc:
+            return None, [Finding("DATA_FILE_UNREADABLE", "must", "", None, str(exc), relative)]
+    if df is not None:
+        run.stats.seconds["read"] += time.perf_counter() - t0
+        run.stats.data_files += 1
+        run.stats.rows += df.table.num_rows
+    return df, found
 
 
 def check_data_file(
@@ -430,17 +440,7 @@ def _check_one(run: _Run, ref: BucketFile) -> list[Finding]:
         return check_blob_file(run.root, ref.relative, entry, schema)
     if features.unread_format(ref.relative):  # named once per table by features.recognized
         return []
-    if is_row_file(ref.relative):  # no columns of its own: read with the types of its schema
-        row_schema = run.schemas.of_file(entry, [])
-        if row_schema is None:
-            return []
-        write_cols = entry.file.write_cols if entry else None
-        df, findings = read_row_file(run.root, ref.relative, row_schema, write_cols)
-        if df is not None:
-            run.stats.data_files += 1
-            run.stats.rows += df.table.num_rows
-    else:
-        df, findings = _read(run.root, ref.relative, run.stats)
+    df, findings = _read(run, ref.relative, entry)
     if df is None:
         if ref.relative not in run.referenced and run.referenced:
             for f in findings:  # a write killed while writing it: Java never opens a file no snapshot names

@@ -163,26 +163,11 @@ def _index_options(kind: str, opts: dict) -> dict:
 
 # ---------------------------------------------------------------- writing
 
-ARROW_TYPES = {
-    "TINYINT": pa.int8(),
-    "SMALLINT": pa.int16(),
-    "INT": pa.int32(),
-    "BIGINT": pa.int64(),
-    "FLOAT": pa.float32(),
-    "DOUBLE": pa.float64(),
-    "BOOLEAN": pa.bool_(),
-    "DATE": pa.date32(),
-    "CHAR": pa.string(),
-    "VARCHAR": pa.string(),
-    "BINARY": pa.binary(),
-    "VARBINARY": pa.binary(),
-}
-
 
 def arrow_type(t: DataType) -> pa.DataType:
     """The Arrow type a Paimon column is read as (timestamps in microseconds; LTZ in UTC)."""
-    if t.root in ARROW_TYPES:
-        return ARROW_TYPES[t.root]
+    if t.root in datafile.ARROW_TYPES:
+        return datafile.ARROW_TYPES[t.root]
     if t.root == "DECIMAL":
         return pa.decimal128(t.precision, t.scale)
     if t.root == "TIME":

@@ -10,21 +10,9 @@ from typing import Any
 
 import pyarrow as pa
 
+from paimon_conform.formats.columns import ARROW_TYPES
 from paimon_conform.layouts.row_file.types import RowFieldType
 
-SIMPLE = {
-    "BOOLEAN": pa.bool_(),
-    "TINYINT": pa.int8(),
-    "SMALLINT": pa.int16(),
-    "INT": pa.int32(),
-    "BIGINT": pa.int64(),
-    "FLOAT": pa.float32(),
-    "DOUBLE": pa.float64(),
-    "CHAR": pa.string(),
-    "VARCHAR": pa.string(),
-    "BINARY": pa.binary(),
-    "VARBINARY": pa.binary(),
-}
 UNIT = ((3, "ms", 1_000_000), (6, "us", 1_000), (9, "ns", 1))
 
 
@@ -54,10 +42,8 @@ def _decimals(t: RowFieldType, values: list[Any]) -> pa.Array:
 
 def column(t: RowFieldType, values: list[Any]) -> tuple[pa.Array, bool]:
     """One column's Arrow array, and whether it holds timestamps as exact nanoseconds (DECIMAL(38, 0))."""
-    if t.root in SIMPLE:
-        return pa.array(values, SIMPLE[t.root]), False
-    if t.root == "DATE":
-        return pa.array(values, pa.int32()).cast(pa.date32()), False
+    if t.root in ARROW_TYPES:
+        return pa.array(values, ARROW_TYPES[t.root]), False
     if t.root == "TIME":
         return pa.array(values, pa.int32()).cast(pa.time32("ms")), False
     if t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
