@@ -17,9 +17,8 @@ from typing import BinaryIO
 
 from zlib_ng.zlib_ng import crc32
 
-from paimon_conform.core import budget
-from paimon_conform.core.block_codec import leb128
-from paimon_conform.core.errors import EncodeError, InvariantError, LayoutError, TruncatedError
+from paimon_conform.core import budget, delta_varint
+from paimon_conform.core.errors import EncodeError, InvariantError, LayoutError
 
 NAME = "blob_file"
 MAGIC = 1481511375  # BlobFormatWriter.MAGIC_NUMBER, written little-endian
@@ -29,7 +28,6 @@ NULL_LENGTH = -1
 PLACEHOLDER_LENGTH = -2
 MIN_RECORD = 16  # magic 4 + length 8 + CRC 4
 FOOTER = 5  # index length s4 + version u1
-MAX_VARINT = 10
 CHUNK = 1 << 20  # bytes read at a time when checking a record's CRC
 
 
@@ -65,13 +63,6 @@ PLACEHOLDER = Placeholder()
 Value = bytes | None | Placeholder
 
 
-def zigzag_varint(value: int) -> bytes:
-    """One signed 64-bit value as DeltaVarintCompressor writes it (ZigZag, then LEB128)."""
-    if not -(2**63) <= value < 2**63:
-        raise EncodeError(f"{value} does not fit in a signed 64-bit varint")
-    return leb128(((value << 1) ^ (value >> 63)) & 0xFFFF_FFFF_FFFF_FFFF)
-
-
 def record(payload: bytes) -> bytes:
     """One record: magic, payload, its own length (s8) and the CRC32 of all that."""
     body = MAGIC_BYTES + payload + struct.pack("<q", len(payload) + MIN_RECORD)
@@ -92,7 +83,7 @@ def encode(values: Sequence[Value]) -> bytes:
             lengths.append(len(parts[-1]))
         else:
             raise EncodeError(f"a BLOB row is bytes, None or PLACEHOLDER, not {type(v).__name__}")
-    index = b"".join(zigzag_varint(n - (lengths[i - 1] if i else 0)) for i, n in enumerate(lengths))
+    index = delta_varint.compress(lengths)
     return b"".join(parts) + index + struct.pack("<iB", len(index), VERSION)
 
 
@@ -107,23 +98,6 @@ class Row:
     def has_record(self) -> bool:
         """Whether the row has a record in the data region."""
         return self.length >= 0
-
-
-def _varint(index: bytes, pos: int, end: int, base: int, path: str) -> tuple[int, int]:
-    """Read one ZigZag varint of the index at `pos` (`base` is the index's file offset); (value, next position)."""
-    raw = 0
-    for j in range(MAX_VARINT):
-        if pos + j >= end:
-            msg = "input ends inside this field: 1 byte(s) needed, 0 available"
-            raise TruncatedError(NAME, "TRUNCATED", f"{path}.groups[{j}].b", base + pos + j, msg)
-        b = index[pos + j]
-        raw |= (b & 0x7F) << (7 * j)
-        if not b & 0x80:
-            if j == MAX_VARINT - 1 and b > 1:
-                break
-            return (raw >> 1) ^ -(raw & 1), pos + j + 1
-    msg = "the varint does not end within 64 bits"
-    raise InvariantError(NAME, "VARINT_OVERFLOW", f"{path}.groups", base + pos, msg)
 
 
 def load(data: bytes | Source) -> list[Row]:
@@ -146,11 +120,11 @@ def load(data: bytes | Source) -> list[Row]:
     pos, length, offset = 0, 0, 0
     while pos < len_index:
         start = pos
-        delta, pos = _varint(index, pos, len_index, ofs_index, f"index.entries[{len(rows)}].delta")
+        path = f"index.entries[{len(rows)}].delta"
+        delta, pos = delta_varint.read_zigzag(NAME, index, pos, len_index, ofs_index, path)
         length += delta
         if length not in (NULL_LENGTH, PLACEHOLDER_LENGTH) and not MIN_RECORD <= length <= ofs_index - offset:
             msg = f"row {len(rows)} has length {length}: not -1, -2, or 16 to {ofs_index - offset} bytes"
-            path = f"index.entries[{len(rows)}].delta"
             raise InvariantError(NAME, "BLOB_BAD_RECORD_LENGTH", path, ofs_index + start, msg)
         rows.append(Row(offset, length))
         offset += max(length, 0)

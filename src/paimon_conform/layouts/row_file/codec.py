@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from paimon_conform.core import budget
+from paimon_conform.core import budget, delta_varint
 from paimon_conform.core.block_codec import BlockCodecError, leb128, zstd_exact, zstd_stream
 from paimon_conform.core.errors import EncodeError, InvariantError, LayoutError, TruncatedError
-from paimon_conform.layouts.row_file.types import RowFieldType
+from paimon_conform.layouts.row_file.types import RowFieldType, entry_types
 
 NAME = "row_file"
 MAGIC = 0x524F5753  # RowFileFooter.MAGIC, "ROWS" as an int: the file ends in b"SWOR"
@@ -24,7 +24,6 @@ VERSION = 1
 FOOTER = 32
 DEFAULT_BLOCK_SIZE = 65536  # RowFileFormat.DEFAULT_BLOCK_SIZE (file.block-size)
 DEFAULT_ZSTD_LEVEL = 1  # file.compression.zstd-level
-MAX_VARINT = 10
 FOOTER_FORMAT = "<qiqiB3sI"
 
 # field_kind of the spec: how an atomic column's bytes are laid out
@@ -92,8 +91,7 @@ def _write(out: bytearray, t: RowFieldType, v: Any) -> None:
         elif t.root == "ARRAY":
             _write_array(out, t.children[0], v)
         elif t.root in ("MAP", "MULTISET"):
-            key_t = t.children[0]
-            value_t = t.children[1] if t.root == "MAP" else RowFieldType("INT", _int_type())
+            key_t, value_t = entry_types(t)
             _write_array(out, key_t, [k for k, _ in v])
             _write_array(out, value_t, [x for _, x in v])
         elif t.root == "ROW":
@@ -102,12 +100,6 @@ def _write(out: bytearray, t: RowFieldType, v: Any) -> None:
             raise EncodeError(f"Java's row format has no encoding for {t}")
     except (struct.error, TypeError, ValueError, AttributeError, IndexError) as exc:
         raise EncodeError(f"{t}: cannot write {v!r} ({exc})") from None
-
-
-def _int_type() -> Any:
-    from paimon_conform.core.types import DataType
-
-    return DataType("INT")
 
 
 def _null_bitmap(values: Sequence[Any]) -> bytearray:
@@ -141,13 +133,9 @@ def row_bytes(types: Sequence[RowFieldType], values: Sequence[Any]) -> bytes:
     return bytes(out)
 
 
-def _zigzag(value: int) -> bytes:
-    return leb128(((value << 1) ^ (value >> 63)) & 0xFFFF_FFFF_FFFF_FFFF)
-
-
 def delta_array(values: Sequence[int]) -> bytes:
     """DeltaVarintCompressor.compress, with its varint byte length first (RowBlockIndex.writeArray)."""
-    body = b"".join(_zigzag(v - (values[i - 1] if i else 0)) for i, v in enumerate(values))
+    body = delta_varint.compress(values)
     return leb128(len(body)) + body
 
 
@@ -252,20 +240,24 @@ def _bad(code: str, path: str, offset: int | None, msg: str) -> InvariantError:
 
 
 class _Cursor:
-    """Reads bytes up to `end`. A fault in a block carries the block's file offset `at` plus its position in
-    the decompressed content, as the spec's parser locates a field of its processed stream."""
+    """Reads `data` (which starts at file offset `at`) up to `end`. In a block, `data` is the decompressed
+    content and a fault's offset is `at` plus the position in it, as the spec's parser locates a field of
+    its processed stream; the message names that position (`inside`)."""
 
-    def __init__(self, data: bytes, end: int, at: int, path: str) -> None:
-        self.data, self.end, self.pos, self.at, self.path = data, end, 0, at, path
+    def __init__(self, data: bytes, end: int, at: int, path: str, inside: str | None = "block") -> None:
+        self.data, self.end, self.pos, self.at, self.path, self.inside = data, end, 0, at, path, inside
+
+    def _where(self, offset: int) -> str:
+        return f" ({self.inside} byte {offset})" if self.inside else ""
 
     def fault(self, code: str, where: str, offset: int, msg: str) -> InvariantError:
-        return _bad(code, f"{self.path}.{where}", self.at + offset, f"{msg} (block byte {offset})")
+        return _bad(code, f"{self.path}.{where}", self.at + offset, msg + self._where(offset))
 
     def take(self, n: int, where: str) -> bytes:
         if self.pos + n > self.end:
             msg = f"input ends inside this field: {n} byte(s) needed, {self.end - self.pos} available"
             raise TruncatedError(
-                NAME, "TRUNCATED", f"{self.path}.{where}", self.at + self.pos, f"{msg} (block byte {self.pos})"
+                NAME, "TRUNCATED", f"{self.path}.{where}", self.at + self.pos, msg + self._where(self.pos)
             )
         out = self.data[self.pos : self.pos + n]
         self.pos += n
@@ -336,8 +328,8 @@ def _read_nested(cur: _Cursor, t: RowFieldType, where: str, soft: list[LayoutErr
     if t.root == "ARRAY":
         return _read_array(cur, t.children[0], where, soft)
     if t.root in ("MAP", "MULTISET"):
-        value_t = t.children[1] if t.root == "MAP" else RowFieldType("INT", _int_type())
-        keys = _read_array(cur, t.children[0], f"{where}.keys", soft)
+        key_t, value_t = entry_types(t)
+        keys = _read_array(cur, key_t, f"{where}.keys", soft)
         values = _read_array(cur, value_t, f"{where}.values", soft)
         if len(keys) != len(values):
             msg = f"{len(keys)} keys and {len(values)} values; Java's reader indexes the values by the keys"
@@ -376,29 +368,12 @@ def _read_row(cur: _Cursor, types: Sequence[RowFieldType], where: str, soft: lis
     ]
 
 
-def _zigzag_values(index: bytes, pos: int, end: int, base: int, path: str) -> list[int]:
-    """The values of one delta array: ZigZag varints from `pos` to `end`, summed."""
+def _delta_values(index: bytes, pos: int, end: int, base: int, path: str) -> list[int]:
+    """The values of one delta array: ZigZag varints from `pos` to `end`, summed (DeltaVarintCompressor)."""
     out: list[int] = []
     while pos < end:
-        raw, start = 0, pos
-        for j in range(MAX_VARINT):
-            where = f"{path}.deltas.entries[{len(out)}].delta"
-            if pos >= end:
-                raise TruncatedError(
-                    NAME, "TRUNCATED", f"{where}.groups[{j}].b", base + pos, "the array ends inside a varint"
-                )
-            b = index[pos]
-            pos += 1
-            raw |= (b & 0x7F) << (7 * j)
-            if not b & 0x80:
-                if j == MAX_VARINT - 1 and b > 1:
-                    raise _bad(
-                        "VARINT_OVERFLOW", f"{where}.groups", base + start, "the varint does not end within 64 bits"
-                    )
-                break
-        else:
-            raise _bad("VARINT_OVERFLOW", f"{where}.groups", base + start, "the varint does not end within 64 bits")
-        delta = (raw >> 1) ^ -(raw & 1)
+        where = f"{path}.deltas.entries[{len(out)}].delta"
+        delta, pos = delta_varint.read_zigzag(NAME, index, pos, end, base, where)
         out.append((out[-1] if out else 0) + delta)
     return out
 
@@ -407,18 +382,13 @@ def _index(index: bytes, base: int) -> list[list[int]]:
     """RowBlockIndex.readFrom: three length-prefixed delta arrays."""
     arrays, pos = [], 0
     for name in ("compressed_sizes", "uncompressed_sizes", "row_starts"):
-        cur = _Cursor(index, len(index), base, f"index.{name}")
+        cur = _Cursor(index, len(index), base, f"index.{name}", inside=None)
         cur.pos = pos
-        try:
-            n = cur.var_int("len_values")
-        except TruncatedError as err:
-            raise TruncatedError(NAME, err.code, err.path, base + cur.pos, err.detail) from None
-        except InvariantError as err:
-            raise _bad(err.code, err.path, base + pos, err.detail) from None
+        n = cur.var_int("len_values")
         if not 0 <= n <= len(index) - cur.pos:
             msg = f"array length {n} with {len(index) - cur.pos} index bytes left"
             raise _bad("ROW_FILE_BAD_INDEX_RANGE", f"index.{name}.len_values", base + pos, msg)
-        arrays.append(_zigzag_values(index, cur.pos, cur.pos + n, base, f"index.{name}"))
+        arrays.append(_delta_values(index, cur.pos, cur.pos + n, base, f"index.{name}"))
         pos = cur.pos + n
     return arrays
 

@@ -61,13 +61,18 @@ def finding(err: LayoutError, file: str = "") -> Finding:
     return f
 
 
+def _spec_reads_rows(types: list[RowFieldType] | None) -> bool:
+    """Whether the spec's parser reads the rows too (the types given, every column atomic)."""
+    return types is not None and all(codec.field_kind(t) != codec.NESTED for t in types)
+
+
 def _spec(data: bytes, types: list[RowFieldType] | None) -> Any:
     """The spec's parse tree (LayoutError at its first fault)."""
     from paimon_layouts.debug.row_file import RowFile as Debug
     from paimon_layouts.row_file import RowFile as Parser
 
     kinds = bytes(codec.field_kind(t) for t in types or [])
-    decode = types is not None and codec.NESTED not in kinds
+    decode = _spec_reads_rows(types)
     return structure.parse(NAME, data, lambda io: Parser(kinds, decode, io), lambda io: Debug(kinds, decode, io))
 
 
@@ -90,9 +95,8 @@ def findings(data: bytes, types: list[RowFieldType] | None) -> tuple[list[Findin
         found.append(Finding("ROW_FILE_ROWS_NOT_CHECKED", "warning", "", None, msg))
     if not budget.fits(PARSE_BYTES * len(data)):
         return found, rf
-    decoded = types is not None and all(codec.field_kind(t) != codec.NESTED for t in types)
     ours = next((e for e in errs if e.code not in CODEC_ONLY), None)
-    if ours is not None and not decoded and ".rows[" in ours.path:
+    if ours is not None and not _spec_reads_rows(types) and ".rows[" in ours.path:
         return found, rf  # a fault in a row the spec does not read (nested columns)
     try:
         _spec(data, types)
@@ -126,8 +130,8 @@ def value_json(t: RowFieldType, v: Any) -> Any:
     if t.root in ("ARRAY", "VECTOR"):
         return [value_json(t.children[0], e) for e in v]
     if t.root in ("MAP", "MULTISET"):
-        value_t = t.children[1] if t.root == "MAP" else rtypes.atomic(DataType("INT"))
-        return [[value_json(t.children[0], k), value_json(value_t, x)] for k, x in v]
+        key_t, value_t = rtypes.entry_types(t)
+        return [[value_json(key_t, k), value_json(value_t, x)] for k, x in v]
     return [value_json(c, x) for c, x in zip(t.children, v, strict=True)]
 
 
@@ -145,8 +149,8 @@ def value_internal(t: RowFieldType, v: Any) -> Any:
         if t.root in ("ARRAY", "VECTOR"):
             return [value_internal(t.children[0], e) for e in v]
         if t.root in ("MAP", "MULTISET"):
-            value_t = t.children[1] if t.root == "MAP" else rtypes.atomic(DataType("INT"))
-            return [(value_internal(t.children[0], k), value_internal(value_t, x)) for k, x in v]
+            key_t, value_t = rtypes.entry_types(t)
+            return [(value_internal(key_t, k), value_internal(value_t, x)) for k, x in v]
         if len(v) != len(t.children):
             raise CaseError(f"a {t} value of {len(v)} fields")
         return [value_internal(c, x) for c, x in zip(t.children, v, strict=True)]

@@ -49,6 +49,14 @@ def atomic(t: DataType) -> RowFieldType:
     return RowFieldType(t.root, t)
 
 
+MULTISET_COUNT = atomic(DataType("INT"))  # a MULTISET is a map of its elements to INT counts
+
+
+def entry_types(t: RowFieldType) -> tuple[RowFieldType, RowFieldType]:
+    """(key, value) types of a MAP, or (element, INT count) of a MULTISET: the two arrays Java writes."""
+    return (t.children[0], t.children[1] if t.root == "MAP" else MULTISET_COUNT)
+
+
 def parse(raw: Any, depth: int = 0) -> RowFieldType:
     """A schema file's field type JSON as a row-file type; UsageError for one Java's row format refuses."""
     if depth > MAX_DEPTH:
