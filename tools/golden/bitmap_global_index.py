@@ -11,18 +11,10 @@ import struct
 from collections.abc import Callable
 from pathlib import Path
 
-from .common import encoder_prov, write_pair
 from .common import reject as _reject
+from .common import typed_encoder_side, write_pair
 
 K = "bitmap-global-index"
-
-
-def _side(data: bytes, type_text: str, note: str) -> dict:
-    from paimon_conform.core.types import parse_type
-    from paimon_conform.layouts.bitmap_global_index import entry
-
-    prov = encoder_prov("layouts.bitmap_global_index.codec.encode")
-    return entry.inspect(data, parse_type(type_text)) | {"provenance": prov, "notes": note}
 
 
 def write(out: Path) -> None:
@@ -54,11 +46,18 @@ def write(out: Path) -> None:
     for stem, type_text, values, size, compression, note in cases:
         t = parse_type(type_text)
         data = codec.encode(t, [to_internal(t, v) for v in values], size, compression)
-        write_pair(folder, stem, data, _side(data, type_text, note or f"{type_text} keys"))
+        write_pair(
+            folder, stem, data, typed_encoder_side("bitmap_global_index", data, type_text, note or f"{type_text} keys")
+        )
     t = parse_type("INT")
     many = [i // 10_000 for i in range(70_000)]
     data = codec.encode(t, many, 16384, NONE)
-    write_pair(folder, "runs-over-70000-rows", data, _side(data, "INT", "7 values of 10,000 rows: run containers"))
+    write_pair(
+        folder,
+        "runs-over-70000-rows",
+        data,
+        typed_encoder_side("bitmap_global_index", data, "INT", "7 values of 10,000 rows: run containers"),
+    )
     _rejects(out / "bitmap_global_index" / "must-reject")
 
 

@@ -11,19 +11,11 @@ import struct
 from collections.abc import Callable
 from pathlib import Path
 
-from .common import encoder_prov, write_pair
 from .common import reject as _reject
+from .common import typed_encoder_side, write_pair
 
 K = "btree-global-index"
 FOOTER = struct.Struct("<qiqqiqiiI")  # bloom filter (offset, size, entries), index, null rows, version, magic
-
-
-def _side(data: bytes, type_text: str, note: str) -> dict:
-    from paimon_conform.core.types import parse_type
-    from paimon_conform.layouts.btree_global_index import entry
-
-    prov = encoder_prov("layouts.btree_global_index.codec.encode")
-    return entry.inspect(data, parse_type(type_text)) | {"provenance": prov, "notes": note}
 
 
 def write(out: Path) -> None:
@@ -60,11 +52,18 @@ def write(out: Path) -> None:
     for stem, type_text, values, size, compression, note in cases:
         t = parse_type(type_text)
         data = codec.encode(t, [to_internal(t, v) for v in values], size, compression)
-        write_pair(folder, stem, data, _side(data, type_text, note or f"{type_text} keys"))
+        write_pair(
+            folder, stem, data, typed_encoder_side("btree_global_index", data, type_text, note or f"{type_text} keys")
+        )
     t = parse_type("INT")
     many = [(i * 7919) % 5000 for i in range(20_000)]
     data = codec.encode(t, many, big, NONE)
-    write_pair(folder, "ints-over-20000-rows", data, _side(data, "INT", "5,000 keys of 4 rows: several data blocks"))
+    write_pair(
+        folder,
+        "ints-over-20000-rows",
+        data,
+        typed_encoder_side("btree_global_index", data, "INT", "5,000 keys of 4 rows: several data blocks"),
+    )
     _rejects(out / "btree_global_index" / "must-reject")
 
 

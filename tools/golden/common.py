@@ -42,6 +42,15 @@ def encoder_prov(how: str) -> dict:
     return {"producer": "reference-encoder", "how": how}
 
 
+def typed_encoder_side(layout: str, data: bytes, type_text: str, note: str) -> dict:
+    """The sidecar of an encoder file of a typed layout: its case as the layout inspects it, provenance, note."""
+    from paimon_conform.core.types import parse_type
+    from paimon_conform.layouts.registry import get
+
+    prov = encoder_prov(f"layouts.{layout}.codec.encode")
+    return get(layout).inspect(data, parse_type(type_text)) | {"provenance": prov, "notes": note}
+
+
 def crc_frame(blob: bytes) -> bytes:
     """Length word + blob + a correct CRC, so only the intended fault remains."""
     return struct.pack(">I", len(blob)) + blob + struct.pack(">I", zlib.crc32(blob))
