@@ -334,3 +334,30 @@ def test_data_files_of_formats_the_kit_does_not_read_are_one_warning_not_a_must(
     assert [f.code for f in found if f.severity == "must"] == ["DATA_FILE_MISSING"]
     warnings = [f for f in found if f.code == "FEATURE_NOT_CHECKED" and "mosaic" in f.message]
     assert len(warnings) == 1
+
+
+def test_a_row_tracking_file_is_read_with_or_without_the_row_tracking_columns(tmp_path):
+    """A row-tracking append file may carry `_ROW_ID` / `_SEQUENCE_NUMBER` at the end or not: either is read
+    whole with no finding (the shorter layout would leave bytes between the rows: a false should)."""
+    from test_table_write_engine import run_writes
+
+    from paimon_conform.table.schema import read_schema
+    from paimon_conform.table.validate.row_files import read_row_file
+
+    root = tmp_path / "t"
+    options = {"partition": "dt", "rowkind.field": "op", "file.format": "row", "row-tracking.enabled": "true"}
+    run_writes(root, options | {"bucket": "-1"}, [([(1, "a", "+I"), (2, "a", "+I")], 1)])
+    schema = read_schema(root, 0)
+    f = next(root.rglob("data-*.row"))
+    base = [rtypes.atomic(fld.type) for fld in schema.fields]
+    plain = codec.load(f.read_bytes(), base)
+    df, found = read_row_file(f, "plain.row", schema, None)
+    assert found == []
+    assert df.table.num_rows == plain.num_rows == 2
+    tailed = tmp_path / "tailed.row"
+    bigint = rtypes.parse("BIGINT")
+    tailed.write_bytes(codec.encode([*base, bigint, bigint], [[*r, 100 + i, 7] for i, r in enumerate(plain.rows)]))
+    df2, found2 = read_row_file(tailed, "tailed.row", schema, None)
+    assert found2 == []
+    assert df2.table.column_names == [*df.table.column_names, "_ROW_ID", "_SEQUENCE_NUMBER"]
+    assert df2.table.column("_ROW_ID").to_pylist() == [100, 101]

@@ -4,7 +4,8 @@ DataFile, like a Parquet or ORC file's.
 
 A row file does not record its columns, so they are the data-file columns Java writes for the schema (the
 entry's `_WRITE_COLS` under data evolution). Row-tracking files may carry `_ROW_ID` / `_SEQUENCE_NUMBER`
-at the end or not; the layout whose rows decode is taken, as the names of a Parquet file tell it.
+at the end or not; the layout whose rows decode and fill the blocks exactly is taken, as the names of a
+Parquet file tell it.
 """
 
 from __future__ import annotations
@@ -68,9 +69,11 @@ def read_row_file(
             return None, [Finding("FEATURE_NOT_CHECKED", "warning", "", None, msg, relative)]
         found, rf = row_file.findings(data, types)
         tried.append((fields, types, found, rf))
-        if rf is not None and not any(f.severity == "must" for f in found):
-            break
-    fields, types, found, rf = next((t for t in tried if t[3] is not None), tried[0])
+        if rf is not None and not any(f.code == "ROW_FILE_ROW_GAP" for f in found):
+            break  # the rows fill the blocks exactly: these are the file's columns
+    else:  # none fits exactly: the first that read (its findings say why), else the first
+        tried.append(next((t for t in tried if t[3] is not None), tried[0]))
+    fields, types, found, rf = tried[-1]
     for f in found:
         f.file = relative
     if rf is None:
