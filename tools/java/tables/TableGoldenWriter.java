@@ -114,6 +114,15 @@ public class TableGoldenWriter {
         File out = new File(args[1]);
         out.mkdirs();
         File tmp = Files.createTempDirectory("table-golden-io").toFile();
+        try {
+            writeCases(spec, out, tmp);
+        } finally {
+            deleteTree(tmp);
+        }
+    }
+
+    /** Writes every case of the spec under `out`, with `tmp` as the writers' spill directory. */
+    static void writeCases(JsonNode spec, File out, File tmp) throws Exception {
         boolean catchErrors = spec.has("catch_errors") && spec.get("catch_errors").asBoolean();
         for (JsonNode c : spec.get("cases")) {
             File dir = new File(out, c.get("name").asText());
