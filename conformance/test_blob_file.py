@@ -5,7 +5,9 @@ third-party corpus decode and are rebuilt byte for byte."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import PAIMON_CPP_TABLES, ROOT, corpus_table, require_corpus
@@ -17,6 +19,7 @@ from paimon_conform.core import delta_varint, structure
 from paimon_conform.core.errors import EncodeError, LayoutError
 from paimon_conform.layouts.blob_file import codec
 from paimon_conform.layouts.blob_file import entry as blob_file
+from paimon_conform.layouts.blob_file.elements import BLOB, element_type
 from paimon_conform.table.validate.table import validate_table
 
 rows = st.lists(st.one_of(st.binary(max_size=80), st.none(), st.just(codec.PLACEHOLDER)), max_size=12)
@@ -25,7 +28,7 @@ rows = st.lists(st.one_of(st.binary(max_size=80), st.none(), st.just(codec.PLACE
 @given(rows)
 def test_encoder_spec_parser_fast_reader_and_case_agree(values):
     data = codec.encode(values)
-    obj = structure.parse("blob_file", data)
+    obj = blob_file._spec(data, BLOB)
     got = [None if s.is_null else codec.PLACEHOLDER if s.is_placeholder else s.record.payload for s in obj.records]
     assert got == values
     loaded = codec.load(data)
@@ -157,7 +160,7 @@ def test_a_blob_file_with_another_row_count_and_size_than_its_entry_is_a_must(tm
 
 def test_blob_columns_are_found_by_type_not_by_a_nested_field_name():
     """A .blob file's _WRITE_COLS must name a BLOB column; a ROW whose field is called `blob` is not one."""
-    from paimon_conform.table.features import blob_columns, nested_blob_columns
+    from paimon_conform.table.features import blob_columns, blob_element_type
     from paimon_conform.table.schema import TableSchema
 
     types = {
@@ -169,4 +172,80 @@ def test_blob_columns_are_found_by_type_not_by_a_nested_field_name():
     }
     schema = TableSchema(0, [], [], [], {}, types)
     assert blob_columns(schema) == {"plain", "array", "map"}
-    assert nested_blob_columns(schema) == {"array", "map"}
+    kinds = {name: blob_element_type(schema, name) for name in types}
+    assert {n: (t.kind, str(t.key)) for n, t in kinds.items() if t} == {
+        "plain": ("blob", "None"),
+        "array": ("array", "None"),
+        "map": ("map", "STRING"),
+    }
+
+
+CAST_TABLE = "blob_append_table_alter_table_with_cast_with_data_evolution"
+
+
+def _framed_table(tmp_path: Path, raw_type: Any, rows_of: Callable[[int], list]) -> Path:
+    """paimon-cpp's Java-written BLOB table with its BLOB column (field 8) retyped in both schemas, and every .blob file
+    rewritten with as many rows of that type (`rows_of(n)`), the manifests' and lists' _FILE_SIZE kept in step."""
+    from java_mutations import rewrite_avro
+
+    root = corpus_table(tmp_path, CAST_TABLE)
+    for schema_file in root.glob("schema/schema-*"):
+        doc = json.loads(schema_file.read_text())
+        for f in doc["fields"]:
+            if f["id"] == 8:  # `blob` in schema-0, renamed f5 in schema-1
+                f["type"] = raw_type
+        schema_file.write_text(json.dumps(doc))
+    etype = element_type(raw_type)
+    sizes = {}
+    for blob in root.rglob("*.blob"):
+        n = len(codec.load(blob.read_bytes()))
+        blob.write_bytes(codec.encode(rows_of(n), etype))
+        sizes[blob.name] = blob.stat().st_size
+
+    def resize(rec: dict) -> dict:
+        name = rec["_FILE"]["_FILE_NAME"]
+        if name in sizes:
+            rec["_FILE"]["_FILE_SIZE"] = sizes[name]
+        return rec
+
+    def list_size(rec: dict) -> dict:
+        rec["_FILE_SIZE"] = (root / "manifest" / rec["_FILE_NAME"]).stat().st_size
+        return rec
+
+    rewrite_avro(root, "manifest", record_fn=resize)
+    rewrite_avro(root, "manifest_list", record_fn=list_size)
+    return root
+
+
+ARRAY_BLOB = {"type": "ARRAY", "element": "BLOB"}
+
+
+def _kit_findings(root: Path) -> list[tuple[str, str, str]]:
+    return [(c, s, n) for c, s, n in _table_findings(root) if s != "warning"]
+
+
+def test_array_blob_rows_in_a_table_are_read_through_their_framing(tmp_path):
+    """ARRAY<BLOB> rows framed as Java 2.0 writes them validate clean; a broken framing in one row is one must
+    on that file, which Java 2.0's reader refuses, and no FEATURE_NOT_CHECKED is left for the column."""
+    root = _framed_table(tmp_path, ARRAY_BLOB, lambda n: [[b"a" * i, None, b""] for i in range(n)])
+    assert _table_findings(root) == []
+    blob = sorted(root.rglob("*.blob"))[0]
+    data = bytearray(blob.read_bytes())
+    data[4 + 4] = 2  # the first row's element-framing version byte (record magic 4, array magic 4)
+    blob.write_bytes(bytes(data))
+    found = _kit_findings(root)
+    assert ("BLOB_ARRAY_BAD_VERSION", "must", blob.name) in found
+    assert {c for c, s, _ in found if s == "must"} == {"BLOB_ARRAY_BAD_VERSION"}
+
+
+def test_map_blob_keys_are_checked_by_type_and_for_repeats(tmp_path):
+    int_map = {"type": "MAP", "key": "INT", "value": "BLOB"}
+    root = _framed_table(tmp_path / "ok", int_map, lambda n: [[(i, b"x"), (None, None), (-7, b"")] for i in range(n)])
+    assert _table_findings(root) == []
+    root = _framed_table(tmp_path / "dup", int_map, lambda n: [[(1, b"x"), (1, b"y")] for _ in range(n)])
+    assert {c for c, s, _ in _kit_findings(root) if s == "must"} == {"BLOB_MAP_DUPLICATE_KEY"}
+    bool_map = {"type": "MAP", "key": "BOOLEAN", "value": "BLOB"}
+    root = _framed_table(tmp_path / "bool", bool_map, lambda n: [[(True, b"x")] for _ in range(n)])
+    found = [f for r in validate_table(root) for f in r.findings if f.severity == "must"]
+    assert {f.code for f in found} == {"BLOB_MAP_KEY_TYPE"}
+    assert all(f.java_releases == ("2.0",) and "after 2.0.0 also reads" in f.message for f in found)

@@ -7,6 +7,7 @@ meta:
   ks-version: '0.11'
   imports:
     - /common/zigzag_varint
+    - /common/delta_varint_list
   endian: le
 doc: |
   The `.blob` file that holds one BLOB column of an append table with
@@ -28,12 +29,30 @@ doc: |
   payload at (offset + 4, length - 16); it checks the footer, the index and
   the lengths (BlobFileMeta) but not the magic, the repeated length or the
   CRC. The payload of a BLOB column is the raw bytes; ARRAY<BLOB> and
-  MAP<K, BLOB> columns (Paimon 2.0) nest their own framing inside it.
+  MAP<K, BLOB> columns (Paimon 2.0) nest their own framing inside it, which
+  Java's reader checks row by row (ArrayBlobElementSerializer,
+  MapBlobElementSerializer): the parameters say which framing to read.
 doc-ref:
   - https://github.com/apache/paimon/blob/master/paimon-format/src/main/java/org/apache/paimon/format/blob/BlobFormatWriter.java
   - https://github.com/apache/paimon/blob/master/paimon-format/src/main/java/org/apache/paimon/format/blob/BlobFileMeta.java
   - https://github.com/apache/paimon/blob/master/paimon-format/src/main/java/org/apache/paimon/format/blob/AbstractBlobElementWriter.java
+  - https://github.com/apache/paimon/blob/master/paimon-format/src/main/java/org/apache/paimon/format/blob/ArrayBlobElementSerializer.java
+  - https://github.com/apache/paimon/blob/master/paimon-format/src/main/java/org/apache/paimon/format/blob/MapBlobElementSerializer.java
   - https://github.com/apache/paimon/blob/master/docs/docs/concepts/spec/fileformat.md
+params:
+  - id: element_kind
+    type: u1
+    enum: element_kind
+    doc: |
+      The column's type: BLOB (raw payloads; also when the type is not
+      known), ARRAY<BLOB> or MAP<K, BLOB>.
+  - id: key_width
+    type: s4
+    doc: |
+      MAP<K, BLOB> only: the byte width of every non-NULL key (1 TINYINT or
+      BOOLEAN, 2 SMALLINT, 4 INT / DATE / TIME, 8 BIGINT or a compact
+      DECIMAL), or -1 for keys of any length (CHAR / VARCHAR, BINARY /
+      VARBINARY, a wide DECIMAL).
 seq:
   - id: size_check
     -code: BLOB_TOO_SHORT
@@ -169,10 +188,253 @@ types:
         size: _io.size - 4
         process: paimon_conform.core.kaitai_processors.crc32
         type: crc_value
+      elements:
+        pos: 4
+        size: _io.size - 16
+        type:
+          switch-on: _root.element_kind
+          cases:
+            'element_kind::array': array_payload
+            'element_kind::map': map_payload
+        if: _root.element_kind != element_kind::blob
+        doc: |
+          The payload of an ARRAY<BLOB> or MAP<K, BLOB> row, framed as
+          Java 2.0 writes it; Java's reader reads it at record offset + 4
+          with length - 16, whatever the record's magic and CRC.
   crc_value:
     seq:
       - id: value
         type: u4be
+  array_payload:
+    doc: |
+      An ARRAY<BLOB> row (ArrayBlobElementSerializer, Paimon 2.0): magic,
+      version, element count, the non-NULL elements' bytes back to back, a
+      delta-varint index of element lengths (-1 for a NULL element) and the
+      index's length. The checks run in the reader's order.
+    seq:
+      - id: size_check
+        -code: BLOB_ARRAY_TOO_SHORT
+        size: 0
+        valid:
+          expr: _io.size >= 13
+        doc: Zero-width; at least the 9-byte header and the index length.
+      - id: magic
+        -code: BLOB_ARRAY_BAD_MAGIC
+        contents: [0x42, 0x43, 0x42, 0x41]
+        doc: 1094861634 written little-endian (ArrayBlobElementSerializer.MAGIC_NUMBER).
+      - id: version
+        -code: BLOB_ARRAY_BAD_VERSION
+        type: u1
+        enum: element_version
+        valid: element_version::v1
+      - id: num_elements
+        -code: BLOB_ARRAY_BAD_COUNT
+        type: s4
+        valid:
+          min: 0
+      - id: index_length_check
+        -code: BLOB_ARRAY_BAD_INDEX_LENGTH
+        -report-as: len_index
+        size: 0
+        valid:
+          expr: len_index >= 0 and len_index <= _io.size - 13
+        doc: Zero-width; the index fits between the header and its length.
+      - id: count_check
+        -code: BLOB_ARRAY_COUNT_MISMATCH
+        -report-as: num_elements
+        size: 0
+        valid:
+          expr: num_elements <= len_index
+        doc: Zero-width; every element takes at least one index byte.
+      - id: index_count_check
+        -code: BLOB_ARRAY_COUNT_MISMATCH
+        -report-as: num_elements
+        size: 0
+        valid:
+          expr: index.entries.size == num_elements
+        doc: Zero-width; reads the index, which lists one length per element.
+      - id: element_checks
+        type: 'element_check(index.entries[_index].value, _index == 0 ? 0 : element_checks[_index - 1].len_end, len_data)'
+        repeat: expr
+        repeat-expr: num_elements
+        doc: Each element's length, in order.
+      - id: data_check
+        -code: BLOB_ARRAY_LENGTH_MISMATCH
+        -report-as: len_index
+        size: 0
+        valid:
+          expr: '(num_elements == 0 ? 0 : element_checks.last.len_end) == len_data'
+        doc: Zero-width; the elements fill the data between header and index exactly.
+    instances:
+      len_index:
+        pos: _io.size - 4
+        type: s4
+      ofs_index:
+        value: _io.size - 4 - len_index
+      len_data:
+        value: ofs_index - 9
+        doc: Bytes of element data, between the header and the index.
+      index:
+        pos: ofs_index
+        size: len_index
+        type: delta_varint_list
+  map_payload:
+    doc: |
+      A MAP<K, BLOB> row (MapBlobElementSerializer, Paimon 2.0): magic,
+      version, entry count, the non-NULL keys' bytes, the non-NULL values'
+      bytes, a delta-varint index of key lengths, one of value lengths (-1
+      for NULL), and the two index lengths. The checks run in the reader's
+      order: both indexes are read before either is checked.
+    seq:
+      - id: size_check
+        -code: BLOB_MAP_TOO_SHORT
+        size: 0
+        valid:
+          expr: _io.size >= 17
+        doc: Zero-width; at least the 9-byte header and the two index lengths.
+      - id: magic
+        -code: BLOB_MAP_BAD_MAGIC
+        contents: [0x42, 0x43, 0x42, 0x4d]
+        doc: 1296188226 written little-endian (MapBlobElementSerializer.MAGIC_NUMBER).
+      - id: version
+        -code: BLOB_MAP_BAD_VERSION
+        type: u1
+        enum: element_version
+        valid: element_version::v1
+      - id: num_entries
+        -code: BLOB_MAP_BAD_COUNT
+        type: s4
+        valid:
+          min: 0
+      - id: index_lengths_check
+        -code: BLOB_MAP_BAD_INDEX_LENGTH
+        -report-as: len_key_index
+        size: 0
+        valid:
+          expr: >-
+            len_key_index >= 0 and len_key_index <= _io.size - 17
+            and len_value_index >= 0 and len_value_index <= _io.size - 17
+            and len_key_index + len_value_index <= _io.size - 17
+        doc: Zero-width; both indexes fit between the header and their lengths.
+      - id: count_check
+        -code: BLOB_MAP_COUNT_MISMATCH
+        -report-as: num_entries
+        size: 0
+        valid:
+          expr: num_entries <= len_key_index and num_entries <= len_value_index
+        doc: Zero-width; every entry takes at least one byte of each index.
+      - id: indexes_read
+        size: 0
+        valid:
+          expr: key_index.entries.size >= 0 and value_index.entries.size >= 0
+        doc: |
+          Zero-width; reads the key index, then the value index (a varint
+          fault in either stops the reader before any count is compared).
+      - id: key_count_check
+        -code: BLOB_MAP_COUNT_MISMATCH
+        -report-as: num_entries
+        size: 0
+        valid:
+          expr: key_index.entries.size == num_entries
+      - id: key_checks
+        type: 'key_check(key_index.entries[_index].value, _index == 0 ? 0 : key_checks[_index - 1].len_end, len_data)'
+        repeat: expr
+        repeat-expr: num_entries
+      - id: value_count_check
+        -code: BLOB_MAP_COUNT_MISMATCH
+        -report-as: num_entries
+        size: 0
+        valid:
+          expr: value_index.entries.size == num_entries
+      - id: value_checks
+        type: 'element_check(value_index.entries[_index].value, _index == 0 ? 0 : value_checks[_index - 1].len_end, len_data - len_keys)'
+        repeat: expr
+        repeat-expr: num_entries
+      - id: data_check
+        -code: BLOB_MAP_LENGTH_MISMATCH
+        -report-as: len_key_index
+        size: 0
+        valid:
+          expr: '(num_entries == 0 ? 0 : value_checks.last.len_end) == len_data - len_keys'
+        doc: Zero-width; keys and values fill the data between header and indexes exactly.
+    instances:
+      len_key_index:
+        pos: _io.size - 8
+        type: s4
+      len_value_index:
+        pos: _io.size - 4
+        type: s4
+      ofs_value_index:
+        value: _io.size - 8 - len_value_index
+      ofs_key_index:
+        value: ofs_value_index - len_key_index
+      len_data:
+        value: ofs_key_index - 9
+        doc: Bytes of key and value data, between the header and the key index.
+      len_keys:
+        value: '(num_entries == 0 ? 0 : key_checks.last.len_end)'
+        doc: Bytes of key data (the values follow them).
+      key_index:
+        pos: ofs_key_index
+        size: len_key_index
+        type: delta_varint_list
+      value_index:
+        pos: ofs_value_index
+        size: len_value_index
+        type: delta_varint_list
+  element_check:
+    doc: One element's (or map value's) length, -1 for NULL.
+    params:
+      - id: len_element
+        type: s8
+      - id: len_before
+        type: s8
+        doc: Data bytes taken by the elements before this one.
+      - id: len_data
+        type: s8
+        doc: Data bytes there are for all of them.
+    seq:
+      - id: length_check
+        -code: BLOB_ELEMENT_BAD_LENGTH
+        -report-as: len_element
+        size: 0
+        valid:
+          expr: len_element == -1 or (len_element >= 0 and len_element <= len_data - len_before)
+        doc: Zero-width; NULL, or a length that fits in the data left.
+    instances:
+      len_end:
+        value: 'len_before + (len_element > 0 ? len_element : 0)'
+  key_check:
+    doc: One map key's length, -1 for NULL.
+    params:
+      - id: len_key
+        type: s8
+      - id: len_before
+        type: s8
+      - id: len_data
+        type: s8
+    seq:
+      - id: length_check
+        -code: BLOB_MAP_BAD_KEY_LENGTH
+        -report-as: len_key
+        size: 0
+        valid:
+          expr: >-
+            len_key == -1 or (len_key >= 0 and len_key <= 2147483647
+            and (_root.key_width < 0 or len_key == _root.key_width)
+            and len_key <= len_data - len_before)
+        doc: |
+          Zero-width; NULL, or a length that is the key type's fixed width
+          (when it has one) and fits in the data left.
+    instances:
+      len_end:
+        value: 'len_before + (len_key > 0 ? len_key : 0)'
 enums:
   version:
+    1: v1
+  element_kind:
+    0: blob
+    1: array
+    2: map
+  element_version:
     1: v1

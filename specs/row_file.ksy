@@ -7,7 +7,7 @@ meta:
   ks-version: '0.11'
   imports:
     - /common/var_len_int
-    - /common/zigzag_varint
+    - /common/delta_varint_list
   endian: le
 doc: |
   The row-oriented data file of Paimon 2.0 (`file.format = row`,
@@ -194,26 +194,10 @@ types:
         doc: Zero-width; the array's bytes lie inside the index.
       - id: deltas
         size: len_values.value
-        type: delta_list
+        type: delta_varint_list
     instances:
       values:
         value: deltas.entries
-  delta_list:
-    seq:
-      - id: entries
-        type: 'delta_entry(_index == 0 ? 0 : entries[_index - 1].value)'
-        repeat: eos
-  delta_entry:
-    params:
-      - id: prev
-        type: s8
-        doc: The value before this one (0 for the first).
-    seq:
-      - id: delta
-        type: zigzag_varint
-    instances:
-      value:
-        value: prev + delta.value
   block_slot:
     params:
       - id: idx

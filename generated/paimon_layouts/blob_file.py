@@ -5,6 +5,7 @@
 import kaitaistruct
 from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
 from . import zigzag_varint
+from . import delta_varint_list
 from enum import IntEnum
 import paimon_conform.core.kaitai_processors
 
@@ -32,7 +33,9 @@ class BlobFile(KaitaiStruct):
     payload at (offset + 4, length - 16); it checks the footer, the index and
     the lengths (BlobFileMeta) but not the magic, the repeated length or the
     CRC. The payload of a BLOB column is the raw bytes; ARRAY<BLOB> and
-    MAP<K, BLOB> columns (Paimon 2.0) nest their own framing inside it.
+    MAP<K, BLOB> columns (Paimon 2.0) nest their own framing inside it, which
+    Java's reader checks row by row (ArrayBlobElementSerializer,
+    MapBlobElementSerializer): the parameters say which framing to read.
     
     .. seealso::
        Source - https://github.com/apache/paimon/blob/master/paimon-format/src/main/java/org/apache/paimon/format/blob/BlobFormatWriter.java
@@ -47,15 +50,33 @@ class BlobFile(KaitaiStruct):
     
     
     .. seealso::
+       Source - https://github.com/apache/paimon/blob/master/paimon-format/src/main/java/org/apache/paimon/format/blob/ArrayBlobElementSerializer.java
+    
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/master/paimon-format/src/main/java/org/apache/paimon/format/blob/MapBlobElementSerializer.java
+    
+    
+    .. seealso::
        Source - https://github.com/apache/paimon/blob/master/docs/docs/concepts/spec/fileformat.md
     """
 
+    class ElementKind(IntEnum):
+        blob = 0
+        array = 1
+        map = 2
+
+    class ElementVersion(IntEnum):
+        v1 = 1
+
     class Version(IntEnum):
         v1 = 1
-    def __init__(self, _io, _parent=None, _root=None):
+    def __init__(self, element_kind, key_width, _io, _parent=None, _root=None):
         super(BlobFile, self).__init__(_io)
         self._parent = _parent
         self._root = _root or self
+        self.element_kind = element_kind
+        self.key_width = key_width
         self._read()
 
     def _read(self):
@@ -101,6 +122,112 @@ class BlobFile(KaitaiStruct):
             pass
 
 
+    class ArrayPayload(KaitaiStruct):
+        """An ARRAY<BLOB> row (ArrayBlobElementSerializer, Paimon 2.0): magic,
+        version, element count, the non-NULL elements' bytes back to back, a
+        delta-varint index of element lengths (-1 for a NULL element) and the
+        index's length. The checks run in the reader's order.
+        """
+        def __init__(self, _io, _parent=None, _root=None):
+            super(BlobFile.ArrayPayload, self).__init__(_io)
+            self._parent = _parent
+            self._root = _root
+            self._read()
+
+        def _read(self):
+            self.size_check = self._io.read_bytes(0)
+            _ = self.size_check
+            if not self._io.size() >= 13:
+                raise kaitaistruct.ValidationExprError(self.size_check, self._io, u"/types/array_payload/seq/0")
+            self.magic = self._io.read_bytes(4)
+            if not self.magic == b"\x42\x43\x42\x41":
+                raise kaitaistruct.ValidationNotEqualError(b"\x42\x43\x42\x41", self.magic, self._io, u"/types/array_payload/seq/1")
+            self.version = KaitaiStream.resolve_enum(BlobFile.ElementVersion, self._io.read_u1())
+            if not self.version == BlobFile.ElementVersion.v1:
+                raise kaitaistruct.ValidationNotEqualError(BlobFile.ElementVersion.v1, self.version, self._io, u"/types/array_payload/seq/2")
+            self.num_elements = self._io.read_s4le()
+            if not self.num_elements >= 0:
+                raise kaitaistruct.ValidationLessThanError(0, self.num_elements, self._io, u"/types/array_payload/seq/3")
+            self.index_length_check = self._io.read_bytes(0)
+            _ = self.index_length_check
+            if not  ((self.len_index >= 0) and (self.len_index <= self._io.size() - 13)) :
+                raise kaitaistruct.ValidationExprError(self.index_length_check, self._io, u"/types/array_payload/seq/4")
+            self.count_check = self._io.read_bytes(0)
+            _ = self.count_check
+            if not self.num_elements <= self.len_index:
+                raise kaitaistruct.ValidationExprError(self.count_check, self._io, u"/types/array_payload/seq/5")
+            self.index_count_check = self._io.read_bytes(0)
+            _ = self.index_count_check
+            if not len(self.index.entries) == self.num_elements:
+                raise kaitaistruct.ValidationExprError(self.index_count_check, self._io, u"/types/array_payload/seq/6")
+            self.element_checks = []
+            for i in range(self.num_elements):
+                self.element_checks.append(BlobFile.ElementCheck(self.index.entries[i].value, (0 if i == 0 else self.element_checks[i - 1].len_end), self.len_data, self._io, self, self._root))
+
+            self.data_check = self._io.read_bytes(0)
+            _ = self.data_check
+            if not (0 if self.num_elements == 0 else self.element_checks[-1].len_end) == self.len_data:
+                raise kaitaistruct.ValidationExprError(self.data_check, self._io, u"/types/array_payload/seq/8")
+
+
+        def _fetch_instances(self):
+            pass
+            for i in range(len(self.element_checks)):
+                pass
+                self.element_checks[i]._fetch_instances()
+
+            _ = self.index
+            if hasattr(self, '_m_index'):
+                pass
+                self._m_index._fetch_instances()
+
+            _ = self.len_index
+            if hasattr(self, '_m_len_index'):
+                pass
+
+
+        @property
+        def index(self):
+            if hasattr(self, '_m_index'):
+                return self._m_index
+
+            _pos = self._io.pos()
+            self._io.seek(self.ofs_index)
+            self._raw__m_index = self._io.read_bytes(self.len_index)
+            _io__raw__m_index = KaitaiStream(BytesIO(self._raw__m_index))
+            self._m_index = delta_varint_list.DeltaVarintList(_io__raw__m_index)
+            self._io.seek(_pos)
+            return getattr(self, '_m_index', None)
+
+        @property
+        def len_data(self):
+            """Bytes of element data, between the header and the index."""
+            if hasattr(self, '_m_len_data'):
+                return self._m_len_data
+
+            self._m_len_data = self.ofs_index - 9
+            return getattr(self, '_m_len_data', None)
+
+        @property
+        def len_index(self):
+            if hasattr(self, '_m_len_index'):
+                return self._m_len_index
+
+            _pos = self._io.pos()
+            self._io.seek(self._io.size() - 4)
+            self._m_len_index = self._io.read_s4le()
+            self._io.seek(_pos)
+            return getattr(self, '_m_len_index', None)
+
+        @property
+        def ofs_index(self):
+            if hasattr(self, '_m_ofs_index'):
+                return self._m_ofs_index
+
+            self._m_ofs_index = (self._io.size() - 4) - self.len_index
+            return getattr(self, '_m_ofs_index', None)
+
+
     class CrcValue(KaitaiStruct):
         def __init__(self, _io, _parent=None, _root=None):
             super(BlobFile.CrcValue, self).__init__(_io)
@@ -114,6 +241,66 @@ class BlobFile(KaitaiStruct):
 
         def _fetch_instances(self):
             pass
+
+
+    class ElementCheck(KaitaiStruct):
+        """One element's (or map value's) length, -1 for NULL."""
+        def __init__(self, len_element, len_before, len_data, _io, _parent=None, _root=None):
+            super(BlobFile.ElementCheck, self).__init__(_io)
+            self._parent = _parent
+            self._root = _root
+            self.len_element = len_element
+            self.len_before = len_before
+            self.len_data = len_data
+            self._read()
+
+        def _read(self):
+            self.length_check = self._io.read_bytes(0)
+            _ = self.length_check
+            if not  ((self.len_element == -1) or ( ((self.len_element >= 0) and (self.len_element <= self.len_data - self.len_before)) )) :
+                raise kaitaistruct.ValidationExprError(self.length_check, self._io, u"/types/element_check/seq/0")
+
+
+        def _fetch_instances(self):
+            pass
+
+        @property
+        def len_end(self):
+            if hasattr(self, '_m_len_end'):
+                return self._m_len_end
+
+            self._m_len_end = self.len_before + (self.len_element if self.len_element > 0 else 0)
+            return getattr(self, '_m_len_end', None)
+
+
+    class KeyCheck(KaitaiStruct):
+        """One map key's length, -1 for NULL."""
+        def __init__(self, len_key, len_before, len_data, _io, _parent=None, _root=None):
+            super(BlobFile.KeyCheck, self).__init__(_io)
+            self._parent = _parent
+            self._root = _root
+            self.len_key = len_key
+            self.len_before = len_before
+            self.len_data = len_data
+            self._read()
+
+        def _read(self):
+            self.length_check = self._io.read_bytes(0)
+            _ = self.length_check
+            if not  ((self.len_key == -1) or ( ((self.len_key >= 0) and (self.len_key <= 2147483647) and ( ((self._root.key_width < 0) or (self.len_key == self._root.key_width)) ) and (self.len_key <= self.len_data - self.len_before)) )) :
+                raise kaitaistruct.ValidationExprError(self.length_check, self._io, u"/types/key_check/seq/0")
+
+
+        def _fetch_instances(self):
+            pass
+
+        @property
+        def len_end(self):
+            if hasattr(self, '_m_len_end'):
+                return self._m_len_end
+
+            self._m_len_end = self.len_before + (self.len_key if self.len_key > 0 else 0)
+            return getattr(self, '_m_len_end', None)
 
 
     class LengthEntry(KaitaiStruct):
@@ -178,6 +365,179 @@ class BlobFile(KaitaiStruct):
 
 
 
+    class MapPayload(KaitaiStruct):
+        """A MAP<K, BLOB> row (MapBlobElementSerializer, Paimon 2.0): magic,
+        version, entry count, the non-NULL keys' bytes, the non-NULL values'
+        bytes, a delta-varint index of key lengths, one of value lengths (-1
+        for NULL), and the two index lengths. The checks run in the reader's
+        order: both indexes are read before either is checked.
+        """
+        def __init__(self, _io, _parent=None, _root=None):
+            super(BlobFile.MapPayload, self).__init__(_io)
+            self._parent = _parent
+            self._root = _root
+            self._read()
+
+        def _read(self):
+            self.size_check = self._io.read_bytes(0)
+            _ = self.size_check
+            if not self._io.size() >= 17:
+                raise kaitaistruct.ValidationExprError(self.size_check, self._io, u"/types/map_payload/seq/0")
+            self.magic = self._io.read_bytes(4)
+            if not self.magic == b"\x42\x43\x42\x4D":
+                raise kaitaistruct.ValidationNotEqualError(b"\x42\x43\x42\x4D", self.magic, self._io, u"/types/map_payload/seq/1")
+            self.version = KaitaiStream.resolve_enum(BlobFile.ElementVersion, self._io.read_u1())
+            if not self.version == BlobFile.ElementVersion.v1:
+                raise kaitaistruct.ValidationNotEqualError(BlobFile.ElementVersion.v1, self.version, self._io, u"/types/map_payload/seq/2")
+            self.num_entries = self._io.read_s4le()
+            if not self.num_entries >= 0:
+                raise kaitaistruct.ValidationLessThanError(0, self.num_entries, self._io, u"/types/map_payload/seq/3")
+            self.index_lengths_check = self._io.read_bytes(0)
+            _ = self.index_lengths_check
+            if not  ((self.len_key_index >= 0) and (self.len_key_index <= self._io.size() - 17) and (self.len_value_index >= 0) and (self.len_value_index <= self._io.size() - 17) and (self.len_key_index + self.len_value_index <= self._io.size() - 17)) :
+                raise kaitaistruct.ValidationExprError(self.index_lengths_check, self._io, u"/types/map_payload/seq/4")
+            self.count_check = self._io.read_bytes(0)
+            _ = self.count_check
+            if not  ((self.num_entries <= self.len_key_index) and (self.num_entries <= self.len_value_index)) :
+                raise kaitaistruct.ValidationExprError(self.count_check, self._io, u"/types/map_payload/seq/5")
+            self.indexes_read = self._io.read_bytes(0)
+            _ = self.indexes_read
+            if not  ((len(self.key_index.entries) >= 0) and (len(self.value_index.entries) >= 0)) :
+                raise kaitaistruct.ValidationExprError(self.indexes_read, self._io, u"/types/map_payload/seq/6")
+            self.key_count_check = self._io.read_bytes(0)
+            _ = self.key_count_check
+            if not len(self.key_index.entries) == self.num_entries:
+                raise kaitaistruct.ValidationExprError(self.key_count_check, self._io, u"/types/map_payload/seq/7")
+            self.key_checks = []
+            for i in range(self.num_entries):
+                self.key_checks.append(BlobFile.KeyCheck(self.key_index.entries[i].value, (0 if i == 0 else self.key_checks[i - 1].len_end), self.len_data, self._io, self, self._root))
+
+            self.value_count_check = self._io.read_bytes(0)
+            _ = self.value_count_check
+            if not len(self.value_index.entries) == self.num_entries:
+                raise kaitaistruct.ValidationExprError(self.value_count_check, self._io, u"/types/map_payload/seq/9")
+            self.value_checks = []
+            for i in range(self.num_entries):
+                self.value_checks.append(BlobFile.ElementCheck(self.value_index.entries[i].value, (0 if i == 0 else self.value_checks[i - 1].len_end), self.len_data - self.len_keys, self._io, self, self._root))
+
+            self.data_check = self._io.read_bytes(0)
+            _ = self.data_check
+            if not (0 if self.num_entries == 0 else self.value_checks[-1].len_end) == self.len_data - self.len_keys:
+                raise kaitaistruct.ValidationExprError(self.data_check, self._io, u"/types/map_payload/seq/11")
+
+
+        def _fetch_instances(self):
+            pass
+            for i in range(len(self.key_checks)):
+                pass
+                self.key_checks[i]._fetch_instances()
+
+            for i in range(len(self.value_checks)):
+                pass
+                self.value_checks[i]._fetch_instances()
+
+            _ = self.key_index
+            if hasattr(self, '_m_key_index'):
+                pass
+                self._m_key_index._fetch_instances()
+
+            _ = self.len_key_index
+            if hasattr(self, '_m_len_key_index'):
+                pass
+
+            _ = self.len_value_index
+            if hasattr(self, '_m_len_value_index'):
+                pass
+
+            _ = self.value_index
+            if hasattr(self, '_m_value_index'):
+                pass
+                self._m_value_index._fetch_instances()
+
+
+        @property
+        def key_index(self):
+            if hasattr(self, '_m_key_index'):
+                return self._m_key_index
+
+            _pos = self._io.pos()
+            self._io.seek(self.ofs_key_index)
+            self._raw__m_key_index = self._io.read_bytes(self.len_key_index)
+            _io__raw__m_key_index = KaitaiStream(BytesIO(self._raw__m_key_index))
+            self._m_key_index = delta_varint_list.DeltaVarintList(_io__raw__m_key_index)
+            self._io.seek(_pos)
+            return getattr(self, '_m_key_index', None)
+
+        @property
+        def len_data(self):
+            """Bytes of key and value data, between the header and the key index."""
+            if hasattr(self, '_m_len_data'):
+                return self._m_len_data
+
+            self._m_len_data = self.ofs_key_index - 9
+            return getattr(self, '_m_len_data', None)
+
+        @property
+        def len_key_index(self):
+            if hasattr(self, '_m_len_key_index'):
+                return self._m_len_key_index
+
+            _pos = self._io.pos()
+            self._io.seek(self._io.size() - 8)
+            self._m_len_key_index = self._io.read_s4le()
+            self._io.seek(_pos)
+            return getattr(self, '_m_len_key_index', None)
+
+        @property
+        def len_keys(self):
+            """Bytes of key data (the values follow them)."""
+            if hasattr(self, '_m_len_keys'):
+                return self._m_len_keys
+
+            self._m_len_keys = (0 if self.num_entries == 0 else self.key_checks[-1].len_end)
+            return getattr(self, '_m_len_keys', None)
+
+        @property
+        def len_value_index(self):
+            if hasattr(self, '_m_len_value_index'):
+                return self._m_len_value_index
+
+            _pos = self._io.pos()
+            self._io.seek(self._io.size() - 4)
+            self._m_len_value_index = self._io.read_s4le()
+            self._io.seek(_pos)
+            return getattr(self, '_m_len_value_index', None)
+
+        @property
+        def ofs_key_index(self):
+            if hasattr(self, '_m_ofs_key_index'):
+                return self._m_ofs_key_index
+
+            self._m_ofs_key_index = self.ofs_value_index - self.len_key_index
+            return getattr(self, '_m_ofs_key_index', None)
+
+        @property
+        def ofs_value_index(self):
+            if hasattr(self, '_m_ofs_value_index'):
+                return self._m_ofs_value_index
+
+            self._m_ofs_value_index = (self._io.size() - 8) - self.len_value_index
+            return getattr(self, '_m_ofs_value_index', None)
+
+        @property
+        def value_index(self):
+            if hasattr(self, '_m_value_index'):
+                return self._m_value_index
+
+            _pos = self._io.pos()
+            self._io.seek(self.ofs_value_index)
+            self._raw__m_value_index = self._io.read_bytes(self.len_value_index)
+            _io__raw__m_value_index = KaitaiStream(BytesIO(self._raw__m_value_index))
+            self._m_value_index = delta_varint_list.DeltaVarintList(_io__raw__m_value_index)
+            self._io.seek(_pos)
+            return getattr(self, '_m_value_index', None)
+
+
     class Record(KaitaiStruct):
         def __init__(self, _io, _parent=None, _root=None):
             super(BlobFile.Record, self).__init__(_io)
@@ -208,6 +568,19 @@ class BlobFile(KaitaiStruct):
                 pass
                 self._m_computed_crc._fetch_instances()
 
+            _ = self.elements
+            if hasattr(self, '_m_elements'):
+                pass
+                _on = self._root.element_kind
+                if _on == BlobFile.ElementKind.array:
+                    pass
+                    self._m_elements._fetch_instances()
+                elif _on == BlobFile.ElementKind.map:
+                    pass
+                    self._m_elements._fetch_instances()
+                else:
+                    pass
+
 
         @property
         def computed_crc(self):
@@ -223,6 +596,37 @@ class BlobFile(KaitaiStruct):
             self._m_computed_crc = BlobFile.CrcValue(_io__raw__m_computed_crc, self, self._root)
             self._io.seek(_pos)
             return getattr(self, '_m_computed_crc', None)
+
+        @property
+        def elements(self):
+            """The payload of an ARRAY<BLOB> or MAP<K, BLOB> row, framed as
+            Java 2.0 writes it; Java's reader reads it at record offset + 4
+            with length - 16, whatever the record's magic and CRC.
+            """
+            if hasattr(self, '_m_elements'):
+                return self._m_elements
+
+            if self._root.element_kind != BlobFile.ElementKind.blob:
+                pass
+                _pos = self._io.pos()
+                self._io.seek(4)
+                _on = self._root.element_kind
+                if _on == BlobFile.ElementKind.array:
+                    pass
+                    self._raw__m_elements = self._io.read_bytes(self._io.size() - 16)
+                    _io__raw__m_elements = KaitaiStream(BytesIO(self._raw__m_elements))
+                    self._m_elements = BlobFile.ArrayPayload(_io__raw__m_elements, self, self._root)
+                elif _on == BlobFile.ElementKind.map:
+                    pass
+                    self._raw__m_elements = self._io.read_bytes(self._io.size() - 16)
+                    _io__raw__m_elements = KaitaiStream(BytesIO(self._raw__m_elements))
+                    self._m_elements = BlobFile.MapPayload(_io__raw__m_elements, self, self._root)
+                else:
+                    pass
+                    self._m_elements = self._io.read_bytes(self._io.size() - 16)
+                self._io.seek(_pos)
+
+            return getattr(self, '_m_elements', None)
 
 
     class RecordSlot(KaitaiStruct):

@@ -5,7 +5,7 @@
 import kaitaistruct
 from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
 from . import var_len_int
-from . import zigzag_varint
+from . import delta_varint_list
 from enum import IntEnum
 import paimon_conform.core.kaitai_processors
 
@@ -357,7 +357,7 @@ class RowFile(KaitaiStruct):
                 raise kaitaistruct.ValidationExprError(self.length_check, self._io, u"/types/delta_array/seq/1")
             self._raw_deltas = self._io.read_bytes(self.len_values.value)
             _io__raw_deltas = KaitaiStream(BytesIO(self._raw_deltas))
-            self.deltas = RowFile.DeltaList(_io__raw_deltas, self, self._root)
+            self.deltas = delta_varint_list.DeltaVarintList(_io__raw_deltas)
 
 
         def _fetch_instances(self):
@@ -372,55 +372,6 @@ class RowFile(KaitaiStruct):
 
             self._m_values = self.deltas.entries
             return getattr(self, '_m_values', None)
-
-
-    class DeltaEntry(KaitaiStruct):
-        def __init__(self, prev, _io, _parent=None, _root=None):
-            super(RowFile.DeltaEntry, self).__init__(_io)
-            self._parent = _parent
-            self._root = _root
-            self.prev = prev
-            self._read()
-
-        def _read(self):
-            self.delta = zigzag_varint.ZigzagVarint(self._io)
-
-
-        def _fetch_instances(self):
-            pass
-            self.delta._fetch_instances()
-
-        @property
-        def value(self):
-            if hasattr(self, '_m_value'):
-                return self._m_value
-
-            self._m_value = self.prev + self.delta.value
-            return getattr(self, '_m_value', None)
-
-
-    class DeltaList(KaitaiStruct):
-        def __init__(self, _io, _parent=None, _root=None):
-            super(RowFile.DeltaList, self).__init__(_io)
-            self._parent = _parent
-            self._root = _root
-            self._read()
-
-        def _read(self):
-            self.entries = []
-            i = 0
-            while not self._io.is_eof():
-                self.entries.append(RowFile.DeltaEntry((0 if i == 0 else self.entries[i - 1].value), self._io, self, self._root))
-                i += 1
-
-
-
-        def _fetch_instances(self):
-            pass
-            for i in range(len(self.entries)):
-                pass
-                self.entries[i]._fetch_instances()
-
 
 
     class FieldValue(KaitaiStruct):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
+from paimon_conform.core.types import DataType
+
 from .common import encoder_prov, reject, write_pair
 
 CORPUS_TABLES = "../shared/external-corpus/files/paimon-cpp/test/test_data/parquet"
@@ -53,7 +55,139 @@ def write(out: Path) -> None:
     ]:
         data = codec.encode(rows)
         write_pair(folder, stem, data, _side(data) | {"provenance": prov, "notes": note})
+    _framed(folder)
     _rejects(out / "blob_file" / "must-reject")
+    _framed_rejects(out / "blob_file" / "must-reject")
+
+
+ARRAY = {"type": "ARRAY", "element": "BLOB"}
+
+
+def _map(key: str) -> dict:
+    return {"type": "MAP", "key": key, "value": "BLOB"}
+
+
+def _fields(raw: dict) -> list[dict]:
+    """A case's `fields` for the one column of this type."""
+    return [{"name": "blob", "type": raw}]
+
+
+def _framed(folder: Path) -> None:
+    """ARRAY<BLOB> and MAP<K, BLOB> rows of Java 2.0 (ArrayBlobElementSerializer, MapBlobElementSerializer)."""
+    from paimon_conform.layouts.blob_file import codec
+    from paimon_conform.layouts.blob_file import entry as blob_file
+    from paimon_conform.layouts.blob_file.elements import element_type
+
+    prov = encoder_prov("layouts.blob_file.codec.encode")
+    ph = codec.PLACEHOLDER
+    for stem, raw, rows, note in [
+        (
+            "array-rows",
+            ARRAY,
+            [[b"cat", None, b""], None, [], ph, [bytes(range(200))]],
+            "ARRAY<BLOB> rows: NULL elements (-1), an empty element, an empty array, a NULL row, a placeholder",
+        ),
+        (
+            "map-int-keys",
+            _map("INT"),
+            [[(7, b"seven"), (None, b"null key"), (-1, None)], [], None],
+            "MAP<INT, BLOB>: 4-byte little-endian keys, a NULL key (-1), a NULL value, an empty map",
+        ),
+        (
+            "map-string-keys",
+            _map("STRING"),
+            [[("a", b"1"), ("\u00e9t\u00e9", b"22"), ("", b"")]],
+            "MAP<STRING, BLOB>: UTF-8 keys of any length, an empty key",
+        ),
+        (
+            "map-bigint-keys",
+            _map("BIGINT"),
+            [[(-(2**63), b"min"), (2**63 - 1, b"max")]],
+            "MAP<BIGINT, BLOB>: 8-byte little-endian keys",
+        ),
+    ]:
+        data = codec.encode(rows, element_type(raw))
+        side = blob_file.inspect(data, {"blob": raw}) | {"provenance": prov, "notes": note}
+        write_pair(folder, stem, data, side)
+
+
+def _framed_rejects(f: Path) -> None:
+    """Element framings Java 2.0's readers refuse (ArrayBlobElementSerializer.Reader, MapBlobElementSerializer.Reader),
+    and map keys Java 2.0 misreads; each file one row whose record is otherwise intact (its CRC recomputed)."""
+    from paimon_conform.core import delta_varint
+    from paimon_conform.layouts.blob_file import codec, elements
+    from paimon_conform.layouts.blob_file.codec import MIN_RECORD
+
+    k = "blob-file"
+    good_array = elements.encode_array([b"ab", None, b"c"])  # header 9, data 3, index 06 01 04 (3 bytes), length 4
+    afields, mfields = _fields(ARRAY), _fields(_map("INT"))
+
+    good_map = elements.encode_map([(1, b"x"), (2, b"yz")], DataType("INT"))  # keys 8, values 3, indexes 2 + 2
+
+    def store(stem: str, good: bytes, payload: bytes, code: str, path: str, at: int, breaks: str, fields: list) -> None:
+        """A file of two rows: a good one, then `payload` (its offset `at` counted from the payload's start)."""
+        base = MIN_RECORD + len(good) + 4  # the first record, then the second's magic
+        data = codec.encode([good, payload])  # framed payloads stored as they are
+        reject(f, stem, k, data, code, f"records[1].record.elements.{path}", base + at, breaks, fields=fields)
+
+    def arr(stem: str, payload: bytes, code: str, path: str, at: int, breaks: str) -> None:
+        store(stem, good_array, payload, code, path, at, breaks, afields)
+
+    def mp(stem: str, payload: bytes, code: str, path: str, at: int, breaks: str) -> None:
+        store(stem, good_map, payload, code, path, at, breaks, mfields)
+
+    def tail(index: bytes) -> bytes:
+        return index + struct.pack("<i", len(index))
+
+    arr("array-too-short", good_array[:12], "BLOB_ARRAY_TOO_SHORT", "size_check", 0, "a 12-byte ARRAY payload")
+    arr("array-bad-magic", b"\x00" + good_array[1:], "BLOB_ARRAY_BAD_MAGIC", "magic", 0, "magic 00434241")
+    bad = good_array[:4] + b"\x02" + good_array[5:]
+    arr("array-version-2", bad, "BLOB_ARRAY_BAD_VERSION", "version", 4, "framing version 2")
+    bad = good_array[:5] + struct.pack("<i", -1) + good_array[9:]
+    arr("array-negative-count", bad, "BLOB_ARRAY_BAD_COUNT", "num_elements", 5, "element count -1")
+    bad = good_array[:-4] + struct.pack("<i", 99)
+    arr("array-index-too-long", bad, "BLOB_ARRAY_BAD_INDEX_LENGTH", "len_index", len(bad) - 4, "index length 99")
+    bad = good_array[:5] + struct.pack("<i", 4) + good_array[9:]
+    arr("array-count-over-index", bad, "BLOB_ARRAY_COUNT_MISMATCH", "num_elements", 5, "4 elements, a 3-byte index")
+    bad = good_array[:5] + struct.pack("<i", 2) + good_array[9:]
+    arr("array-count-not-index", bad, "BLOB_ARRAY_COUNT_MISMATCH", "num_elements", 5, "2 elements, 3 lengths")
+    bad = good_array[:9] + b"abc" + tail(delta_varint.compress([2, -2, 1]))
+    arr("array-element-minus-2", bad, "BLOB_ELEMENT_BAD_LENGTH", "element_checks[1].len_element", 9, "length -2")
+    bad = good_array[:9] + b"abc" + tail(delta_varint.compress([2, -1, 2]))
+    arr("array-element-past-data", bad, "BLOB_ELEMENT_BAD_LENGTH", "element_checks[2].len_element", 9, "3 + 1 bytes")
+    bad = good_array[:9] + b"abcd" + tail(delta_varint.compress([2, -1, 1]))
+    arr("array-data-left-over", bad, "BLOB_ARRAY_LENGTH_MISMATCH", "len_index", 16, "a byte no element owns")
+    bad = good_array[:9] + b"abc" + tail(b"\x04\x01\x84")
+    path = "index.entries[2].delta.groups[1].b"
+    arr("array-index-varint-cut", bad, "TRUNCATED", path, 15, "the last varint continues past the index")
+
+    mp("map-too-short", good_map[:16], "BLOB_MAP_TOO_SHORT", "size_check", 0, "a 16-byte MAP payload")
+    mp("map-bad-magic", good_map[:3] + b"\x00" + good_map[4:], "BLOB_MAP_BAD_MAGIC", "magic", 0, "magic 4243 4200")
+    bad = good_map[:4] + b"\x00" + good_map[5:]
+    mp("map-version-0", bad, "BLOB_MAP_BAD_VERSION", "version", 4, "framing version 0")
+    bad = good_map[:5] + struct.pack("<i", -5) + good_map[9:]
+    mp("map-negative-count", bad, "BLOB_MAP_BAD_COUNT", "num_entries", 5, "entry count -5")
+    bad = good_map[:-8] + struct.pack("<ii", 2, 40)
+    mp("map-index-too-long", bad, "BLOB_MAP_BAD_INDEX_LENGTH", "len_key_index", len(good_map) - 8, "value index 40")
+    bad = good_map[:5] + struct.pack("<i", 3) + good_map[9:]
+    mp("map-count-over-index", bad, "BLOB_MAP_COUNT_MISMATCH", "num_entries", 5, "3 entries, 2-byte indexes")
+    keys = struct.pack("<ih", 1, 2)  # a 2-byte key where INT keys take 4
+    bad = good_map[:9] + keys + b"xyz" + delta_varint.compress([4, 2]) + delta_varint.compress([1, 2])
+    bad += struct.pack("<ii", 2, 2)
+    mp("map-key-wrong-width", bad, "BLOB_MAP_BAD_KEY_LENGTH", "key_checks[1].len_key", 9, "a 2-byte INT key")
+    bad = good_map[: -8 - 4] + delta_varint.compress([4, 4]) + delta_varint.compress([1, 3]) + struct.pack("<ii", 2, 2)
+    mp("map-value-past-data", bad, "BLOB_ELEMENT_BAD_LENGTH", "value_checks[1].len_element", 9, "values 1 + 3 > 3")
+    bad = good_map[: -8 - 4] + delta_varint.compress([4, 4]) + delta_varint.compress([1, 1]) + struct.pack("<ii", 2, 2)
+    mp("map-data-left-over", bad, "BLOB_MAP_LENGTH_MISMATCH", "len_key_index", len(good_map) - 8, "a byte left")
+    dup = elements.encode_map([(1, b"x"), (1, b"yz")], DataType("INT"))
+    mp(
+        "map-duplicate-key",
+        dup,
+        "BLOB_MAP_DUPLICATE_KEY",
+        "keys[1]",
+        13,
+        "key 1 twice: Java 2.0.0 keeps the second value only, later releases refuse the row",
+    )
 
 
 def _rejects(f: Path) -> None:

@@ -5,7 +5,7 @@
 import kaitaistruct
 from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
 from . import var_len_int
-from . import zigzag_varint
+from . import delta_varint_list
 from enum import IntEnum
 import collections
 import paimon_conform.core.kaitai_processors
@@ -429,7 +429,7 @@ class RowFile(KaitaiStruct):
             self._debug['deltas']['start'] = self._io.pos()
             self._raw_deltas = self._io.read_bytes(self.len_values.value)
             _io__raw_deltas = KaitaiStream(BytesIO(self._raw_deltas))
-            self.deltas = RowFile.DeltaList(_io__raw_deltas, self, self._root)
+            self.deltas = delta_varint_list.DeltaVarintList(_io__raw_deltas)
             self.deltas._read()
             self._debug['deltas']['end'] = self._io.pos()
 
@@ -446,69 +446,6 @@ class RowFile(KaitaiStruct):
 
             self._m_values = self.deltas.entries
             return getattr(self, '_m_values', None)
-
-
-    class DeltaEntry(KaitaiStruct):
-        SEQ_FIELDS = ["delta"]
-        def __init__(self, prev, _io, _parent=None, _root=None):
-            super(RowFile.DeltaEntry, self).__init__(_io)
-            self._parent = _parent
-            self._root = _root
-            self.prev = prev
-            self._debug = collections.defaultdict(dict)
-
-        def _read(self):
-            self._debug['delta']['start'] = self._io.pos()
-            self.delta = zigzag_varint.ZigzagVarint(self._io)
-            self.delta._read()
-            self._debug['delta']['end'] = self._io.pos()
-
-
-        def _fetch_instances(self):
-            pass
-            self.delta._fetch_instances()
-
-        @property
-        def value(self):
-            if hasattr(self, '_m_value'):
-                return self._m_value
-
-            self._m_value = self.prev + self.delta.value
-            return getattr(self, '_m_value', None)
-
-
-    class DeltaList(KaitaiStruct):
-        SEQ_FIELDS = ["entries"]
-        def __init__(self, _io, _parent=None, _root=None):
-            super(RowFile.DeltaList, self).__init__(_io)
-            self._parent = _parent
-            self._root = _root
-            self._debug = collections.defaultdict(dict)
-
-        def _read(self):
-            self._debug['entries']['start'] = self._io.pos()
-            self._debug['entries']['arr'] = []
-            self.entries = []
-            i = 0
-            while not self._io.is_eof():
-                self._debug['entries']['arr'].append({'start': self._io.pos()})
-                _t_entries = RowFile.DeltaEntry((0 if i == 0 else self.entries[i - 1].value), self._io, self, self._root)
-                try:
-                    _t_entries._read()
-                finally:
-                    self.entries.append(_t_entries)
-                self._debug['entries']['arr'][len(self.entries) - 1]['end'] = self._io.pos()
-                i += 1
-
-            self._debug['entries']['end'] = self._io.pos()
-
-
-        def _fetch_instances(self):
-            pass
-            for i in range(len(self.entries)):
-                pass
-                self.entries[i]._fetch_instances()
-
 
 
     class FieldValue(KaitaiStruct):

@@ -47,6 +47,7 @@ ROWS = (
     Row("row tracking: `_ROW_ID` / `_SEQUENCE_NUMBER` columns, row-id ranges (`nextRowId` not)", "1.3", "—", "part"),
     Row("data evolution: files of `_WRITE_COLS`, row-id ranges as the reader merges them", "1.3"),
     Row("BLOB columns: `.blob` files (layout `blob_file`)", "1.4"),
+    Row("ARRAY<BLOB> / MAP<K, BLOB> columns: each row's element framing and map keys (layout `blob_file`)", "2.0"),
     Row(
         "BLOB descriptors stored inline: each value decoded (layout `blob_descriptor`; the data not opened)",
         "1.4",

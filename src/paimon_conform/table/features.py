@@ -24,9 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from paimon_conform.core.errors import UsageError
 from paimon_conform.core.findings import Finding
 from paimon_conform.core.java_releases import between
 from paimon_conform.core.types import parse_type
+from paimon_conform.layouts.blob_file.elements import ElementType, element_type
 from paimon_conform.table import table_layout as tl
 from paimon_conform.table.paths import OutsideRoot, list_names
 from paimon_conform.table.schema import TableSchema, data_file_fields
@@ -113,7 +115,6 @@ def is_blob(relative: str) -> bool:
     return relative.endswith(".blob")
 
 
-_PLAIN_BLOB = re.compile(r"\s*BLOB(\s+NOT\s+NULL)?\s*", re.I)
 _BLOB_NAME = re.compile(r"(^|[<,\s])BLOB\b", re.I)  # BLOB as a type name (BLOB, ARRAY<BLOB>, MAP<INT, BLOB>)
 MAX_TYPE_DEPTH = 32
 DESCRIPTOR_FIELDS = ("blob-descriptor-field", "blob.stored-descriptor-fields")
@@ -145,10 +146,15 @@ def blob_columns(schema: TableSchema) -> set[str]:
     }
 
 
-def nested_blob_columns(schema: TableSchema) -> set[str]:
-    """BLOB columns whose rows nest their own element framing in the record's payload (ARRAY, MAP)."""
-    plain = {n for n, raw in schema.unreadable_types.items() if isinstance(raw, str) and _PLAIN_BLOB.fullmatch(raw)}
-    return blob_columns(schema) - plain
+def blob_element_type(schema: TableSchema, column: str) -> ElementType | None:
+    """How a BLOB column's `.blob` files frame its rows (BLOB, ARRAY<BLOB>, MAP<K, BLOB>); None for a column that
+    is not one Java writes into `.blob` files (BlobType.isBlobFileField)."""
+    if column not in blob_columns(schema):
+        return None
+    try:
+        return element_type(schema.unreadable_types[column])
+    except UsageError:
+        return None
 
 
 def _names(root: Path, folder: str) -> list[str]:
@@ -170,15 +176,6 @@ def recognized(root: Path, files: list, schema: TableSchema) -> list[Finding]:
                 "row tracking (row-tracking.enabled, Paimon 1.3)",
                 "the files' row-id ranges are checked; the snapshot's nextRowId is not compared with them (Java "
                 "leaves it behind files committed with their row ids already assigned)",
-                where,
-            )
-        )
-    nested = nested_blob_columns(schema)
-    if nested and any(is_blob(b.relative) for b in files):
-        out.append(
-            not_checked(
-                f"ARRAY/MAP BLOB columns ({', '.join(sorted(nested))}, Paimon 2.0)",
-                "each row's record in the .blob files is checked; the element framing inside its payload is not",
                 where,
             )
         )

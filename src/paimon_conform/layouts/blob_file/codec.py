@@ -1,11 +1,12 @@
 """The `.blob` data file (Paimon 1.4+): encoder and fast reader, byte-identical to Java's BlobFormatWriter.
 
 `encode(values)` writes a file from row values: bytes, None (a NULL row) or PLACEHOLDER (a data-evolution
-placeholder, whose value lives in another file). `load(source)` reads the footer and the length index with
-the checks Java's BlobFileMeta makes, raising the LayoutError the spec's parser raises for the same bytes;
-`record_faults` lists what Java's reader does not check (record magic, repeated length, CRC). Both read
-through a Source (bytes in memory, or an open file read piece by piece, so a file of large BLOBs is
-checked in bounded memory).
+placeholder, whose value lives in another file); for an ARRAY<BLOB> or MAP<K, BLOB> column (`etype`) a row
+is its elements or (key, value) pairs, framed by `elements`. `load(source)` reads the footer and the length
+index with the checks Java's BlobFileMeta makes, raising the LayoutError the spec's parser raises for the
+same bytes; `record_faults` lists each record's faults: what Java's reader does not check (record magic,
+repeated length, CRC) and the element framing it does. Both read through a Source (bytes in memory, or an
+open file read piece by piece, so a file of large BLOBs is checked in bounded memory).
 """
 
 from __future__ import annotations
@@ -13,12 +14,14 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from zlib_ng.zlib_ng import crc32
 
 from paimon_conform.core import budget, delta_varint
 from paimon_conform.core.errors import EncodeError, InvariantError, LayoutError
+from paimon_conform.layouts.blob_file import elements
+from paimon_conform.layouts.blob_file.elements import BLOB, ElementType
 
 NAME = "blob_file"
 MAGIC = 1481511375  # BlobFormatWriter.MAGIC_NUMBER, written little-endian
@@ -60,7 +63,8 @@ class Placeholder:
 
 
 PLACEHOLDER = Placeholder()
-Value = bytes | None | Placeholder
+Elements = list[bytes | None] | list[tuple[Any, bytes | None]]  # an ARRAY row's elements, a MAP row's pairs
+Value = bytes | None | Placeholder | Elements
 
 
 def record(payload: bytes) -> bytes:
@@ -69,7 +73,18 @@ def record(payload: bytes) -> bytes:
     return body + struct.pack("<I", crc32(body))
 
 
-def encode(values: Sequence[Value]) -> bytes:
+def payload(value: Value, etype: ElementType = BLOB) -> bytes:
+    """A non-NULL row's payload: the bytes of a BLOB, the framed elements of an ARRAY or MAP row."""
+    if etype.kind == "blob" and isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value)
+    if etype.kind == "array" and isinstance(value, list):
+        return elements.encode_array(value)
+    if etype.kind == "map" and isinstance(value, list) and etype.key is not None:
+        return elements.encode_map(value, etype.key)
+    raise EncodeError(f"a {etype} row is {'bytes' if etype.kind == 'blob' else 'a list'}, None or PLACEHOLDER")
+
+
+def encode(values: Sequence[Value], etype: ElementType = BLOB) -> bytes:
     """The bytes Java writes for these rows: records, the delta-varint length index, the footer."""
     parts: list[bytes] = []
     lengths: list[int] = []
@@ -78,11 +93,9 @@ def encode(values: Sequence[Value]) -> bytes:
             lengths.append(NULL_LENGTH)
         elif isinstance(v, Placeholder):
             lengths.append(PLACEHOLDER_LENGTH)
-        elif isinstance(v, bytes | bytearray | memoryview):
-            parts.append(record(bytes(v)))
-            lengths.append(len(parts[-1]))
         else:
-            raise EncodeError(f"a BLOB row is bytes, None or PLACEHOLDER, not {type(v).__name__}")
+            parts.append(record(payload(v, etype)))
+            lengths.append(len(parts[-1]))
     index = delta_varint.compress(lengths)
     return b"".join(parts) + index + struct.pack("<iB", len(index), VERSION)
 
@@ -142,38 +155,67 @@ def _crc(src: Source, start: int, end: int) -> int:
     return value
 
 
-def record_faults(data: bytes | Source, rows: list[Row]) -> list[LayoutError]:
-    """Record magic, repeated length and CRC of every row, which Java's reader does not check."""
+def _frame_fault(src: Source, row: Row, path: str) -> LayoutError | None:
+    """The first fault of a record's own framing (magic, repeated length, CRC), which Java does not check."""
+    at, end = row.offset, row.offset + row.length
+    magic = src.read(at, 4)
+    if magic != MAGIC_BYTES:
+        return InvariantError(NAME, "BLOB_BAD_MAGIC", f"{path}.magic", at, f"record magic {magic.hex()}, not cf114e58")
+    stored, crc = struct.unpack("<qI", src.read(end - 12, 12))
+    if stored != row.length:
+        msg = f"the record says its length is {stored}; the index says {row.length}"
+        return InvariantError(NAME, "BLOB_RECORD_LENGTH_MISMATCH", f"{path}.len_record", end - 12, msg)
+    if crc != _crc(src, at, end - 4):
+        msg = f"stored CRC 0x{crc:08x} differs from the CRC32 of the record"
+        return InvariantError(NAME, "BLOB_CRC_MISMATCH", f"{path}.crc", end - 4, msg)
+    return None
+
+
+def record_faults(data: bytes | Source, rows: list[Row], etype: ElementType = BLOB) -> list[LayoutError]:
+    """Each record's faults in the spec's order: the first of its magic, repeated length and CRC (which Java's
+    reader does not check), then, for ARRAY/MAP columns, the first of its element framing (which it does)."""
     src = source(data)
     out: list[LayoutError] = []
     for i, row in enumerate(rows):
         if not row.has_record:
             continue
-        at, end, path = row.offset, row.offset + row.length, f"records[{i}].record"
-        magic = src.read(at, 4)
-        if magic != MAGIC_BYTES:
-            msg = f"record magic {magic.hex()}, not cf114e58"
-            out.append(InvariantError(NAME, "BLOB_BAD_MAGIC", f"{path}.magic", at, msg))
+        path = f"records[{i}].record"
+        if (fault := _frame_fault(src, row, path)) is not None:
+            out.append(fault)
+        try:
+            framed = elements.read(src, etype, row.offset + 4, row.length - MIN_RECORD, path)
+        except LayoutError as err:
+            out.append(err)
             continue
-        stored, crc = struct.unpack("<qI", src.read(end - 12, 12))
-        if stored != row.length:
-            msg = f"the record says its length is {stored}; the index says {row.length}"
-            out.append(InvariantError(NAME, "BLOB_RECORD_LENGTH_MISMATCH", f"{path}.len_record", end - 12, msg))
-            continue
-        if crc != _crc(src, at, end - 4):
-            msg = f"stored CRC 0x{crc:08x} differs from the CRC32 of the record"
-            out.append(InvariantError(NAME, "BLOB_CRC_MISMATCH", f"{path}.crc", end - 4, msg))
+        if framed is not None and etype.key is not None:
+            out += elements.key_faults(src, framed, etype.key, f"{path}.elements")
     return out
 
 
-def values(data: bytes, rows: list[Row]) -> list[Value]:
-    """Each row's value as Java reads it: the payload at (offset + 4, length - 16), None or PLACEHOLDER."""
+def values(data: bytes, rows: list[Row], etype: ElementType = BLOB) -> list[Value]:
+    """Each row's value as Java reads it: the payload at (offset + 4, length - 16), None or PLACEHOLDER; an
+    ARRAY row's elements, a MAP row's (key, value) pairs (keys in core.types' internal form)."""
     out: list[Value] = []
-    for row in rows:
+    for i, row in enumerate(rows):
         if row.length == NULL_LENGTH:
             out.append(None)
         elif row.length == PLACEHOLDER_LENGTH:
             out.append(PLACEHOLDER)
         else:
-            out.append(data[row.offset + 4 : row.offset + row.length - 12])
+            out.append(_value(data, row, etype, f"records[{i}].record"))
     return out
+
+
+def _value(data: bytes, row: Row, etype: ElementType, path: str) -> Value:
+    """One row's value (LayoutError when its element framing is broken)."""
+    framed = elements.read(Source(data), etype, row.offset + 4, row.length - MIN_RECORD, path)
+    if framed is None:
+        return data[row.offset + 4 : row.offset + row.length - 12]
+    blobs = [None if e.length == NULL_LENGTH else data[e.offset : e.offset + e.length] for e in framed.values]
+    if framed.keys is None or etype.key is None:
+        return blobs
+    keys = [
+        None if k.length == NULL_LENGTH else elements.key_value(etype.key, data[k.offset : k.offset + k.length])
+        for k in framed.keys
+    ]
+    return list(zip(keys, blobs, strict=True))

@@ -15,6 +15,7 @@ from paimon_conform.layouts.blob_descriptor import codec as descriptor
 from paimon_conform.layouts.blob_descriptor import entry as blob_descriptor
 from paimon_conform.layouts.blob_file import codec
 from paimon_conform.layouts.blob_file import entry as blob_file
+from paimon_conform.layouts.blob_file.elements import BLOB
 from paimon_conform.table import features
 from paimon_conform.table.metadata import ManifestEntry
 from paimon_conform.table.paths import OutsideRoot, contained
@@ -31,17 +32,23 @@ def check_blob_file(
         path = contained(root, relative)
     except OutsideRoot as out:
         return [Finding("TABLE_PATH_ESCAPES_ROOT", "must", "", None, str(out), relative)]
+    cols = entry.file.write_cols if entry is not None else None
+    etype = None
+    if schema is not None and cols is not None and len(cols) == 1:
+        etype = features.blob_element_type(schema, cols[0])
     try:
         with path.open("rb") as fh:
             size = os.fstat(fh.fileno()).st_size
-            rows, errs = blob_file.faults(codec.Source(file=fh, size=size))
+            rows, errs = blob_file.faults(codec.Source(file=fh, size=size), etype or BLOB)
     except OSError as exc:
         return [Finding("DATA_FILE_UNREADABLE", "must", "", None, f"cannot read the blob file: {exc}", relative)]
     out = [blob_file.finding(e, relative) for e in errs]
     if entry is None:
         return out
+    if etype is not None:
+        out += blob_file.key_type_findings(etype, relative)
     out += check_size_and_rows(entry, size, None if rows is None else len(rows))
-    owner, at, cols = entry.manifest, f"entries[{entry.index}]._FILE", entry.file.write_cols
+    owner, at = entry.manifest, f"entries[{entry.index}]._FILE"
     blobs = features.blob_columns(schema) if schema is not None else set()
     if schema is not None and (cols is None or len(cols) != 1 or cols[0] not in blobs):
         msg = (
