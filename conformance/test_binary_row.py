@@ -167,3 +167,14 @@ def test_timestamps_of_year_1_and_9999_print_four_digit_years():
     t = parse_type("TIMESTAMP(9)")
     for text in ("0001-01-01T00:00:00.000000001", "9999-12-31T23:59:59.999999999", "1969-12-31T23:59:59.999999999"):
         assert to_json(t, to_internal(t, text)) == text
+
+
+@given(st.integers(-(10**38) + 1, 10**38 - 1) | st.sampled_from([-(2**k) for k in range(0, 127)]))
+def test_wide_decimal_bytes_are_biginteger_to_byte_array(n):
+    """unscaled_bytes (BinaryRow, .row files, MAP<DECIMAL, BLOB> keys) is BigInteger.toByteArray: the fewest
+    big-endian two's-complement bytes that hold the value with a sign bit (a power of two below zero, -128, is
+    the one byte 0x80; a writer that sizes it by |n| adds a redundant 0xff)."""
+    from paimon_conform.core.types import unscaled_bytes
+
+    fewest = next(k for k in range(1, 20) if -(2 ** (8 * k - 1)) <= n < 2 ** (8 * k - 1))
+    assert unscaled_bytes(n) == n.to_bytes(fewest, "big", signed=True)

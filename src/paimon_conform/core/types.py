@@ -238,6 +238,12 @@ def _decimal(t: DataType, v: Any) -> tuple[int, int, int]:
     return n, t.precision, t.scale
 
 
+def unscaled_bytes(unscaled: int) -> bytes:
+    """BigInteger.toByteArray(): the minimal big-endian two's complement (the bytes of a wide DECIMAL)."""
+    bits = unscaled.bit_length() if unscaled >= 0 else (-unscaled - 1).bit_length()
+    return unscaled.to_bytes(bits // 8 + 1, "big", signed=True)
+
+
 def to_internal(t: DataType, v: Any) -> Any:
     """A logical JSON value as Java Paimon holds it internally (None stays None)."""
     if v is None:

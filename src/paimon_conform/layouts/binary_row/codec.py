@@ -18,7 +18,7 @@ from kaitaistruct import KaitaiStream
 from paimon_conform.core import structure
 from paimon_conform.core.errors import EncodeError, LayoutError
 from paimon_conform.core.findings import Finding
-from paimon_conform.core.types import DataType
+from paimon_conform.core.types import DataType, unscaled_bytes
 
 NAME = "binary_row"
 SERIALIZED = "binary_row_serialized"
@@ -78,12 +78,6 @@ def _pad8(data: bytes) -> bytes:
     return data + b"\0" * (-len(data) % 8)
 
 
-def decimal_bytes(unscaled: int) -> bytes:
-    """BigInteger.toByteArray(): minimal big-endian two's complement."""
-    bits = unscaled.bit_length() if unscaled >= 0 else (-unscaled - 1).bit_length()
-    return unscaled.to_bytes(bits // 8 + 1, "big", signed=True)
-
-
 def _slot(t: DataType, v: Any) -> bytes | None:
     """The 8 slot bytes of a fixed-length value, or None for variable-length encodings."""
     root = t.root
@@ -103,7 +97,7 @@ def _slot(t: DataType, v: Any) -> bytes | None:
 def _variable(t: DataType, v: Any, offset: int) -> tuple[bytes, bytes]:
     """(slot, variable-part bytes) of a value that is not fixed-length; v None = null."""
     if t.root == "DECIMAL":
-        data = b"" if v is None else decimal_bytes(v[0])
+        data = b"" if v is None else unscaled_bytes(v[0])
         if len(data) > 16:
             raise EncodeError(f"{t}: unscaled value {v[0]} needs more than 16 bytes")
         return struct.pack("<Q", (offset << 32) | len(data)), data.ljust(16, b"\0")

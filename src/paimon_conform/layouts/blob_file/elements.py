@@ -13,7 +13,7 @@ from typing import Any
 
 from paimon_conform.core import budget, delta_varint
 from paimon_conform.core.errors import EncodeError, InvariantError, UsageError
-from paimon_conform.core.types import DataType, to_internal, to_json
+from paimon_conform.core.types import DataType, to_internal, to_json, unscaled_bytes
 
 NAME = "blob_file"
 ARRAY_MAGIC = 1094861634  # ArrayBlobElementSerializer.MAGIC_NUMBER
@@ -107,7 +107,7 @@ def key_bytes(key: DataType, value: Any) -> bytes:
         unscaled = value[0]
         if (key.precision or 0) <= 18:
             return struct.pack("<q", unscaled)
-        return unscaled.to_bytes(max(1, (unscaled.bit_length() + 8) // 8), "big", signed=True)  # toByteArray
+        return unscaled_bytes(unscaled)
     raise EncodeError(f"MAP<{key}, BLOB>: no Java release writes this key type")
 
 

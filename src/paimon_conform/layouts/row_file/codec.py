@@ -15,6 +15,7 @@ from typing import Any
 from paimon_conform.core import budget, delta_varint
 from paimon_conform.core.block_codec import BlockCodecError, leb128, zstd_exact, zstd_stream
 from paimon_conform.core.errors import EncodeError, InvariantError, LayoutError, TruncatedError
+from paimon_conform.core.types import unscaled_bytes
 from paimon_conform.layouts.row_file.types import RowFieldType, entry_types
 
 NAME = "row_file"
@@ -61,11 +62,6 @@ def _len_bytes(data: bytes) -> bytes:
     return _var_int(len(data)) + data
 
 
-def _unscaled_bytes(unscaled: int) -> bytes:
-    """BigInteger.toByteArray: the minimal big-endian two's complement."""
-    return unscaled.to_bytes(unscaled.bit_length() // 8 + 1, "big", signed=True)
-
-
 def _write(out: bytearray, t: RowFieldType, v: Any) -> None:
     """Append one non-null value (RowBlockWriter's field writer for the type)."""
     kind = field_kind(t)
@@ -77,7 +73,7 @@ def _write(out: bytearray, t: RowFieldType, v: Any) -> None:
                 out += _var_int(nanos)
         elif t.root == "DECIMAL":
             unscaled = v[0]
-            out += struct.pack("<q", unscaled) if kind == INT64 else _len_bytes(_unscaled_bytes(unscaled))
+            out += struct.pack("<q", unscaled) if kind == INT64 else _len_bytes(unscaled_bytes(unscaled))
         elif kind in _STRUCT:
             out += struct.pack(_STRUCT[kind], int(v) if kind == BOOLEAN else v)
         elif kind == BYTES:
