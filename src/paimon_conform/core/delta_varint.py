@@ -1,5 +1,6 @@
 """Paimon's DeltaVarintCompressor: signed 64-bit values as ZigZag LEB128 varints, a sequence delta-encoded.
-Used by the `.blob` length index and the `.row` block index (spec: specs/common/zigzag_varint.ksy)."""
+Used by the `.blob` length index, ARRAY/MAP BLOB element indexes and the `.row` block index (specs:
+specs/common/zigzag_varint.ksy, specs/common/delta_varint_list.ksy)."""
 
 from __future__ import annotations
 
@@ -39,3 +40,13 @@ def read_zigzag(layout: str, data: bytes, pos: int, end: int, base: int, path: s
             return (raw >> 1) ^ -(raw & 1), pos + j + 1
     msg = "the varint does not end within 64 bits"
     raise InvariantError(layout, "VARINT_OVERFLOW", f"{path}.groups", base + pos, msg)
+
+
+def decompress(layout: str, data: bytes, pos: int, end: int, base: int, path: str) -> list[int]:
+    """DeltaVarintCompressor.decompress of `data[pos:end]`: each value the sum of the varints so far; the spec's
+    LayoutError (path `<path>.entries[i].delta...`) for a varint that ends early or passes 64 bits."""
+    out: list[int] = []
+    while pos < end:
+        delta, pos = read_zigzag(layout, data, pos, end, base, f"{path}.entries[{len(out)}].delta")
+        out.append((out[-1] if out else 0) + delta)
+    return out

@@ -14,6 +14,7 @@ from typing import Any
 from paimon_conform.core import budget, delta_varint
 from paimon_conform.core.errors import EncodeError, InvariantError, UsageError
 from paimon_conform.core.types import DataType, to_internal, to_json, unscaled_bytes
+from paimon_conform.layouts.row_file import types as rtypes
 
 NAME = "blob_file"
 ARRAY_MAGIC = 1094861634  # ArrayBlobElementSerializer.MAGIC_NUMBER
@@ -26,6 +27,8 @@ MAX_KEY = 2**31 - 1
 KEYS_2_0 = frozenset({"TINYINT", "SMALLINT", "INT", "BIGINT", "CHAR", "VARCHAR"})
 KEYS_AFTER_2_0 = KEYS_2_0 | {"BOOLEAN", "DECIMAL", "DATE", "TIME", "BINARY", "VARBINARY"}
 KIND_CODES = {"blob": 0, "array": 1, "map": 2}  # the spec's element_kind enum
+# fixed-width keys: little-endian as the KeySerializers write them (DATE, TIME: IntKeySerializer)
+KEY_FORMATS = {"TINYINT": "<b", "SMALLINT": "<h", "INT": "<i", "DATE": "<i", "TIME": "<i", "BIGINT": "<q"}
 
 
 @dataclass(frozen=True)
@@ -41,13 +44,11 @@ class ElementType:
         if self.key is None:
             return 0
         root = self.key.root
-        if root in ("TINYINT", "BOOLEAN"):
+        if root in KEY_FORMATS:
+            return struct.calcsize(KEY_FORMATS[root])
+        if root == "BOOLEAN":
             return 1
-        if root == "SMALLINT":
-            return 2
-        if root in ("INT", "DATE", "TIME"):
-            return 4
-        if root == "BIGINT" or (root == "DECIMAL" and (self.key.precision or 0) <= 18):
+        if root == "DECIMAL" and (self.key.precision or 0) <= 18:
             return 8
         return -1  # any length: strings, binaries, wide decimals (and key types no reader takes)
 
@@ -65,8 +66,6 @@ BLOB = ElementType()
 def element_type(raw: Any) -> ElementType:
     """The element type of a BLOB column from its schema-file type JSON (or the row-file type parse gives);
     UsageError for a type Java never writes into a `.blob` file (BlobType.isBlobFileField)."""
-    from paimon_conform.layouts.row_file import types as rtypes
-
     t = rtypes.parse(raw)
     if t.root == "BLOB":
         return BLOB
@@ -96,9 +95,8 @@ def key_bytes(key: DataType, value: Any) -> bytes:
     root = key.root
     if root == "BOOLEAN":
         return b"\x01" if value else b"\x00"
-    widths = {"TINYINT": "<b", "SMALLINT": "<h", "INT": "<i", "DATE": "<i", "TIME": "<i", "BIGINT": "<q"}
-    if root in widths:
-        return struct.pack(widths[root], value)
+    if root in KEY_FORMATS:
+        return struct.pack(KEY_FORMATS[root], value)
     if key.is_string:
         return value.encode("utf-8")
     if key.is_binary:
@@ -156,14 +154,7 @@ class _Payload:
     def index(self, field: str, pos: int, n: int) -> list[int]:
         """A delta-varint index of `n` bytes at `pos` (DeltaVarintCompressor.decompress)."""
         budget.reserve(64 * n, f"a {n}-byte element index of a .blob record")
-        data = self.read(pos, n)
-        values, at, prev = [], 0, 0
-        while at < n:
-            path = f"{self.path}.{field}.entries[{len(values)}].delta"
-            delta, at = delta_varint.read_zigzag(NAME, data, at, n, self.start + pos, path)
-            prev += delta
-            values.append(prev)
-        return values
+        return delta_varint.decompress(NAME, self.read(pos, n), 0, n, self.start + pos, f"{self.path}.{field}")
 
 
 def _header(p: _Payload, minimum: int, magic: int, what: str) -> int:
@@ -185,16 +176,20 @@ def _header(p: _Payload, minimum: int, magic: int, what: str) -> int:
     return count
 
 
-def _lengths(p: _Payload, lengths: list[int], room: int, field: str, code: str, width: int = -1) -> int:
-    """Each length NULL or fitting the data left (and the key width); the bytes they take."""
+def _lengths(p: _Payload, lengths: list[int], room: int, field: str, key_width: int | None = None) -> int:
+    """Each element's (or, given `key_width`, each key's) length NULL or fitting the data left (and the key
+    type's width, -1 for any); the bytes they take."""
+    code, name = ("BLOB_ELEMENT_BAD_LENGTH", "len_element")
+    if key_width is not None:
+        code, name = "BLOB_MAP_BAD_KEY_LENGTH", "len_key"
     used = 0
     for i, n in enumerate(lengths):
         if n == NULL:
             continue
-        if n < 0 or n > room - used or (code == "BLOB_MAP_BAD_KEY_LENGTH" and (n > MAX_KEY or 0 <= width != n)):
-            why = f"width {width}" if width >= 0 and n >= 0 and n != width else f"{room - used} data byte(s) left"
+        wrong_width = key_width is not None and (n > MAX_KEY or 0 <= key_width != n)
+        if n < 0 or n > room - used or wrong_width:
+            why = f"a key of width {key_width}" if wrong_width and n >= 0 else f"{room - used} data byte(s) left"
             msg = f"{field} {i} has length {n}: not -1 (NULL) nor a length that fits ({why})"
-            name = "len_key" if code == "BLOB_MAP_BAD_KEY_LENGTH" else "len_element"
             raise p.fault(code, f"{field}[{i}].{name}", HEADER, msg)  # the spec's zero-width check: at the data
         used += n
     return used
@@ -217,7 +212,7 @@ def read_array(src: Any, start: int, size: int, path: str) -> Framed:
         msg = f"the header counts {count} elements, the index lists {len(lengths)}"
         raise p.fault("BLOB_ARRAY_COUNT_MISMATCH", "num_elements", 5, msg)
     room = ofs_index - HEADER
-    used = _lengths(p, lengths, room, "element_checks", "BLOB_ELEMENT_BAD_LENGTH")
+    used = _lengths(p, lengths, room, "element_checks")
     if used != room:
         msg = f"the elements take {used} byte(s); the payload holds {room} between header and index"
         raise p.fault("BLOB_ARRAY_LENGTH_MISMATCH", "len_index", size - 4, msg)
@@ -244,11 +239,11 @@ def read_map(src: Any, start: int, size: int, path: str, key_width: int) -> Fram
     if len(klens) != count:
         msg = f"the header counts {count} entries, the key index lists {len(klens)}"
         raise p.fault("BLOB_MAP_COUNT_MISMATCH", "num_entries", 5, msg)
-    key_bytes_used = _lengths(p, klens, data, "key_checks", "BLOB_MAP_BAD_KEY_LENGTH", key_width)
+    key_bytes_used = _lengths(p, klens, data, "key_checks", key_width)
     if len(vlens) != count:
         msg = f"the header counts {count} entries, the value index lists {len(vlens)}"
         raise p.fault("BLOB_MAP_COUNT_MISMATCH", "num_entries", 5, msg)
-    used = _lengths(p, vlens, data - key_bytes_used, "value_checks", "BLOB_ELEMENT_BAD_LENGTH")
+    used = _lengths(p, vlens, data - key_bytes_used, "value_checks")
     if used != data - key_bytes_used:
         msg = f"keys and values take {key_bytes_used + used} byte(s); the payload holds {data} before the indexes"
         raise p.fault("BLOB_MAP_LENGTH_MISMATCH", "len_key_index", size - 8, msg)
@@ -283,9 +278,8 @@ def key_value(key: DataType, raw: bytes) -> Any:
         if raw not in (b"\x00", b"\x01"):
             raise ValueError(f"boolean key byte {raw.hex()}, not 00 or 01")
         return raw == b"\x01"
-    widths = {"TINYINT": "<b", "SMALLINT": "<h", "INT": "<i", "DATE": "<i", "TIME": "<i", "BIGINT": "<q"}
-    if root in widths:
-        return struct.unpack(widths[root], raw)[0]
+    if root in KEY_FORMATS:
+        return struct.unpack(KEY_FORMATS[root], raw)[0]
     if key.is_string:
         return raw.decode("utf-8")  # Java keeps any bytes; a reader in another language needs UTF-8
     if key.is_binary:

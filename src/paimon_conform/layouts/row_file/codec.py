@@ -364,16 +364,6 @@ def _read_row(cur: _Cursor, types: Sequence[RowFieldType], where: str, soft: lis
     ]
 
 
-def _delta_values(index: bytes, pos: int, end: int, base: int, path: str) -> list[int]:
-    """The values of one delta array: ZigZag varints from `pos` to `end`, summed (DeltaVarintCompressor)."""
-    out: list[int] = []
-    while pos < end:
-        where = f"{path}.deltas.entries[{len(out)}].delta"
-        delta, pos = delta_varint.read_zigzag(NAME, index, pos, end, base, where)
-        out.append((out[-1] if out else 0) + delta)
-    return out
-
-
 def _index(index: bytes, base: int) -> list[list[int]]:
     """RowBlockIndex.readFrom: three length-prefixed delta arrays."""
     arrays, pos = [], 0
@@ -384,7 +374,7 @@ def _index(index: bytes, base: int) -> list[list[int]]:
         if not 0 <= n <= len(index) - cur.pos:
             msg = f"array length {n} with {len(index) - cur.pos} index bytes left"
             raise _bad("ROW_FILE_BAD_INDEX_RANGE", f"index.{name}.len_values", base + pos, msg)
-        arrays.append(_delta_values(index, cur.pos, cur.pos + n, base, f"index.{name}"))
+        arrays.append(delta_varint.decompress(NAME, index, cur.pos, cur.pos + n, base, f"index.{name}.deltas"))
         pos = cur.pos + n
     return arrays
 
