@@ -261,3 +261,79 @@ def test_an_index_holding_other_rows_than_the_data_is_a_must(tmp_path):
     for version in ("1.4", "2.0"):
         assert set(_values_findings(root, version)) == {("GLOBAL_INDEX_VALUES", "must")}
     assert _values_findings(root, "1.3") == []  # no global index reader before 1.4
+
+
+def _evolved(tmp_path: Path, new_seq: int, change_old=None, change_new=None) -> Path:
+    """TABLE with its one data file written again over the same row ids by data evolution: a second file of
+    every column, max sequence number `new_seq` (the first has 1), in the same manifest; `change_old` /
+    `change_new` change each column's values of the old / new file (the index was built from the old)."""
+    import fastavro
+    import pyarrow as pa
+
+    root = corpus_table(tmp_path, TABLE)
+    [old] = root.glob("bucket-0/*.parquet")
+    table = pq.read_table(old)
+
+    def changed(fn) -> pa.Table:
+        columns = [pa.array(fn(c.to_pylist()), c.type) if fn else c for c in table.columns]
+        return pa.Table.from_arrays(columns, schema=table.schema)
+
+    pq.write_table(changed(change_old), old)
+    new = old.with_name(old.name.replace("-0.parquet", "-1.parquet"))
+    pq.write_table(changed(change_new), new)
+    [manifest] = root.glob("manifest/manifest-[0-9a-f]*")
+    with manifest.open("rb") as fh:
+        reader = fastavro.reader(fh)
+        schema, records, codec = reader.writer_schema, list(reader), reader.codec
+    added = records[0] | {"_FILE": dict(records[0]["_FILE"])}
+    sizes = {old.name: old.stat().st_size, new.name: new.stat().st_size}
+    added["_FILE"].update(_FILE_NAME=new.name, _MIN_SEQUENCE_NUMBER=new_seq, _MAX_SEQUENCE_NUMBER=new_seq)
+    records.append(added)
+    for r in records:
+        r["_FILE"]["_FILE_SIZE"] = sizes[r["_FILE"]["_FILE_NAME"]]
+    with manifest.open("wb") as fh:
+        fastavro.writer(fh, fastavro.parse_schema(schema), records, codec=codec)
+
+    def listed(rec: dict) -> dict:
+        rec["_FILE_SIZE"] = (root / "manifest" / rec["_FILE_NAME"]).stat().st_size
+        if rec["_FILE_NAME"] == manifest.name:
+            rec["_NUM_ADDED_FILES"] = len(records)
+        return rec
+
+    rewrite_avro(root, "manifest_list", record_fn=listed)
+    return root
+
+
+def _index_verdicts(root: Path) -> tuple[list[tuple[str, str]], list[str]]:
+    """GLOBAL_INDEX_VALUES findings (for Java 1.4, which reads the corpus's index layout), and the messages
+    of the not-checked warnings about index values."""
+    results = validate_table(root, java_version="1.4")
+    found = [(f.code, f.severity) for r in results for f in r.findings if f.code == "GLOBAL_INDEX_VALUES"]
+    skipped = [f.message for r in results for f in r.findings if f.message.startswith("global index values")]
+    return found, skipped
+
+
+def _other_musts(root: Path) -> list[str]:
+    return [f.code for r in validate_table(root, java_version="1.4") for f in r.findings if f.severity == "must"]
+
+
+def _swap_all(values: list) -> list:
+    return _swapped(values) if len({v for v in values if v is not None}) >= 2 else values
+
+
+def test_rows_written_again_by_data_evolution_are_compared_as_java_merges_them(tmp_path):
+    """Two files over one row-id range: Java reads each field from the one with the larger max sequence
+    number (DataEvolutionSplitRead), so the index must hold the newer file's values, whatever the older holds."""
+    root = _evolved(tmp_path / "same", 2)
+    assert _other_musts(root) == []
+    assert _index_verdicts(root) == ([], [])
+    root = _evolved(tmp_path / "newer-differs", 2, change_new=_swap_all)
+    found, skipped = _index_verdicts(root)
+    assert set(found) == {("GLOBAL_INDEX_VALUES", "must")}
+    assert skipped == []
+    root = _evolved(tmp_path / "older-differs", 2, change_old=_swap_all)
+    assert _index_verdicts(root) == ([], [])
+    root = _evolved(tmp_path / "tie", 1, change_new=_swap_all)  # which file wins is Java's listing order
+    found, skipped = _index_verdicts(root)
+    assert found == []
+    assert len(skipped) == 1

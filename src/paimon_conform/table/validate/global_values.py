@@ -3,10 +3,11 @@
 A global-index file (`_GLOBAL_INDEX`: a column's field id and a row-id range) maps each relative row to the
 column's value there; Java's filtered scans with `global-index.enabled` select rows by it. The kit decodes
 each live bitmap (1.4 payload, 2.0 BGIX) or BTree index to a row -> key map and compares it with the column
-read from the live data files covering the range, where one file per row holds the column. Rows written
-again by data evolution (two files holding the column for one row id: Java's reader takes the one with
-the larger max sequence number, DataEvolutionSplitRead) and tables with deletion vectors are not compared;
-a FEATURE_NOT_CHECKED warning says so once per table.
+read from the live data files covering the range. Rows written again by data evolution (several files
+holding the column over one row-id range) are read as Java's DataEvolutionSplitRead merges them: the
+field from the file with the largest max sequence number. Two such files with the same max sequence
+number, ranges that overlap only in part, and tables with deletion vectors are not compared; a
+FEATURE_NOT_CHECKED warning says so once per table.
 """
 
 from __future__ import annotations
@@ -105,11 +106,31 @@ def check_values(
         out.append(
             features.not_checked(
                 "global index values",
-                f"{skipped} global index file(s) not compared with the rows: rows written again by data evolution, "
-                "deletion vectors, a column the data files cannot give, or more rows than the memory budget holds",
+                f"{skipped} global index file(s) not compared with the rows: rows written again by data evolution "
+                "in two files of one max sequence number (or over ranges overlapping in part), deletion vectors, "
+                "a column the data files cannot give, or more rows than the memory budget holds",
                 run.schema.file,
             )
         )
+    return out
+
+
+def _newest_per_range(files: list) -> list | None:
+    """The file Java reads the column from for each row-id range (first, count): of the files that wrote it
+    there, the one with the largest max sequence number (DataEvolutionSplitRead sorts them newest first and
+    takes each field from the first). None when two files tie for newest or ranges overlap only in part."""
+    by_range: dict[tuple[int, int], list] = {}
+    for f in files:
+        by_range.setdefault((f[0], f[1]), []).append(f)
+    out = []
+    for group in by_range.values():
+        group.sort(key=lambda f: f[2].entry.file.max_sequence_number, reverse=True)
+        if len(group) > 1 and group[0][2].entry.file.max_sequence_number == group[1][2].entry.file.max_sequence_number:
+            return None  # which file wins depends on the order Java lists them in
+        out.append(group[0])
+    out.sort(key=lambda f: f[0])
+    if any(a[0] + a[1] > b[0] for a, b in pairwise(out)):
+        return None  # ranges that overlap in part: DATA_EVOLUTION_ROW_RANGES says Java refuses them
     return out
 
 
@@ -130,9 +151,9 @@ def _check_one(root: Path, live: list[LiveFile], e: IndexManifestEntry, t: DataT
         name = _holds(lf, meta.index_field_id, run.schemas)
         if name is not None:
             files.append((first, n, lf, name))
-    files.sort(key=lambda f: f[0])
-    if any(a[0] + a[1] > b[0] for a, b in pairwise(files)):
-        return None  # a row held by two files: data evolution wrote it again
+    files = _newest_per_range(files)
+    if files is None:
+        return None
     rel = index_paths.get(e.file_name, f"index/{e.file_name}")
     try:
         data = contained(root, rel).read_bytes()
