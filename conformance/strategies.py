@@ -121,3 +121,17 @@ MATRIX_TYPES = (
 def hx(text: str) -> bytes:
     """Bytes from hex written with spaces and line breaks, as the Java notes show them."""
     return bytes.fromhex("".join(text.split()))
+
+
+def damaged(data: bytes, draw) -> bytes:
+    """`data` with one drawn change: a byte flipped, the tail cut, or 1-3 bytes inserted (`draw`: st.data())."""
+    out = bytearray(data)
+    how = draw.draw(st.sampled_from(["flip", "cut", "grow"]))
+    if how == "flip" and out:
+        at = draw.draw(st.integers(0, len(out) - 1))
+        out[at] ^= draw.draw(st.integers(1, 255))
+    elif how == "cut":
+        del out[draw.draw(st.integers(0, len(out))) :]
+    else:
+        out[draw.draw(st.integers(0, len(out))) : 0] = draw.draw(st.binary(min_size=1, max_size=3))
+    return bytes(out)

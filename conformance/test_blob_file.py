@@ -13,6 +13,7 @@ import pytest
 from conftest import PAIMON_CPP_TABLES, ROOT, corpus_table, require_corpus
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import damaged
 
 from golden import blob_file as generator
 from paimon_conform.core import delta_varint, structure
@@ -44,16 +45,7 @@ def test_encoder_spec_parser_fast_reader_and_case_agree(values):
 def test_a_changed_byte_gets_the_same_first_fault_from_both_readers(values, draw):
     """Both readers meet the same first fault at the same field and offset; the must-findings are exactly
     the faults Java's BlobFileMeta refuses, and the record faults Java does not check are should."""
-    data = bytearray(codec.encode(values))
-    how = draw.draw(st.sampled_from(["flip", "cut", "grow"]))
-    if how == "flip" and data:
-        at = draw.draw(st.integers(0, len(data) - 1))
-        data[at] ^= draw.draw(st.integers(1, 255))
-    elif how == "cut":
-        del data[draw.draw(st.integers(0, len(data))) :]
-    else:
-        data[draw.draw(st.integers(0, len(data))) : 0] = draw.draw(st.binary(min_size=1, max_size=3))
-    data = bytes(data)
+    data = damaged(codec.encode(values), draw)
     found = blob_file.validate(data)
     assert "BLOB_DECODERS_DISAGREE" not in {f.code for f in found}
     try:
