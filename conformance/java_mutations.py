@@ -311,3 +311,13 @@ def run_probes(jobs: dict[str, list[dict]], work: Path) -> dict[str, list[dict]]
             raise RuntimeError(f"VerdictProbe ({version}) failed with exit code {proc.returncode}:\n{log[-4000:]}")
         results[version] = json.loads(out.read_text())
     return results
+
+
+def sync_list_sizes(root: Path) -> None:
+    """Every manifest list's _FILE_SIZE of each manifest set to the manifest's size now (after a rewrite)."""
+
+    def listed(rec: dict) -> dict:
+        rec["_FILE_SIZE"] = (root / "manifest" / rec["_FILE_NAME"]).stat().st_size
+        return rec
+
+    rewrite_avro(root, "manifest_list", record_fn=listed)

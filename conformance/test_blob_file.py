@@ -178,7 +178,7 @@ CAST_TABLE = "blob_append_table_alter_table_with_cast_with_data_evolution"
 def _framed_table(tmp_path: Path, raw_type: Any, rows_of: Callable[[int], list]) -> Path:
     """paimon-cpp's Java-written BLOB table with its BLOB column (field 8) retyped in both schemas, and every .blob file
     rewritten with as many rows of that type (`rows_of(n)`), the manifests' and lists' _FILE_SIZE kept in step."""
-    from java_mutations import rewrite_avro
+    from java_mutations import rewrite_avro, sync_list_sizes
 
     root = corpus_table(tmp_path, CAST_TABLE)
     for schema_file in root.glob("schema/schema-*"):
@@ -200,12 +200,8 @@ def _framed_table(tmp_path: Path, raw_type: Any, rows_of: Callable[[int], list])
             rec["_FILE"]["_FILE_SIZE"] = sizes[name]
         return rec
 
-    def list_size(rec: dict) -> dict:
-        rec["_FILE_SIZE"] = (root / "manifest" / rec["_FILE_NAME"]).stat().st_size
-        return rec
-
     rewrite_avro(root, "manifest", record_fn=resize)
-    rewrite_avro(root, "manifest_list", record_fn=list_size)
+    sync_list_sizes(root)
     return root
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 from conftest import corpus_table
-from java_mutations import rewrite_avro
+from java_mutations import rewrite_avro, sync_list_sizes
 
 from paimon_conform.layouts.bitmap_global_index import codec as bgix
 from paimon_conform.layouts.bitmap_index import codec as bitmap
@@ -294,13 +294,13 @@ def _evolved(tmp_path: Path, new_seq: int, change_old=None, change_new=None) -> 
     with manifest.open("wb") as fh:
         fastavro.writer(fh, fastavro.parse_schema(schema), records, codec=codec)
 
-    def listed(rec: dict) -> dict:
-        rec["_FILE_SIZE"] = (root / "manifest" / rec["_FILE_NAME"]).stat().st_size
+    def counted(rec: dict) -> dict:
         if rec["_FILE_NAME"] == manifest.name:
             rec["_NUM_ADDED_FILES"] = len(records)
         return rec
 
-    rewrite_avro(root, "manifest_list", record_fn=listed)
+    rewrite_avro(root, "manifest_list", record_fn=counted)
+    sync_list_sizes(root)
     return root
 
 
@@ -337,3 +337,55 @@ def test_rows_written_again_by_data_evolution_are_compared_as_java_merges_them(t
     found, skipped = _index_verdicts(root)
     assert found == []
     assert len(skipped) == 1
+
+
+def _with_vector(tmp_path: Path, deleted: list[int], change_rows: list[int]) -> Path:
+    """TABLE with a deletion vector over its data file (rows `deleted`, in a DELETION_VECTORS index entry of the
+    latest index manifest) and the data file's values at `change_rows` replaced by another row's (the index
+    was built from the values before)."""
+    import numpy as np
+    import pyarrow as pa
+    from java_mutations import avro_read, avro_write, latest_snapshot
+
+    from paimon_conform.layouts.deletion_vectors import entry as dv
+
+    root = corpus_table(tmp_path, TABLE)
+    [data_file] = root.glob("bucket-0/*.parquet")
+    table = pq.read_table(data_file)
+    columns = []
+    for c in table.columns:
+        values = c.to_pylist()
+        for r in change_rows:
+            values[r] = next(v for v in values if v is not None and v != values[r])
+        columns.append(pa.array(values, c.type))
+    pq.write_table(pa.Table.from_arrays(columns, schema=table.schema), data_file)
+
+    def sized(rec: dict) -> dict:
+        rec["_FILE"]["_FILE_SIZE"] = data_file.stat().st_size
+        return rec
+
+    rewrite_avro(root, "manifest", record_fn=sized)
+    sync_list_sizes(root)
+    blob, spans = dv.encode_file([("bitmap32", np.array(deleted))])
+    name = "index-5f0c6c3e-0d0e-4a4b-9a51-3c1d2e3f4a5b-0"
+    (root / "index" / name).write_bytes(blob)
+    manifest = root / "manifest" / latest_snapshot(root)["indexManifest"]
+    schema, records, codec = avro_read(manifest)
+    ((offset, length),) = spans
+    ranges = [{"f0": data_file.name, "f1": offset, "f2": length, "_CARDINALITY": len(deleted)}]
+    vector = records[0] | {"_INDEX_TYPE": "DELETION_VECTORS", "_FILE_NAME": name, "_FILE_SIZE": len(blob)}
+    records.append(vector | {"_ROW_COUNT": 1, "_DELETIONS_VECTORS_RANGES": ranges, "_GLOBAL_INDEX": None})
+    avro_write(manifest, schema, records, codec)
+    return root
+
+
+def test_rows_a_deletion_vector_deletes_are_not_held_to_the_index(tmp_path):
+    """Java's read drops deleted rows whatever the index says: other values at deleted rows are no finding,
+    at a row the vector keeps they are, and every index is compared (no not-checked warning)."""
+    root = _with_vector(tmp_path / "deleted", [1, 4], change_rows=[1, 4])
+    assert _other_musts(root) == []
+    assert _index_verdicts(root) == ([], [])
+    root = _with_vector(tmp_path / "kept", [1], change_rows=[1, 4])
+    found, skipped = _index_verdicts(root)
+    assert set(found) == {("GLOBAL_INDEX_VALUES", "must")}
+    assert skipped == []

@@ -5,9 +5,9 @@ column's value there; Java's filtered scans with `global-index.enabled` select r
 each live bitmap (1.4 payload, 2.0 BGIX) or BTree index to a row -> key map and compares it with the column
 read from the live data files covering the range. Rows written again by data evolution (several files
 holding the column over one row-id range) are read as Java's DataEvolutionSplitRead merges them: the
-field from the file with the largest max sequence number. Two such files with the same max sequence
-number, ranges that overlap only in part, and tables with deletion vectors are not compared; a
-FEATURE_NOT_CHECKED warning says so once per table.
+field from the file with the largest max sequence number. Rows a deletion vector deletes are not compared
+(Java's read drops them whatever the index says). Two such files with the same max sequence number and
+ranges that overlap only in part are not compared; a FEATURE_NOT_CHECKED warning says so once per table.
 """
 
 from __future__ import annotations
@@ -86,16 +86,12 @@ def check_values(
     types = global_index.field_types(run.schema)
     out: list[Finding] = []
     skipped = 0
-    has_vectors = any(e.index_type == "DELETION_VECTORS" for e in index_entries)
     for e in index_entries:
         meta = e.global_index
         if meta is None or e.index_type not in (global_index.BITMAP_TYPE, global_index.BTREE_TYPE):
             continue
         t = types.get(meta.index_field_id)
         if t is None:
-            continue
-        if has_vectors:
-            skipped += 1
             continue
         found = _check_one(root, live, e, t, index_paths, run)
         if found is None:
@@ -107,21 +103,38 @@ def check_values(
             features.not_checked(
                 "global index values",
                 f"{skipped} global index file(s) not compared with the rows: rows written again by data evolution "
-                "in two files of one max sequence number (or over ranges overlapping in part), deletion vectors, "
-                "a column the data files cannot give, or more rows than the memory budget holds",
+                "in two files of one max sequence number (or over ranges overlapping in part), a column the "
+                "data files cannot give, or more rows than the memory budget holds",
                 run.schema.file,
             )
         )
     return out
 
 
-def _newest_per_range(files: list) -> list | None:
+def _by_range(files: list) -> dict[tuple[int, int], list]:
+    """The files holding the column, by the row-id range (first, count) they cover."""
+    out: dict[tuple[int, int], list] = {}
+    for f in files:
+        out.setdefault((f[0], f[1]), []).append(f)
+    return out
+
+
+def _deleted(state: Any, lf: LiveFile, group: list) -> set[int]:
+    """Positions (from the range's first row) a deletion vector of any file over the range deletes: Java
+    applies a data-evolution group's vector to the merged rows of the range (DeletionVectorWithRange)."""
+    vectors = getattr(state, "vectors", {}).get((lf.entry.partition, lf.entry.bucket), {})
+    out: set[int] = set()
+    for _, _, other, _ in group:
+        hit = vectors.get(other.entry.file.file_name)
+        if hit is not None:
+            out.update(int(p) for p in hit[2])
+    return out
+
+
+def _newest_per_range(by_range: dict[tuple[int, int], list]) -> list | None:
     """The file Java reads the column from for each row-id range (first, count): of the files that wrote it
     there, the one with the largest max sequence number (DataEvolutionSplitRead sorts them newest first and
     takes each field from the first). None when two files tie for newest or ranges overlap only in part."""
-    by_range: dict[tuple[int, int], list] = {}
-    for f in files:
-        by_range.setdefault((f[0], f[1]), []).append(f)
     out = []
     for group in by_range.values():
         group.sort(key=lambda f: f[2].entry.file.max_sequence_number, reverse=True)
@@ -151,7 +164,8 @@ def _check_one(root: Path, live: list[LiveFile], e: IndexManifestEntry, t: DataT
         name = _holds(lf, meta.index_field_id, run.schemas)
         if name is not None:
             files.append((first, n, lf, name))
-    files = _newest_per_range(files)
+    groups = _by_range(files)
+    files = _newest_per_range(groups)
     if files is None:
         return None
     rel = index_paths.get(e.file_name, f"index/{e.file_name}")
@@ -165,16 +179,17 @@ def _check_one(root: Path, live: list[LiveFile], e: IndexManifestEntry, t: DataT
     index, keyer = decoded
     wrong: list[int] = []
     checked = 0
-    for first, _, lf, name in files:
+    for first, n, lf, name in files:
         try:
             table = data_files.read_columns(root / lf.relative, [name])
         except (UsageError, PaimonConformError):
             return None
         fmt = lf.relative.rsplit(".", 1)[-1]
         values = data_files._internal(data_files.DataFile(fmt, [], table), name, t)
+        deleted = _deleted(run.state, lf, groups[(first, n)])
         for i, v in enumerate(values):
             row = first + i - start
-            if not 0 <= row < span:
+            if not 0 <= row < span or i in deleted:
                 continue
             checked += 1
             if index.get(row, ABSENT) != (NULL if v is None else keyer(v)):
