@@ -237,3 +237,31 @@ def test_map_blob_keys_are_checked_by_type_and_for_repeats(tmp_path):
     found = [f for r in validate_table(root) for f in r.findings if f.severity == "must"]
     assert {f.code for f in found} == {"BLOB_MAP_KEY_TYPE"}
     assert all(f.java_releases == ("2.0",) and "after 2.0.0 also reads" in f.message for f in found)
+
+
+def test_managed_blob_packs_and_their_reference_sidecars_are_named_not_read(tmp_path):
+    """Java 2.0's managed BLOB storage (blob-field in a primary-key table) puts `.managed.blob` packs and one
+    `<data file>.blobref` sidecar per data file (in its _EXTRA_FILES) into the bucket directory: recognized by
+    name (they were TABLE_BAD_FILE_NAME musts), named once as not checked, the packs not called unreferenced."""
+    from java_mutations import rewrite_avro, sync_list_sizes
+
+    root = corpus_table(tmp_path, "pk_table_partial_update")
+    assert _kit_findings(root) == []
+    data = sorted(root.glob("bucket-0/data-*.parquet"))[0]
+    pack = data.with_name("data-5f0c6c3e-0d0e-4a4b-9a51-3c1d2e3f4a5b-0.managed.blob")
+    pack.write_bytes(codec.encode([b"payload"]))
+    ref = data.with_name(data.name + ".blobref")
+    ref.write_bytes(b"PBLR\x01\x00\x00\x00\x00")  # not read: Java 2.0.0 reads no .blobref
+
+    def own(rec: dict) -> dict:
+        if rec["_FILE"]["_FILE_NAME"] == data.name:
+            rec["_FILE"]["_EXTRA_FILES"] = [*rec["_FILE"]["_EXTRA_FILES"], ref.name]
+        return rec
+
+    rewrite_avro(root, "manifest", record_fn=own)
+    sync_list_sizes(root)
+    findings = [f for r in validate_table(root) for f in r.findings]
+    assert [(f.code, f.severity) for f in findings if f.severity != "warning"] == []
+    managed = [f for f in findings if f.code == "FEATURE_NOT_CHECKED" and "managed BLOB" in f.message]
+    assert len(managed) == 1
+    assert not [f for f in findings if f.code == "TABLE_UNREFERENCED_FILE" and f.file.endswith((pack.name, ref.name))]

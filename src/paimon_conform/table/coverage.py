@@ -49,6 +49,12 @@ ROWS = (
     Row("BLOB columns: `.blob` files (layout `blob_file`)", "1.4"),
     Row("ARRAY<BLOB> / MAP<K, BLOB> columns: each row's element framing and map keys (layout `blob_file`)", "2.0"),
     Row(
+        "managed BLOB storage (primary-key tables): `.managed.blob` packs, `.blobref` sidecars named, not read",
+        "2.0",
+        "—",
+        "part",
+    ),
+    Row(
         "BLOB descriptors stored inline: each value decoded (layout `blob_descriptor`; the data not opened)",
         "1.4",
         "—",

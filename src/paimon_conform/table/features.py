@@ -110,6 +110,9 @@ def unread_format(relative: str) -> str | None:
     return next((s for s in suffixes if s in UNREAD_FORMATS), None)
 
 
+MANAGED_BLOB_KINDS = ("managed_blob", "blob_reference")  # file kinds of managed BLOB storage (2.0)
+
+
 def is_blob(relative: str) -> bool:
     """A BLOB data file (`data-<uuid>-<n>.blob`, Paimon 1.4): layout `blob_file`, not Parquet or ORC."""
     return relative.endswith(".blob")
@@ -176,6 +179,17 @@ def recognized(root: Path, files: list, schema: TableSchema) -> list[Finding]:
                 "row tracking (row-tracking.enabled, Paimon 1.3)",
                 "the files' row-id ranges are checked; the snapshot's nextRowId is not compared with them (Java "
                 "leaves it behind files committed with their row ids already assigned)",
+                where,
+            )
+        )
+    managed = [b for b in files if b.kind in MANAGED_BLOB_KINDS]
+    if managed:
+        out.append(
+            not_checked(
+                "managed BLOB storage (blob-field in a primary-key table, Paimon 2.0)",
+                f"{len(managed)} .managed.blob pack(s) and .blobref sidecar(s) are named and followed by name, not "
+                "read: Java 2.0 reads the packs only at the offsets the data files' descriptors give and reads "
+                "no .blobref",
                 where,
             )
         )

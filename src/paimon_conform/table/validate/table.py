@@ -166,7 +166,8 @@ def _unreferenced(root: Path, files: list[BucketFile], chain: Chain, referenced:
     if chain.snapshots == 0:
         return []
     out = []
-    names = [f.relative for f in files]
+    # a managed BLOB pack is reached through the descriptors in data files, never through a snapshot
+    names = [f.relative for f in files if f.kind != "managed_blob"]
     for folder in ("manifest", "index", "statistics"):
         try:
             names += [f"{folder}/{n}" for n in list_names(root, folder) if is_file(root, f"{folder}/{n}")]
