@@ -380,6 +380,45 @@ def cmd_corpus(args: argparse.Namespace) -> int:
     return exit_code(results, "should")
 
 
+def cmd_testee(args: argparse.Namespace) -> int:
+    """Run another implementation over the golden cases through the testee protocol."""
+    from paimon_conform.testee import failures, runner, suite
+    from paimon_conform.testee.process import TesteeFault
+    from paimon_conform.testee.report import RENDERERS as TESTEE_RENDERERS
+    from paimon_conform.testee.report import summary
+
+    command = [a for a in args.command_line if a != "--"] if args.command_line[:1] == ["--"] else args.command_line
+    if not command:
+        raise UsageError("name the testee's command after --, e.g. paimon-conform testee -- ./my-testee")
+    root = Path(args.golden) if args.golden else default_root()
+    if root is None or not root.is_dir():
+        raise UsageError("no golden corpus found; pass --golden DIR")
+    ops = tuple(o.strip() for o in args.ops.split(",") if o.strip())
+    if not ops or set(ops) - {"decode", "encode"}:
+        raise UsageError("--ops takes decode and / or encode")
+    if args.timeout <= 0:
+        raise UsageError("--timeout takes a positive number of seconds")
+    check_output(args.output)
+    cases = [c for c in suite.golden_cases(root, ops) if not args.kind or c.kind in args.kind]
+    listed = failures.load(Path(args.failure_list)) if args.failure_list else {}
+    try:
+        run = runner.run(command, cases, listed, args.timeout)
+    except TesteeFault as fault:
+        raise UsageError(f"the testee did not start as protocol 1 says: {fault}") from None
+    text = TESTEE_RENDERERS[args.report](run)
+    if args.output:
+        write_output(args.output, text)
+        print(summary(run))
+    else:
+        sys.stdout.write(text)
+    if args.fix:
+        if not args.failure_list:
+            raise UsageError("--fix rewrites the list --failure-list names")
+        Path(args.failure_list).write_text(failures.render(runner.fixed_list(run, listed)), encoding="utf-8")
+        return 0
+    return 1 if run.failed() else 0
+
+
 def cmd_main(args: argparse.Namespace) -> int:
     """The main job: build a sample, run the Spark pipeline, validate both, then check the golden corpus."""
     with tempfile.TemporaryDirectory(prefix="paimon-conform-sample-") as tmp:
@@ -527,7 +566,20 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--report", choices=sorted(RENDERERS), default="text")
     c.add_argument("-o", "--output")
     c.set_defaults(func=cmd_corpus)
-    for command in (i, v, e, q, h, c):
+    t = sub.add_parser(
+        "testee",
+        help="run another implementation over the golden cases (testee protocol 1: JSON lines on stdin/stdout)",
+    )
+    t.add_argument("command_line", nargs=argparse.REMAINDER, metavar="-- COMMAND ARGS", help="the testee to start")
+    t.add_argument("--ops", default="decode,encode", help="operations to run (decode, encode; default both)")
+    t.add_argument("--kind", action="append", help=f"only this layout ({KINDS_HELP}); repeatable")
+    t.add_argument("--failure-list", help="known failures (<case id>  # reason per line), protobuf's semantics")
+    t.add_argument("--fix", action="store_true", help="rewrite --failure-list with the failures of this run")
+    t.add_argument("--timeout", type=float, default=30.0, help="seconds per case (default 30)")
+    t.add_argument("--report", choices=["text", "json", "junit"], default="text")
+    t.add_argument("-o", "--output")
+    t.set_defaults(func=cmd_testee)
+    for command in (i, v, e, q, h, c, t):
         add_budget_option(command)
     return p
 

@@ -1,0 +1,185 @@
+"""The testee protocol (issue 19, first part): the kit as a testee passes every golden case through the CLI;
+a testee that crashes, hangs, writes garbage, encodes other bytes or accepts a must-reject file fails those
+cases and the run goes on; failure lists follow protobuf's semantics; undeclared kinds are skipped; replies
+are held to the protocol's JSON Schema."""
+
+from __future__ import annotations
+
+import json
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from paimon_conform import cli
+from paimon_conform.testee import failures, runner, suite
+from paimon_conform.testee.protocol import problem
+
+GOLDEN = ROOT / "golden"
+KIT = [sys.executable, "-m", "paimon_conform.testee.kit"]
+
+# A testee in Python that forwards to the kit, except where the environment tells it to misbehave:
+# per case id a behaviour (crash, hang, garbage, wrong-id, flip, accept), and which kinds it declares.
+ROGUE = r"""
+import json, os, sys, time
+from paimon_conform.testee import kit
+plan = json.loads(os.environ["ROGUE_PLAN"])
+for line in sys.stdin.buffer:
+    req = json.loads(line)
+    if req["op"] == "bye":
+        break
+    reply = kit.answer(req)
+    if req["op"] == "hello":
+        reply["capabilities"] = plan["capabilities"]
+    else:
+        what = plan["by_data"].get(req.get("data") or json.dumps(req.get("case"), sort_keys=True), "")
+        if what == "crash":
+            sys.exit(3)
+        if what == "hang":
+            time.sleep(60)
+        if what == "garbage":
+            sys.stdout.buffer.write(b"this is not json\n"); sys.stdout.flush(); continue
+        if what == "wrong-id":
+            reply["id"] += 100
+        if what == "flip" and "data" in reply:
+            reply["data"] = ("00" if reply["data"][:2] != "00" else "01") + reply["data"][2:]
+        if what == "accept":
+            reply = {"id": req["id"], "case": {"case_format": 1, "kind": req["kind"]}}
+        if what == "bad-reply":
+            reply = {"id": req["id"], "case": {}, "error": {"message": "both"}}
+    sys.stdout.buffer.write(json.dumps(reply).encode() + b"\n"); sys.stdout.flush()
+"""
+
+
+def _rogue(tmp_path: Path, monkeypatch, caps: dict, by_case: dict[str, str], cases: list) -> list[str]:
+    """The rogue testee's command, told to misbehave on the given case ids (matched by the request)."""
+    by_data = {}
+    for c in cases:
+        if c.id in by_case:
+            key = c.request.get("data") or json.dumps(c.request.get("case"), sort_keys=True)
+            by_data[key] = by_case[c.id]
+    script = tmp_path / "rogue.py"
+    script.write_text(ROGUE)
+    monkeypatch.setenv("ROGUE_PLAN", json.dumps({"capabilities": caps, "by_data": by_data}))
+    return [sys.executable, str(script)]
+
+
+def _cases(kind: str) -> list:
+    """The golden cases of one layout whose requests are all different (the rogue finds a case by its request)."""
+    out, seen = [], set()
+    for c in suite.golden_cases(GOLDEN):
+        key = json.dumps(c.request, sort_keys=True)
+        if c.kind == kind and key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
+
+
+def test_the_kit_as_a_testee_passes_every_golden_case(capsys):
+    code = cli.main(["testee", "--report", "json", "--", *KIT])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0
+    statuses = {c["status"] for c in doc["cases"]}
+    assert statuses == {"passed"}
+    ops = {(c["op"], c["kind"]) for c in doc["cases"]}
+    kinds = {c.kind for c in suite.golden_cases(GOLDEN)}
+    assert {k for _, k in ops} == kinds
+    assert len(kinds) >= 15  # every layout of the corpus, both directions
+    assert sum(c["id"].startswith("decode:") and "must-reject" in c["id"] for c in doc["cases"]) >= 100
+
+
+def test_a_misbehaving_testee_fails_those_cases_and_the_run_goes_on(tmp_path, monkeypatch):
+    cases = _cases("roaring32")
+    valid = [c for c in cases if c.op == "decode" and c.expect == "content"]
+    encodes = [c for c in cases if c.op == "encode"]
+    rejects = [c for c in cases if c.expect == "error"]
+    plan = {
+        valid[0].id: "crash",
+        valid[1].id: "hang",
+        valid[2].id: "garbage",
+        valid[3].id: "wrong-id",
+        valid[4].id: "bad-reply",
+        encodes[0].id: "flip",
+        rejects[0].id: "accept",
+    }
+    command = _rogue(tmp_path, monkeypatch, {"decode": ["roaring32"], "encode": ["roaring32"]}, plan, cases)
+    run = runner.run(command, cases, timeout=3)
+    by_id = {r.case.id: r for r in run.results}
+    assert {r.case.id for r in run.failed()} == set(plan)
+    assert "exit code 3" in by_id[valid[0].id].detail
+    assert "no reply within 3 s" in by_id[valid[1].id].detail
+    assert "not a JSON line" in by_id[valid[2].id].detail
+    assert "id is" in by_id[valid[3].id].detail
+    assert "not a valid decode_reply" in by_id[valid[4].id].detail
+    assert "first difference at 0" in by_id[encodes[0].id].detail
+    assert "must be rejected" in by_id[rejects[0].id].detail
+    assert run.count("passed") == len(cases) - len(plan)  # every other case, after each restart
+
+
+def test_undeclared_kinds_and_operations_are_skipped_and_said(tmp_path, monkeypatch):
+    cases = _cases("roaring32") + _cases("bsi")
+    command = _rogue(tmp_path, monkeypatch, {"decode": ["roaring32"]}, {}, cases)
+    run = runner.run(command, cases, timeout=10)
+    skipped = {r.case.id for r in run.results if r.status == "skipped"}
+    assert skipped == {c.id for c in cases if c.kind == "bsi" or c.op == "encode"}
+    assert all("does not declare" in r.detail for r in run.results if r.status == "skipped")
+    assert run.failed() == []
+
+
+def test_failure_lists_pass_listed_failures_fail_listed_passes_and_fix_rewrites(tmp_path, monkeypatch, capsys):
+    cases = _cases("roaring32")
+    broken = next(c for c in cases if c.op == "encode")
+    fine = next(c for c in cases if c.op == "decode")
+    command = _rogue(
+        tmp_path, monkeypatch, {"decode": ["roaring32"], "encode": ["roaring32"]}, {broken.id: "flip"}, cases
+    )
+    args = ["testee", "--kind", "roaring32", "--timeout", "10"]
+    assert cli.main([*args, "--", *command]) == 1
+    listed = tmp_path / "failures.txt"
+    listed.write_text(f"# known\n{broken.id}  # the encoder's first byte (issue 1)\n")
+    assert cli.main([*args, "--failure-list", str(listed), "--", *command]) == 0
+    listed.write_text(f"{broken.id}  # the encoder's first byte\n{fine.id}  # fixed since\n")
+    capsys.readouterr()
+    assert cli.main([*args, "--failure-list", str(listed), "--", *command]) == 1
+    assert f"{fine.id}: UNEXPECTED-PASS" in capsys.readouterr().out
+    assert cli.main([*args, "--failure-list", str(listed), "--fix", "--", *command]) == 0
+    assert failures.load(listed) == {broken.id: "the encoder's first byte"}
+
+
+def test_junit_report_counts_every_case(tmp_path, monkeypatch):
+    cases = [c for c in suite.golden_cases(GOLDEN) if c.kind == "roaring32"]
+    broken = next(c for c in cases if c.op == "encode")
+    command = _rogue(tmp_path, monkeypatch, {"decode": ["roaring32"]}, {}, cases)
+    out = tmp_path / "report.xml"
+    code = cli.main(["testee", "--kind", "roaring32", "--report", "junit", "-o", str(out), "--", *command])
+    suite_el = ET.parse(out).getroot()
+    assert code == 0
+    assert suite_el.get("tests") == str(len(cases))
+    assert suite_el.get("skipped") == str(sum(c.op == "encode" for c in cases))
+    assert suite_el.get("failures") == "0"
+    assert broken.id in {tc.get("name") for tc in suite_el.iter("testcase")}
+
+
+@pytest.mark.parametrize(
+    "hello",
+    [
+        {"id": 0, "name": "x", "version": "1", "protocol": 2, "capabilities": {}},
+        {"id": 0, "name": "", "version": "1", "protocol": 1, "capabilities": {}},
+        {"id": 0, "version": "1", "protocol": 1, "capabilities": {}},
+    ],
+)
+def test_a_handshake_outside_the_protocol_is_a_usage_error(tmp_path, hello, capsys):
+    script = tmp_path / "bad.py"
+    script.write_text(f"import sys\nsys.stdin.readline()\nprint({json.dumps(json.dumps(hello))})\n")
+    code = cli.main(["testee", "--kind", "roaring32", "--", sys.executable, str(script)])
+    assert code == 2
+    assert "handshake" in capsys.readouterr().err
+    assert problem(hello, "hello_reply")
+
+
+def test_a_missing_command_is_a_usage_error(capsys):
+    assert cli.main(["testee"]) == 2
+    assert cli.main(["testee", "--", "/nonexistent/testee-binary"]) == 2
+    assert "cannot start" in capsys.readouterr().err

@@ -1,0 +1,30 @@
+"""Protocol version 1: the messages' JSON Schema (schemas/testee_protocol.json) and their checks."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import jsonschema
+
+VERSION = 1
+MAX_LINE = 256 << 20  # a reply line longer than this is garbage, not a reply
+
+
+@cache
+def schema() -> dict[str, Any]:
+    """The protocol's JSON Schema document."""
+    return json.loads(resources.files("paimon_conform").joinpath("schemas/testee_protocol.json").read_text())
+
+
+def problem(message: Any, definition: str) -> str | None:
+    """Why `message` is not a valid `definition` (hello_reply, decode_reply, ...), or None when it is."""
+    doc = schema()
+    validator = jsonschema.Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": doc["$defs"]})
+    error = jsonschema.exceptions.best_match(validator.iter_errors(message))
+    if error is None:
+        return None
+    where = "/".join(str(p) for p in error.absolute_path) or "<root>"
+    return f"not a valid {definition} at {where}: {error.message[:300]}"
