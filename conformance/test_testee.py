@@ -183,3 +183,22 @@ def test_a_missing_command_is_a_usage_error(capsys):
     assert cli.main(["testee"]) == 2
     assert cli.main(["testee", "--", "/nonexistent/testee-binary"]) == 2
     assert "cannot start" in capsys.readouterr().err
+
+
+def test_the_javascript_example_testee_passes_the_blob_descriptor_decode_cases(capsys):
+    """The guide's example in another language (tools/testees/blob_descriptor.js, Node.js without packages):
+    every blob-descriptor decode case, the must-reject ones included, and 64-bit values exact."""
+    import shutil
+
+    node = shutil.which("node")
+    assert node, "node is installed by tools/install.sh"
+    script = str(ROOT / "tools" / "testees" / "blob_descriptor.js")
+    code = cli.main(["testee", "--kind", "blob-descriptor", "--report", "json", "--", node, script])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0
+    decodes = [c for c in doc["cases"] if c["op"] == "decode"]
+    assert decodes
+    assert {c["status"] for c in decodes} == {"passed"}
+    assert {c["status"] for c in doc["cases"] if c["op"] == "encode"} == {"skipped"}
+    assert any("must-reject" in c["id"] for c in decodes)
+    assert any("long-extremes" in c["id"] for c in decodes)
