@@ -146,6 +146,9 @@ def test_failure_lists_pass_listed_failures_fail_listed_passes_and_fix_rewrites(
     assert f"{fine.id}: UNEXPECTED-PASS" in capsys.readouterr().out
     assert cli.main([*args, "--failure-list", str(listed), "--fix", "--", *command]) == 0
     assert failures.load(listed) == {broken.id: "the encoder's first byte"}
+    fresh = tmp_path / "new-list.txt"  # --fix starts a list that does not exist yet
+    assert cli.main([*args, "--failure-list", str(fresh), "--fix", "--", *command]) == 0
+    assert list(failures.load(fresh)) == [broken.id]
 
 
 def test_junit_report_counts_every_case(tmp_path, monkeypatch):

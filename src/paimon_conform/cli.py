@@ -387,7 +387,7 @@ def cmd_testee(args: argparse.Namespace) -> int:
     from paimon_conform.testee.report import RENDERERS as TESTEE_RENDERERS
     from paimon_conform.testee.report import summary
 
-    command = [a for a in args.command_line if a != "--"] if args.command_line[:1] == ["--"] else args.command_line
+    command = args.command_line[1:] if args.command_line[:1] == ["--"] else args.command_line
     if not command:
         raise UsageError("name the testee's command after --, e.g. paimon-conform testee -- ./my-testee")
     root = Path(args.golden) if args.golden else default_root()
@@ -400,7 +400,8 @@ def cmd_testee(args: argparse.Namespace) -> int:
         raise UsageError("--timeout takes a positive number of seconds")
     check_output(args.output)
     cases = [c for c in suite.golden_cases(root, ops) if not args.kind or c.kind in args.kind]
-    listed = failures.load(Path(args.failure_list)) if args.failure_list else {}
+    new_list = args.fix and args.failure_list and not Path(args.failure_list).exists()
+    listed = failures.load(Path(args.failure_list)) if args.failure_list and not new_list else {}
     try:
         run = runner.run(command, cases, listed, args.timeout)
     except TesteeFault as fault:

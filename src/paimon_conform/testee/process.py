@@ -29,6 +29,7 @@ class Testee:
                 command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, bufsize=0
             )
         except OSError as exc:
+            self.stderr.close()
             raise TesteeFault(f"cannot start {command[0]!r}: {exc}") from None
         self.buffer = b""
 
