@@ -21,7 +21,8 @@ GOLDEN = ROOT / "golden"
 KIT = [sys.executable, "-m", "paimon_conform.testee.kit"]
 
 # A testee in Python that forwards to the kit, except where the environment tells it to misbehave:
-# per case id a behaviour (crash, hang, garbage, wrong-id, flip, accept), and which kinds it declares.
+# per request a behaviour (crash, hang, garbage, wrong-id, flip, accept, hash-off, bad-reply), and which kinds
+# it declares.
 ROGUE = r"""
 import json, os, sys, time
 from paimon_conform.testee import kit
@@ -34,7 +35,7 @@ for line in sys.stdin.buffer:
     if req["op"] == "hello":
         reply["capabilities"] = plan["capabilities"]
     else:
-        what = plan["by_data"].get(req.get("data") or json.dumps(req.get("case"), sort_keys=True), "")
+        what = plan["by_request"].get(json.dumps({k: v for k, v in req.items() if k != "id"}, sort_keys=True), "")
         if what == "crash":
             sys.exit(3)
         if what == "hang":
@@ -47,6 +48,8 @@ for line in sys.stdin.buffer:
             reply["data"] = ("00" if reply["data"][:2] != "00" else "01") + reply["data"][2:]
         if what == "accept":
             reply = {"id": req["id"], "case": {"case_format": 1, "kind": req["kind"]}}
+        if what == "hash-off":
+            reply["hash"] += 1
         if what == "bad-reply":
             reply = {"id": req["id"], "case": {}, "error": {"message": "both"}}
     sys.stdout.buffer.write(json.dumps(reply).encode() + b"\n"); sys.stdout.flush()
@@ -54,15 +57,11 @@ for line in sys.stdin.buffer:
 
 
 def _rogue(tmp_path: Path, monkeypatch, caps: dict, by_case: dict[str, str], cases: list) -> list[str]:
-    """The rogue testee's command, told to misbehave on the given case ids (matched by the request)."""
-    by_data = {}
-    for c in cases:
-        if c.id in by_case:
-            key = c.request.get("data") or json.dumps(c.request.get("case"), sort_keys=True)
-            by_data[key] = by_case[c.id]
+    """The rogue testee's command, told to misbehave on the given case ids (found by their requests)."""
+    by_request = {json.dumps(c.request, sort_keys=True): by_case[c.id] for c in cases if c.id in by_case}
     script = tmp_path / "rogue.py"
     script.write_text(ROGUE)
-    monkeypatch.setenv("ROGUE_PLAN", json.dumps({"capabilities": caps, "by_data": by_data}))
+    monkeypatch.setenv("ROGUE_PLAN", json.dumps({"capabilities": caps, "by_request": by_request}))
     return [sys.executable, str(script)]
 
 
@@ -205,3 +204,15 @@ def test_the_javascript_example_testee_passes_the_blob_descriptor_decode_cases(c
     assert {c["status"] for c in doc["cases"] if c["op"] == "encode"} == {"skipped"}
     assert any("must-reject" in c["id"] for c in decodes)
     assert any("long-extremes" in c["id"] for c in decodes)
+
+
+def test_a_key_hashed_otherwise_than_java_fails_that_case(tmp_path, monkeypatch):
+    """The hash operation: each Java-written BinaryRow golden's types and values, to Java's row bytes,
+    hashCode and bucket per count; one hashCode off by one fails that case alone."""
+    cases = [c for c in _cases("binary-row") if c.op == "hash"]
+    assert len(cases) >= 20
+    command = _rogue(tmp_path, monkeypatch, {"hash": ["binary-row"]}, {cases[0].id: "hash-off"}, cases)
+    run = runner.run(command, cases, timeout=10)
+    assert [r.case.id for r in run.failed()] == [cases[0].id]
+    assert "another hash than Java's" in run.failed()[0].detail
+    assert run.count("passed") == len(cases) - 1

@@ -394,8 +394,8 @@ def cmd_testee(args: argparse.Namespace) -> int:
     if root is None or not root.is_dir():
         raise UsageError("no golden corpus found; pass --golden DIR")
     ops = tuple(o.strip() for o in args.ops.split(",") if o.strip())
-    if not ops or set(ops) - {"decode", "encode"}:
-        raise UsageError("--ops takes decode and / or encode")
+    if not ops or set(ops) - set(suite.OPS):
+        raise UsageError(f"--ops takes {', '.join(suite.OPS)}")
     if args.timeout <= 0:
         raise UsageError("--timeout takes a positive number of seconds")
     check_output(args.output)
@@ -572,7 +572,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="run another implementation over the golden cases (testee protocol 1: JSON lines on stdin/stdout)",
     )
     t.add_argument("command_line", nargs=argparse.REMAINDER, metavar="-- COMMAND ARGS", help="the testee to start")
-    t.add_argument("--ops", default="decode,encode", help="operations to run (decode, encode; default both)")
+    t.add_argument("--ops", default="decode,encode,hash", help="operations to run (default decode,encode,hash)")
     t.add_argument("--kind", action="append", help=f"only this layout ({KINDS_HELP}); repeatable")
     t.add_argument("--failure-list", help="known failures (<case id>  # reason per line), protobuf's semantics")
     t.add_argument("--fix", action="store_true", help="rewrite --failure-list with the failures of this run")

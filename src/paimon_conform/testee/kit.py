@@ -8,7 +8,10 @@ import sys
 from typing import Any, BinaryIO
 
 from paimon_conform import __version__
-from paimon_conform.core.errors import LayoutError, PaimonConformError
+from paimon_conform.core.errors import LayoutError, PaimonConformError, UsageError
+from paimon_conform.core.types import parse_type, to_internal
+from paimon_conform.layouts.binary_row import bucketing
+from paimon_conform.layouts.binary_row import codec as binary_row
 from paimon_conform.layouts.registry import LAYOUTS, get
 from paimon_conform.testee.protocol import VERSION
 
@@ -18,7 +21,7 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
     rid, op = request.get("id"), request.get("op")
     if op == "hello":
         kinds = sorted(LAYOUTS)
-        caps = {"decode": kinds, "encode": kinds}
+        caps = {"decode": kinds, "encode": kinds, "hash": ["binary-row"]}
         return {
             "id": rid,
             "name": "paimon-conform",
@@ -35,11 +38,25 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
         if op == "encode":
             case = request["case"]
             return {"id": rid, "data": get(case["kind"]).encode(case).hex()}
+        if op == "hash":
+            return {"id": rid, **hash_key(request)}
     except LayoutError as err:
         return {"id": rid, "error": {"code": err.code, "message": str(err)}}
     except (PaimonConformError, KeyError, ValueError, TypeError) as exc:
         return {"id": rid, "error": {"message": f"{type(exc).__name__}: {exc}"}}
     return {"id": rid, "error": {"message": f"unknown operation {op!r}"}}
+
+
+def hash_key(request: dict[str, Any]) -> dict[str, Any]:
+    """A key's BinaryRow bytes, hashCode and bucket per count, as Java's fixed-bucket assignment gives them."""
+    types = [parse_type(t) for t in request["types"]]
+    if len(request["values"]) != len(types):
+        raise UsageError(f"{len(request['values'])} value(s) for {len(types)} type(s)")
+    values = [to_internal(t, v) for t, v in zip(types, request["values"], strict=True)]
+    row = binary_row.write(types, values)
+    function = request["bucket_function"]
+    buckets = {str(n): bucketing.bucket(function, types, values, n, row) for n in request["buckets"]}
+    return {"row": row.hex(), "hash": bucketing.hash_code(row), "buckets": buckets}
 
 
 def serve(inp: BinaryIO, out: BinaryIO) -> None:

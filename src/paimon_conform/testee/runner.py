@@ -67,6 +67,13 @@ def judge(case: Case, reply: dict[str, Any]) -> tuple[bool, str]:
         return False, f"accepted a file that must be rejected with {case.expected['code']}"
     if error is not None:
         return False, f"refused a valid file: {error.get('code', '')} {error.get('message', '')[:300]}".strip()
+    if case.expect == "hash":
+        got = {k: reply[k] for k in ("row", "hash", "buckets")}
+        if got == case.expected:
+            return True, ""
+        wrong = [k for k in ("row", "hash", "buckets") if got[k] != case.expected[k]]
+        shown = "; ".join(f"{k} {got[k]!r}, Java {case.expected[k]!r}" for k in wrong)
+        return False, f"another {', '.join(wrong)} than Java's: {shown}"[:600]
     if case.expect == "bytes":
         got, want = bytes.fromhex(reply["data"]), bytes.fromhex(case.expected)
         if got == want:

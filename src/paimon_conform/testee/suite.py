@@ -1,5 +1,6 @@
 """The cases a testee is run on, from the golden corpus: each valid file decoded (to its sidecar's content)
-and encoded (to its bytes), each must-reject file decoded (to an error)."""
+and encoded (to its bytes), each must-reject file decoded (to an error), and each Java-written BinaryRow key
+hashed (to Java's row bytes, hashCode and buckets)."""
 
 from __future__ import annotations
 
@@ -25,11 +26,14 @@ class Case:
     op: str
     kind: str
     request: dict[str, Any]
-    expect: str  # "content", "bytes" or "error"
+    expect: str  # "content", "bytes", "error" or "hash"
     expected: Any = None
 
 
-def golden_cases(root: Path, ops: tuple[str, ...] = ("decode", "encode")) -> list[Case]:
+OPS = ("decode", "encode", "hash")
+
+
+def golden_cases(root: Path, ops: tuple[str, ...] = OPS) -> list[Case]:
     """The cases of every layout file under a golden root (tables and bucket sequences are not layout files)."""
     out: list[Case] = []
     for sidecar in sidecars(root):
@@ -53,4 +57,19 @@ def golden_cases(root: Path, ops: tuple[str, ...] = ("decode", "encode")) -> lis
         if "encode" in ops:
             sent = {k: v for k, v in case.items() if k not in NOT_SENT}
             out.append(Case(f"encode:{name}", "encode", kind, {"op": "encode", "case": sent}, "bytes", data.hex()))
+        if "hash" in ops and kind == "binary-row" and "hash" in case and "buckets" in case:
+            out.append(_hash_case(name, case, data))
     return out
+
+
+def _hash_case(name: str, case: dict[str, Any], data: bytes) -> Case:
+    """A key's row, hashCode and buckets as Java computed them (fixed buckets, the default bucket function)."""
+    request = {
+        "op": "hash",
+        "types": [f["type"] for f in case["fields"]],
+        "values": [f["value"] for f in case["fields"]],
+        "buckets": sorted(int(n) for n in case["buckets"]),
+        "bucket_function": "default",
+    }
+    expected = {"row": data.hex(), "hash": case["hash"], "buckets": case["buckets"]}
+    return Case(f"hash:{name}", "hash", "binary-row", request, "hash", expected)
