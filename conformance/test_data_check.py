@@ -18,20 +18,7 @@ from paimon_conform.layouts.file_index import against_data
 from paimon_conform.layouts.file_index import entry as fi
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "file_index" / "java-0.9.0"
-ARROW = {
-    "TINYINT": pa.int8(),
-    "SMALLINT": pa.int16(),
-    "INT": pa.int32(),
-    "BIGINT": pa.int64(),
-    "FLOAT": pa.float32(),
-    "DOUBLE": pa.float64(),
-    "BOOLEAN": pa.bool_(),
-    "DATE": pa.date32(),
-    "TIME": pa.time32("ms"),
-    "VARCHAR": pa.string(),
-    "CHAR": pa.string(),
-    "VARBINARY": pa.binary(),
-}
+ARROW = datafile.ARROW_TYPES | {"TIME": pa.time32("ms")}  # TIME as Paimon writes it: int32 milliseconds
 
 
 def arrow_column(type_text: str, values: list) -> pa.Array:
