@@ -335,9 +335,7 @@ def write_rows(rows: Any, as_json: bool) -> None:
 
 def cmd_hash(args: argparse.Namespace) -> int:
     """Print a key's BinaryRow bytes, hashCode and bucket for each bucket count."""
-    from paimon_conform.core.types import to_internal
     from paimon_conform.layouts.binary_row import bucketing
-    from paimon_conform.layouts.binary_row import codec as binary_row
 
     types = [parse_type(x) for x in split_types(args.types)] if args.types.strip() else []
     try:
@@ -346,10 +344,7 @@ def cmd_hash(args: argparse.Namespace) -> int:
         raise UsageError(f"--values must be a JSON array: {exc}") from None
     if not isinstance(values, list) or len(values) != len(types):
         raise UsageError(f"--values must be a JSON array of {len(types)} value(s), one per type")
-    internal = [to_internal(t, v) for t, v in zip(types, values, strict=True)]
-    row = binary_row.write(types, internal)
-    h = bucketing.hash_code(row)
-    buckets = {str(n): bucketing.bucket(args.bucket_function, types, internal, n, row) for n in args.buckets or []}
+    row, h, buckets = bucketing.key_buckets(types, values, args.buckets or [], args.bucket_function)
     if args.json:
         print(json.dumps({"row_hex": row.hex(), "hash": h, "buckets": buckets}))
     else:

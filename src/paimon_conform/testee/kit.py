@@ -9,9 +9,8 @@ from typing import Any, BinaryIO
 
 from paimon_conform import __version__
 from paimon_conform.core.errors import LayoutError, PaimonConformError, UsageError
-from paimon_conform.core.types import parse_type, to_internal
+from paimon_conform.core.types import parse_type
 from paimon_conform.layouts.binary_row import bucketing
-from paimon_conform.layouts.binary_row import codec as binary_row
 from paimon_conform.layouts.registry import LAYOUTS, get
 from paimon_conform.testee.protocol import VERSION
 
@@ -52,11 +51,8 @@ def hash_key(request: dict[str, Any]) -> dict[str, Any]:
     types = [parse_type(t) for t in request["types"]]
     if len(request["values"]) != len(types):
         raise UsageError(f"{len(request['values'])} value(s) for {len(types)} type(s)")
-    values = [to_internal(t, v) for t, v in zip(types, request["values"], strict=True)]
-    row = binary_row.write(types, values)
-    function = request["bucket_function"]
-    buckets = {str(n): bucketing.bucket(function, types, values, n, row) for n in request["buckets"]}
-    return {"row": row.hex(), "hash": bucketing.hash_code(row), "buckets": buckets}
+    row, h, buckets = bucketing.key_buckets(types, request["values"], request["buckets"], request["bucket_function"])
+    return {"row": row.hex(), "hash": h, "buckets": buckets}
 
 
 def serve(inp: BinaryIO, out: BinaryIO) -> None:

@@ -25,7 +25,7 @@ import pyarrow as pa
 
 from paimon_conform.core import javahash
 from paimon_conform.core.errors import EncodeError, UsageError
-from paimon_conform.core.types import DataType
+from paimon_conform.core.types import DataType, to_internal
 from paimon_conform.formats import columns as datafile
 from paimon_conform.layouts.binary_row import codec as binary_row
 
@@ -234,6 +234,15 @@ def bucket(
     if function == "hive":
         return hive_bucket(types, values, num_buckets)
     raise UsageError(f"unknown bucket function {function!r}; known: {', '.join(BUCKET_FUNCTIONS)}")
+
+
+def key_buckets(
+    types: Sequence[DataType], logical: Sequence[Any], counts: Sequence[int], function: str = "default"
+) -> tuple[bytes, int, dict[str, int]]:
+    """A key given in the logical JSON form: its BinaryRow bytes, hashCode, and bucket per count (as a string)."""
+    values = [to_internal(t, v) for t, v in zip(types, logical, strict=True)]
+    row = binary_row.write(types, values)
+    return row, hash_code(row), {str(n): bucket(function, types, values, n, row) for n in counts}
 
 
 def split_option(text: str | None) -> list[str]:
