@@ -394,7 +394,7 @@ def cmd_testee(args: argparse.Namespace) -> int:
     if args.timeout <= 0:
         raise UsageError("--timeout takes a positive number of seconds")
     check_output(args.output)
-    cases = [c for c in suite.golden_cases(root, ops) if not args.kind or c.kind in args.kind]
+    cases = suite.golden_cases(root, ops, args.kind)
     new_list = args.fix and args.failure_list and not Path(args.failure_list).exists()
     listed = failures.load(Path(args.failure_list)) if args.failure_list and not new_list else {}
     try:

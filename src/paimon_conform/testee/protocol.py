@@ -19,11 +19,15 @@ def schema() -> dict[str, Any]:
     return json.loads(resources.files("paimon_conform").joinpath("schemas/testee_protocol.json").read_text())
 
 
+@cache
+def _validator(definition: str) -> jsonschema.Draft202012Validator:
+    """The validator of one message definition, built once per run."""
+    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": schema()["$defs"]})
+
+
 def problem(message: Any, definition: str) -> str | None:
     """Why `message` is not a valid `definition` (hello_reply, decode_reply, ...), or None when it is."""
-    doc = schema()
-    validator = jsonschema.Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": doc["$defs"]})
-    error = jsonschema.exceptions.best_match(validator.iter_errors(message))
+    error = jsonschema.exceptions.best_match(_validator(definition).iter_errors(message))
     if error is None:
         return None
     where = "/".join(str(p) for p in error.absolute_path) or "<root>"

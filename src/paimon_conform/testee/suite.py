@@ -33,17 +33,19 @@ class Case:
 OPS = ("decode", "encode", "hash")
 
 
-def golden_cases(root: Path, ops: tuple[str, ...] = OPS) -> list[Case]:
-    """The cases of every layout file under a golden root (tables and bucket sequences are not layout files)."""
+def golden_cases(root: Path, ops: tuple[str, ...] = OPS, kinds: list[str] | None = None) -> list[Case]:
+    """The cases of every layout file under a golden root (tables and bucket sequences are not layout files),
+    of the given kinds only when `kinds` names some."""
     out: list[Case] = []
     for sidecar in sidecars(root):
         try:
-            case = cases.check(json.loads(sidecar.read_text()))
-        except (PaimonConformError, ValueError):
+            case = json.loads(sidecar.read_text())
+            kind = case.get("kind")
+            if kind not in LAYOUTS or (kinds and kind not in kinds):
+                continue
+            cases.check(case)
+        except (PaimonConformError, ValueError, AttributeError):
             continue  # the corpus check reports a broken sidecar
-        kind = case.get("kind")
-        if kind not in LAYOUTS:
-            continue
         name = str(sidecar.relative_to(root).with_suffix(""))
         data = sidecar.with_suffix(".bin").read_bytes()
         types = {k: case[k] for k in TYPE_KEYS if k in case}
