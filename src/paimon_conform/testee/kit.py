@@ -1,10 +1,14 @@
 """The kit itself as a testee (`python -m paimon_conform.testee.kit`): decode with each layout's inspect,
-encode with its encoder, every layout declared. The reference the protocol's runner is tested with."""
+encode with its encoder, every layout declared; tables read with the kit's reader and written with its
+write engine. The reference the protocol's runner is tested with; `serve` is the loop every Python testee
+of the repository answers with."""
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any, BinaryIO
 
 from paimon_conform import __version__
@@ -12,7 +16,9 @@ from paimon_conform.core.errors import LayoutError, PaimonConformError, UsageErr
 from paimon_conform.core.types import parse_type
 from paimon_conform.layouts.binary_row import bucketing
 from paimon_conform.layouts.registry import LAYOUTS, get
+from paimon_conform.testee import tables
 from paimon_conform.testee.protocol import VERSION
+from paimon_conform.testee.rows import to_arrow
 
 
 def answer(request: dict[str, Any]) -> dict[str, Any]:
@@ -20,7 +26,13 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
     rid, op = request.get("id"), request.get("op")
     if op == "hello":
         kinds = sorted(LAYOUTS)
-        caps = {"decode": kinds, "encode": kinds, "hash": ["binary-row"]}
+        caps = {
+            "decode": kinds,
+            "encode": kinds,
+            "hash": ["binary-row"],
+            "read-table": ["table"],
+            "write-table": sorted(tables.KINDS),
+        }
         return {
             "id": rid,
             "name": "paimon-conform",
@@ -39,6 +51,11 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
             return {"id": rid, "data": get(case["kind"]).encode(case).hex()}
         if op == "hash":
             return {"id": rid, **hash_key(request)}
+        if op == "read-table":
+            return {"id": rid, "rows": read_table(Path(request["path"]), request["fields"])}
+        if op == "write-table":
+            write_table(Path(request["path"]), request["table"], request["commits"])
+            return {"id": rid, "ok": True}
     except LayoutError as err:
         return {"id": rid, "error": {"code": err.code, "message": str(err)}}
     except (PaimonConformError, KeyError, ValueError, TypeError) as exc:
@@ -55,13 +72,48 @@ def hash_key(request: dict[str, Any]) -> dict[str, Any]:
     return {"row": row.hex(), "hash": h, "buckets": buckets}
 
 
-def serve(inp: BinaryIO, out: BinaryIO) -> None:
-    """Answer JSON lines until bye or the end of input."""
+def read_table(path: Path, fields: list[dict[str, Any]]) -> list[list[Any]]:
+    """The latest snapshot's rows, by the kit's reader, in the fields' order."""
+    from paimon_conform.table.read.reader import logical_rows, read_latest
+
+    schema, rows = read_latest(path)
+    names = [f.name for f in schema.fields]
+    missing = [f["name"] for f in fields if f["name"] not in names]
+    if missing:
+        raise UsageError(f"the table has no column(s) {missing}")
+    at = [names.index(f["name"]) for f in fields]
+    return [[r[i] for i in at] for r in logical_rows(schema, rows)]
+
+
+def engine_options(table: dict[str, Any]) -> dict[str, str]:
+    """A write-table request's table as the write engine's options (keys as options, as Spark passes them)."""
+    options = dict(table["options"])
+    if table["primary_keys"]:
+        options["primary-key"] = ",".join(table["primary_keys"])
+    if table["partition_keys"]:
+        options["partition"] = ",".join(table["partition_keys"])
+    return options
+
+
+def write_table(path: Path, table: dict[str, Any], commits: list[list[list[Any]]]) -> None:
+    """Create the table and commit each batch with the kit's write engine."""
+    from paimon_conform.table.write import commit
+    from paimon_conform.table.write import tasks as write
+
+    options = engine_options(table)
+    for rows in commits:
+        data = to_arrow(table["fields"], rows)
+        plan = write.prepare(path, data.schema, options, False)
+        commit.commit(plan, [write.write_task(plan, data.to_batches(), 0)])
+
+
+def serve(inp: BinaryIO, out: BinaryIO, respond: Callable[[dict[str, Any]], dict[str, Any]] = answer) -> None:
+    """Answer JSON lines with `respond` until bye or the end of input."""
     for line in inp:
         request = json.loads(line)
         if request.get("op") == "bye":
             return
-        out.write(json.dumps(answer(request)).encode() + b"\n")
+        out.write(json.dumps(respond(request)).encode() + b"\n")
         out.flush()
 
 

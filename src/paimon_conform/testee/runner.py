@@ -4,14 +4,19 @@ hangs or writes garbage fails that case and is started again for the next."""
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from paimon_conform import __version__
 from paimon_conform.core import cases as case_format
+from paimon_conform.testee import judge_table
 from paimon_conform.testee.process import Testee, TesteeFault
 from paimon_conform.testee.protocol import VERSION, problem
+from paimon_conform.testee.rows import compare
 from paimon_conform.testee.suite import Case
 
 PASSED, FAILED, SKIPPED = "passed", "failed", "skipped"
@@ -66,7 +71,14 @@ def judge(case: Case, reply: dict[str, Any]) -> tuple[bool, str]:
             return True, f"refused: {error.get('code', '')} {error.get('message', '')[:200]}".strip()
         return False, f"accepted a file that must be rejected with {case.expected['code']}"
     if error is not None:
-        return False, f"refused a valid file: {error.get('code', '')} {error.get('message', '')[:300]}".strip()
+        what = {"rows": "could not read the table", "table": "could not write the table"}.get(case.expect)
+        said = f"{error.get('code', '')} {error.get('message', '')[:300]}".strip()
+        return False, f"{what or 'refused a valid file'}: {said}"
+    if case.expect == "table":
+        return True, ""  # judge_table judges what was written
+    if case.expect == "rows":
+        why = compare(case.request["fields"], reply.get("rows"), case.expected)
+        return (True, "") if why is None else (False, f"other rows than Java read: {why}")
     if case.expect == "hash":
         got = {k: reply[k] for k in ("row", "hash", "buckets")}
         if got == case.expected:
@@ -90,19 +102,51 @@ def judge(case: Case, reply: dict[str, Any]) -> tuple[bool, str]:
     return False, f"another case than the sidecar's: {', '.join(keys[:8])} differ"
 
 
+def _place(case: Case, n: int, work: Path) -> dict[str, Any]:
+    """The request of a case, with its id; a table operation's `path` (<warehouse>/db.db/<table>) under `work`:
+    a copy of the golden table to read, or where a new table goes."""
+    request = {"id": n, **case.request}
+    if case.op == "read-table" and case.source:
+        path = work / f"read-{n}" / "db.db" / Path(case.source).name.replace("-", "_")
+        shutil.copytree(case.source, path)
+        request["path"] = str(path)
+    elif case.op == "write-table":
+        path = work / f"write-{n}" / "db.db" / case.kind.replace("-", "_")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        request["path"] = str(path)
+    return request
+
+
 def run(
     command: list[str],
     suite: list[Case],
     failure_list: dict[str, str] | None = None,
     timeout: float = 30.0,
     progress: Callable[[str], None] | None = None,
+    reader: list[str] | None = None,
+    work: Path | None = None,
 ) -> Run:
-    """Every case through the testee; TesteeFault only when the first start or handshake fails."""
-    listed = failure_list or {}
+    """Every case through the testee; TesteeFault only when the first start or handshake fails. `reader`: a
+    second testee that reads every table the first writes (its failure fails the write case); `work`: where
+    tables go (a temporary folder, removed after the run, when not given)."""
+    with tempfile.TemporaryDirectory(prefix="paimon-conform-testee-") as tmp:
+        return _run(command, suite, failure_list or {}, timeout, progress, reader, work or Path(tmp))
+
+
+def _run(
+    command: list[str],
+    suite: list[Case],
+    listed: dict[str, str],
+    timeout: float,
+    progress: Callable[[str], None] | None,
+    reader: list[str] | None,
+    work: Path,
+) -> Run:
     testee, hello = _start(command, timeout)
     out = Run(hello=hello)
     caps = hello["capabilities"]
     restarts = 0
+    second = judge_table.Reader(reader, timeout) if reader else None
     try:
         for n, case in enumerate(suite, 1):
             if progress and (n % 200 == 0 or n == len(suite)):
@@ -114,9 +158,12 @@ def run(
                 out.results.append(Result(case, FAILED, "the testee could not be started again"))
                 continue
             try:
-                reply = testee.ask({"id": n, **case.request})
-                why = problem(reply, f"{case.op}_reply")
+                request = _place(case, n, work)
+                reply = testee.ask(request)
+                why = problem(reply, f"{case.op.replace('-', '_')}_reply")
                 ok, detail = (False, why) if why else judge(case, reply)
+                if ok and case.expect == "table":
+                    ok, detail = judge_table.judge(case, Path(request["path"]), hello, second)
             except TesteeFault as fault:
                 ok, detail = False, f"the testee failed: {fault}"
                 out.stderr = testee.stderr_tail()
@@ -133,6 +180,8 @@ def run(
         if testee is not None:
             out.stderr = out.stderr or testee.stderr_tail()
             testee.close({"id": len(suite) + 1, "op": "bye"})
+        if second is not None:
+            second.close()
     return out
 
 

@@ -1,6 +1,7 @@
 """The cases a testee is run on, from the golden corpus: each valid file decoded (to its sidecar's content)
-and encoded (to its bytes), each must-reject file decoded (to an error), and each Java-written BinaryRow key
-hashed (to Java's row bytes, hashCode and buckets)."""
+and encoded (to its bytes), each must-reject file decoded (to an error), each Java-written BinaryRow key
+hashed (to Java's row bytes, hashCode and buckets), each golden table read (to the rows Java read from it);
+and one write of each table kind of `tables` (to a table the kit validates and reads back as the model)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from paimon_conform.core import cases
 from paimon_conform.core.errors import PaimonConformError
 from paimon_conform.golden import sidecars
 from paimon_conform.layouts.registry import LAYOUTS
+from paimon_conform.testee import tables
 
 TYPE_KEYS = ("type", "types", "fields", "columns")  # the case keys that state column types
 NOT_SENT = ("provenance", "notes", "java_reader", "data_file")  # annotations a testee never needs
@@ -26,17 +28,22 @@ class Case:
     op: str
     kind: str
     request: dict[str, Any]
-    expect: str  # "content", "bytes", "error" or "hash"
+    expect: str  # "content", "bytes", "error", "hash", "rows" (read-table) or "table" (write-table)
     expected: Any = None
+    source: str | None = None  # read-table: the golden table directory, copied for the testee to read
 
 
-OPS = ("decode", "encode", "hash")
+OPS = ("decode", "encode", "hash", "read-table", "write-table")
 
 
 def golden_cases(root: Path, ops: tuple[str, ...] = OPS, kinds: list[str] | None = None) -> list[Case]:
     """The cases of every layout file under a golden root (tables and bucket sequences are not layout files),
     of the given kinds only when `kinds` names some."""
     out: list[Case] = []
+    if "read-table" in ops and (not kinds or "table" in kinds):
+        out += _read_table_cases(root)
+    if "write-table" in ops:
+        out += [_write_table_case(k) for k in tables.KINDS.values() if not kinds or k.name in kinds]
     for sidecar in sidecars(root):
         try:
             case = json.loads(sidecar.read_text())
@@ -75,3 +82,29 @@ def _hash_case(name: str, case: dict[str, Any], data: bytes) -> Case:
     }
     expected = {"row": data.hex(), "hash": case["hash"], "buckets": case["buckets"]}
     return Case(f"hash:{name}", "hash", "binary-row", request, "hash", expected)
+
+
+def _read_table_cases(root: Path) -> list[Case]:
+    """Each golden table with the rows Java read from its latest snapshot."""
+    out = []
+    for sidecar in sorted(root.glob("tables/*/*.json")):
+        try:
+            case = json.loads(sidecar.read_text())
+            fields = [{"name": f["name"], "type": f["type"]} for f in case["schema"]["fields"]]
+            rows = case["expected_rows"]
+        except (ValueError, KeyError, TypeError):
+            continue  # the corpus check reports a broken sidecar
+        table_dir = sidecar.with_suffix("")
+        if case.get("kind") != "table" or not table_dir.is_dir():
+            continue
+        name = str(table_dir.relative_to(root))
+        request = {"op": "read-table", "kind": "table", "fields": fields}
+        out.append(Case(f"read-table:{name}", "read-table", "table", request, "rows", rows, str(table_dir)))
+    return out
+
+
+def _write_table_case(kind: tables.TableKind) -> Case:
+    """A table of one kind, its commits drawn with the fixed seed, judged against the model."""
+    written = tables.commits(kind)
+    request = {"op": "write-table", "kind": kind.name, "table": kind.table(), "commits": written}
+    return Case(f"write-table:{kind.name}", "write-table", kind.name, request, "table", tables.model(kind, written))
