@@ -26,6 +26,7 @@ from paimon_conform.golden import check_corpus, default_root
 from paimon_conform.layouts.base import PARSE_BYTES, Layout, parse_fits
 from paimon_conform.layouts.registry import LAYOUTS, detect, get
 from paimon_conform.sample import SAMPLE_TYPES, write_sample
+from paimon_conform.testee.suite import OPS
 
 KINDS_HELP = ", ".join(sorted(LAYOUTS))
 
@@ -567,7 +568,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="run another implementation over the golden cases (testee protocol 1: JSON lines on stdin/stdout)",
     )
     t.add_argument("command_line", nargs=argparse.REMAINDER, metavar="-- COMMAND ARGS", help="the testee to start")
-    t.add_argument("--ops", default="decode,encode,hash", help="operations to run (default decode,encode,hash)")
+    t.add_argument("--ops", default=",".join(OPS), help=f"operations to run (default {','.join(OPS)})")
     t.add_argument("--kind", action="append", help=f"only this layout ({KINDS_HELP}); repeatable")
     t.add_argument("--failure-list", help="known failures (<case id>  # reason per line), protobuf's semantics")
     t.add_argument("--fix", action="store_true", help="rewrite --failure-list with the failures of this run")

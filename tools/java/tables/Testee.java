@@ -1,0 +1,547 @@
+// Java Paimon as a testee of paimon-conform's testee protocol (version 1: JSON lines on stdin and stdout,
+// src/paimon_conform/schemas/testee_protocol.json). Compiled against each bundled jar (0.9.0, 1.0-SNAPSHOT) and
+// started by tools/testees/java_paimon.py; every answer comes from Java Paimon's own classes:
+//
+//   decode / encode  roaring32 (RoaringBitmap32.deserialize / serialize), hash-index (HashIndexFile.read /
+//                    write), deletion-vectors (DeletionVectorsIndexFile.readDeletionVector per vector, the
+//                    vectors found by their length fields after the version byte / DeletionVectorsIndexFile.write)
+//   hash             the key's BinaryRow from the generated projection FixedBucketRowKeyExtractor uses, its
+//                    hashCode, and the extractor's bucket per count (these releases have one bucket function)
+//   read-table       FileStoreTable batch read of the latest snapshot
+//   write-table      SchemaManager.createTable, then one BatchTableWrite + commit per batch
+//
+// Usage: java -cp <jar>:<classes> Testee PAIMON_VERSION JAVA_RELEASE
+// Paimon's logging goes to stderr: stdout carries only replies.
+import org.apache.paimon.codegen.CodeGenUtils;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.Decimal;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.deletionvectors.BitmapDeletionVector;
+import org.apache.paimon.deletionvectors.DeletionVector;
+import org.apache.paimon.deletionvectors.DeletionVectorsIndexFile;
+import org.apache.paimon.fs.Path;
+import org.apache.paimon.fs.local.LocalFileIO;
+import org.apache.paimon.index.HashIndexFile;
+import org.apache.paimon.index.IndexFileMeta;
+import org.apache.paimon.options.MemorySize;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaManager;
+import org.apache.paimon.schema.TableSchema;
+import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
+import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.FileStoreTableFactory;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.BatchTableWrite;
+import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.sink.FixedBucketRowKeyExtractor;
+import org.apache.paimon.table.source.DeletionFile;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypeJsonParser;
+import org.apache.paimon.types.DecimalType;
+import org.apache.paimon.types.RowType;
+import org.apache.paimon.utils.IntIterator;
+import org.apache.paimon.utils.PathFactory;
+import org.apache.paimon.utils.RoaringBitmap32;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+public class Testee {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String[] LAYOUTS = {"deletion-vectors", "hash-index", "roaring32"};
+    private static final String[] TABLE_KINDS = {"append", "append-bucketed", "pk", "pk-partitioned"};
+    private static String version;
+    private static String release;
+
+    /** Resolves file names in one folder; newPath names files index-0, index-1, ... */
+    static final class Folder implements PathFactory {
+        private final File dir;
+        private int next;
+
+        Folder(File dir) {
+            this.dir = dir;
+        }
+
+        @Override
+        public Path newPath() {
+            return toPath("index-" + next++);
+        }
+
+        @Override
+        public Path toPath(String fileName) {
+            return new Path(new File(dir, fileName).getAbsolutePath());
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        version = args[0];
+        release = args[1];
+        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, "UTF-8");
+        System.setOut(System.err);
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null) {
+            JsonNode request = JSON.readTree(line);
+            if (request.path("op").asText().equals("bye")) {
+                return;
+            }
+            ObjectNode reply = JSON.createObjectNode();
+            reply.set("id", request.get("id"));
+            try {
+                answer(request, reply);
+            } catch (Throwable e) {
+                reply.removeAll();
+                reply.set("id", request.get("id"));
+                reply.putObject("error").put("message", Failure.describe(e));
+            }
+            out.println(JSON.writeValueAsString(reply));
+        }
+    }
+
+    static void answer(JsonNode request, ObjectNode reply) throws Exception {
+        String op = request.path("op").asText();
+        switch (op) {
+            case "hello":
+                hello(reply);
+                return;
+            case "decode":
+                reply.set("case", decode(request.get("kind").asText(), hex(request.get("data").asText())));
+                return;
+            case "encode":
+                reply.put("data", hex(encode(request.get("case"))));
+                return;
+            case "hash":
+                hash(request, reply);
+                return;
+            case "read-table":
+                reply.set("rows", readTable(request.get("path").asText(), request.get("fields")));
+                return;
+            case "write-table":
+                writeTable(request.get("path").asText(), request.get("table"), request.get("commits"));
+                reply.put("ok", true);
+                return;
+            default:
+                throw new IllegalArgumentException("unknown operation " + op);
+        }
+    }
+
+    static void hello(ObjectNode reply) {
+        reply.put("name", "java-paimon");
+        reply.put("version", version);
+        reply.put("protocol", 1);
+        reply.put("java_release", release);
+        ObjectNode caps = reply.putObject("capabilities");
+        for (String op : new String[] {"decode", "encode"}) {
+            ArrayNode kinds = caps.putArray(op);
+            for (String k : LAYOUTS) {
+                kinds.add(k);
+            }
+        }
+        caps.putArray("hash").add("binary-row");
+        caps.putArray("read-table").add("table");
+        ArrayNode writes = caps.putArray("write-table");
+        for (String k : TABLE_KINDS) {
+            writes.add(k);
+        }
+    }
+
+    // ------------------------------------------------------------------ layouts
+
+    static ObjectNode decode(String kind, byte[] data) throws Exception {
+        ObjectNode c = JSON.createObjectNode();
+        c.put("case_format", 1);
+        c.put("kind", kind);
+        switch (kind) {
+            case "roaring32": {
+                RoaringBitmap32 bitmap = new RoaringBitmap32();
+                bitmap.deserialize(data);
+                c.put("cardinality", bitmap.getCardinality());
+                ranges(bitmap.iterator(), c.putArray("ranges"));
+                return c;
+            }
+            case "hash-index": {
+                File dir = Files.createTempDirectory("testee-hash").toFile();
+                try {
+                    Files.write(new File(dir, "hash").toPath(), data);
+                    ArrayNode hashes = JSON.createArrayNode();
+                    try (IntIterator it = new HashIndexFile(LocalFileIO.create(), new Folder(dir)).read("hash")) {
+                        for (int h : IntIterator.toInts(it)) {
+                            hashes.add(h);
+                        }
+                    }
+                    c.put("count", hashes.size());
+                    c.set("hashes", hashes);
+                    return c;
+                } finally {
+                    deleteTree(dir);
+                }
+            }
+            case "deletion-vectors":
+                return decodeVectors(data, c);
+            default:
+                throw new IllegalArgumentException("kind " + kind + " is not declared");
+        }
+    }
+
+    /** The vectors of an index file: each found by its length field, read by Java's per-split reader. */
+    static ObjectNode decodeVectors(byte[] data, ObjectNode c) throws Exception {
+        if (data.length == 0 || data[0] != DeletionVectorsIndexFile.VERSION_ID_V1) {
+            throw new IllegalArgumentException("not a version 1 deletion vectors file");
+        }
+        c.put("version", data[0]);
+        ArrayNode vectors = c.putArray("vectors");
+        File dir = Files.createTempDirectory("testee-dv").toFile();
+        try {
+            File file = new File(dir, "index");
+            Files.write(file.toPath(), data);
+            DeletionVectorsIndexFile index =
+                    new DeletionVectorsIndexFile(LocalFileIO.create(), new Folder(dir), MemorySize.ofMebiBytes(2));
+            int pos = 1;
+            while (pos < data.length) {
+                if (data.length - pos < 4) {
+                    throw new IllegalArgumentException("a length field cut short at " + pos);
+                }
+                int length = ByteBuffer.wrap(data, pos, 4).getInt();
+                if (length < 0 || length > data.length - pos - 8) {
+                    throw new IllegalArgumentException("a vector of " + length + " bytes at " + pos + " overruns");
+                }
+                DeletionVector dv = index.readDeletionVector(new DeletionFile(file.getAbsolutePath(), pos, length));
+                ObjectNode v = vectors.addObject();
+                v.put("bitmap", "bitmap32");
+                v.put("offset", pos);
+                v.put("length", length);
+                v.put("cardinality", dv.getCardinality());
+                byte[] bytes = dv.serializeToBytes();
+                RoaringBitmap32 bitmap = new RoaringBitmap32();
+                bitmap.deserialize(java.util.Arrays.copyOfRange(bytes, 4, bytes.length));
+                ranges(bitmap.iterator(), v.putArray("ranges"));
+                pos += 4 + length + 4;
+            }
+            return c;
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    static void ranges(Iterator<Integer> it, ArrayNode out) {
+        long first = -2;
+        long last = -2;
+        while (it.hasNext()) {
+            long v = Integer.toUnsignedLong(it.next());
+            if (v != last + 1) {
+                if (first >= 0) {
+                    out.addArray().add(first).add(last);
+                }
+                first = v;
+            }
+            last = v;
+        }
+        if (first >= 0) {
+            out.addArray().add(first).add(last);
+        }
+    }
+
+    static byte[] encode(JsonNode c) throws Exception {
+        String kind = c.get("kind").asText();
+        switch (kind) {
+            case "roaring32": {
+                RoaringBitmap32 bitmap = new RoaringBitmap32();
+                for (JsonNode r : c.get("ranges")) {
+                    for (long p = r.get(0).asLong(); p <= r.get(1).asLong(); p++) {
+                        bitmap.add((int) p);
+                    }
+                }
+                return bitmap.serialize();
+            }
+            case "hash-index": {
+                JsonNode hashes = c.get("hashes");
+                int[] values = new int[hashes.size()];
+                for (int i = 0; i < values.length; i++) {
+                    values[i] = hashes.get(i).asInt();
+                }
+                File dir = Files.createTempDirectory("testee-hash").toFile();
+                try {
+                    String name = new HashIndexFile(LocalFileIO.create(), new Folder(dir)).write(IntIterator.create(values));
+                    return Files.readAllBytes(new File(dir, name).toPath());
+                } finally {
+                    deleteTree(dir);
+                }
+            }
+            case "deletion-vectors": {
+                Map<String, DeletionVector> input = new LinkedHashMap<>();
+                for (JsonNode v : c.get("vectors")) {
+                    if (!v.path("bitmap").asText("bitmap32").equals("bitmap32")) {
+                        throw new IllegalArgumentException("Paimon " + version + " writes 32-bit vectors only");
+                    }
+                    BitmapDeletionVector dv = new BitmapDeletionVector();
+                    for (JsonNode r : v.get("ranges")) {
+                        for (long p = r.get(0).asLong(); p <= r.get(1).asLong(); p++) {
+                            dv.delete(p);
+                        }
+                    }
+                    input.put("data-" + input.size(), dv);
+                }
+                File dir = Files.createTempDirectory("testee-dv").toFile();
+                try {
+                    DeletionVectorsIndexFile index =
+                            new DeletionVectorsIndexFile(LocalFileIO.create(), new Folder(dir), MemorySize.ofMebiBytes(1024));
+                    List<IndexFileMeta> metas = index.write(input);
+                    if (metas.size() != 1) {
+                        throw new IllegalStateException("Java wrote " + metas.size() + " index files");
+                    }
+                    return Files.readAllBytes(new File(dir, metas.get(0).fileName()).toPath());
+                } finally {
+                    deleteTree(dir);
+                }
+            }
+            default:
+                throw new IllegalArgumentException("kind " + kind + " is not declared");
+        }
+    }
+
+    // ------------------------------------------------------------------ hash
+
+    static void hash(JsonNode request, ObjectNode reply) {
+        String function = request.path("bucket_function").asText("default");
+        if (!function.equals("default")) {
+            throw new IllegalArgumentException("Paimon " + version + " has no bucket function " + function);
+        }
+        List<DataField> fields = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        JsonNode types = request.get("types");
+        GenericRow input = new GenericRow(types.size());
+        for (int i = 0; i < types.size(); i++) {
+            DataType t = DataTypeJsonParser.parseAtomicTypeSQLString(types.get(i).asText());
+            fields.add(new DataField(i, "f" + i, t));
+            names.add("f" + i);
+            input.setField(i, internal(t, request.get("values").get(i)));
+        }
+        int[] all = new int[fields.size()];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = i;
+        }
+        BinaryRow key = CodeGenUtils.newProjection(new RowType(fields), all).apply(input).copy();
+        reply.put("row", hex(key.toBytes()));
+        reply.put("hash", key.hashCode());
+        ObjectNode buckets = reply.putObject("buckets");
+        for (JsonNode n : request.get("buckets")) {
+            Map<String, String> options = new HashMap<>();
+            options.put("bucket", n.asText());
+            options.put("bucket-key", String.join(",", names));
+            TableSchema schema = new TableSchema(
+                    0, fields, fields.size() - 1, Collections.emptyList(), Collections.emptyList(), options, "");
+            FixedBucketRowKeyExtractor extractor = new FixedBucketRowKeyExtractor(schema);
+            extractor.setRecord(input);
+            buckets.put(n.asText(), extractor.bucket());
+        }
+    }
+
+    // ------------------------------------------------------------------ tables
+
+    static ArrayNode readTable(String dir, JsonNode fields) throws Exception {
+        FileStoreTable table = FileStoreTableFactory.create(LocalFileIO.create(), new Path(dir));
+        RowType type = table.rowType();
+        int[] at = new int[fields.size()];
+        InternalRow.FieldGetter[] getters = new InternalRow.FieldGetter[fields.size()];
+        DataType[] types = new DataType[fields.size()];
+        for (int i = 0; i < at.length; i++) {
+            at[i] = type.getFieldIndex(fields.get(i).get("name").asText());
+            if (at[i] < 0) {
+                throw new IllegalArgumentException("no column " + fields.get(i).get("name").asText());
+            }
+            types[i] = type.getTypeAt(at[i]);
+            getters[i] = InternalRow.createFieldGetter(types[i], at[i]);
+        }
+        ReadBuilder builder = table.newReadBuilder();
+        ArrayNode rows = JSON.createArrayNode();
+        try (RecordReader<InternalRow> reader = builder.newRead().createReader(builder.newScan().plan())) {
+            reader.forEachRemaining(row -> {
+                ArrayNode r = rows.addArray();
+                for (int i = 0; i < at.length; i++) {
+                    logical(r, types[i], getters[i].getFieldOrNull(row));
+                }
+            });
+        }
+        return rows;
+    }
+
+    static void writeTable(String dir, JsonNode spec, JsonNode commits) throws Exception {
+        LocalFileIO io = LocalFileIO.create();
+        Path path = new Path(dir);
+        Schema.Builder sb = Schema.newBuilder();
+        List<DataType> types = new ArrayList<>();
+        for (JsonNode f : spec.get("fields")) {
+            DataType t = DataTypeJsonParser.parseAtomicTypeSQLString(f.get("type").asText())
+                    .copy(f.path("nullable").asBoolean(true));
+            types.add(t);
+            sb.column(f.get("name").asText(), t);
+        }
+        List<String> primary = new ArrayList<>();
+        spec.get("primary_keys").forEach(x -> primary.add(x.asText()));
+        List<String> partition = new ArrayList<>();
+        spec.get("partition_keys").forEach(x -> partition.add(x.asText()));
+        sb.primaryKey(primary).partitionKeys(partition);
+        spec.get("options").fields().forEachRemaining(e -> sb.option(e.getKey(), e.getValue().asText()));
+        new SchemaManager(io, path).createTable(sb.build());
+        FileStoreTable table = FileStoreTableFactory.create(io, path);
+        for (JsonNode commit : commits) {
+            BatchWriteBuilder wb = table.newBatchWriteBuilder();
+            try (BatchTableWrite write = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
+                for (JsonNode row : commit) {
+                    Object[] values = new Object[types.size()];
+                    for (int i = 0; i < values.length; i++) {
+                        values[i] = internal(types.get(i), row.get(i));
+                    }
+                    write.write(GenericRow.of(values));
+                }
+                c.commit(write.prepareCommit());
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ values
+
+    /** A logical JSON value (the golden sidecars' form) as Java Paimon's internal object. */
+    static Object internal(DataType t, JsonNode v) {
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        switch (t.getTypeRoot()) {
+            case BOOLEAN:
+                return v.asBoolean();
+            case TINYINT:
+                return (byte) v.asInt();
+            case SMALLINT:
+                return (short) v.asInt();
+            case INTEGER:
+                return v.asInt();
+            case BIGINT:
+                return v.asLong();
+            case FLOAT:
+                return (float) TablesReader.floating(v);
+            case DOUBLE:
+                return TablesReader.floating(v);
+            case DATE:
+                return v.isNumber() ? v.asInt() : (int) LocalDate.parse(v.asText()).toEpochDay();
+            case TIME_WITHOUT_TIME_ZONE:
+                return v.isNumber() ? v.asInt() : (int) (LocalTime.parse(v.asText()).toNanoOfDay() / 1_000_000L);
+            case DECIMAL:
+                DecimalType d = (DecimalType) t;
+                return Decimal.fromBigDecimal(new BigDecimal(v.asText()), d.getPrecision(), d.getScale());
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                return Timestamp.fromLocalDateTime(LocalDateTime.parse(v.asText().replace(' ', 'T')));
+            case BINARY:
+            case VARBINARY:
+                return hex(v.asText());
+            default:
+                return BinaryString.fromString(v.asText());
+        }
+    }
+
+    /** Appends an internal value in the logical JSON form. */
+    static void logical(ArrayNode r, DataType t, Object v) {
+        if (v == null) {
+            r.addNull();
+            return;
+        }
+        switch (t.getTypeRoot()) {
+            case BOOLEAN:
+                r.add((Boolean) v);
+                return;
+            case TINYINT:
+            case SMALLINT:
+            case INTEGER:
+            case BIGINT:
+                r.add(((Number) v).longValue());
+                return;
+            case FLOAT:
+            case DOUBLE:
+                double x = ((Number) v).doubleValue();
+                if (Double.isNaN(x) || Double.isInfinite(x)) {
+                    r.add(Double.isNaN(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity");
+                } else if (v instanceof Float) {
+                    r.add((Float) v);
+                } else {
+                    r.add(x);
+                }
+                return;
+            case DATE:
+                r.add(LocalDate.ofEpochDay((Integer) v).toString());
+                return;
+            case TIME_WITHOUT_TIME_ZONE:
+                int ms = (Integer) v;
+                r.add(String.format("%02d:%02d:%02d.%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000));
+                return;
+            case DECIMAL:
+                r.add(((Decimal) v).toBigDecimal().toPlainString());
+                return;
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                LocalDateTime ldt = ((Timestamp) v).toLocalDateTime();
+                r.add(String.format("%04d-%02d-%02dT%02d:%02d:%02d.%09d", ldt.getYear(), ldt.getMonthValue(),
+                        ldt.getDayOfMonth(), ldt.getHour(), ldt.getMinute(), ldt.getSecond(), ldt.getNano()));
+                return;
+            case BINARY:
+            case VARBINARY:
+                r.add(hex((byte[]) v));
+                return;
+            default:
+                r.add(v.toString());
+        }
+    }
+
+    static String hex(byte[] bytes) {
+        StringBuilder sb = new StringBuilder(bytes.length * 2);
+        for (byte b : bytes) {
+            sb.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
+        }
+        return sb.toString();
+    }
+
+    static byte[] hex(String text) {
+        byte[] b = new byte[text.length() / 2];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = (byte) Integer.parseInt(text.substring(2 * i, 2 * i + 2), 16);
+        }
+        return b;
+    }
+
+    static void deleteTree(File f) {
+        File[] children = f.listFiles();
+        if (children != null) {
+            for (File c : children) {
+                deleteTree(c);
+            }
+        }
+        f.delete();
+    }
+}
