@@ -99,15 +99,17 @@ def compare(fields: list[dict[str, Any]], got: Any, want: list[list[Any]]) -> st
     if not isinstance(got, list):
         return f"rows must be a list, got {type(got).__name__}"
     try:
+        have_rows = {row_key(types, r): r for r in got}
         have = Counter(row_key(types, r) for r in got)
     except PaimonConformError as exc:
         return f"a row the kit cannot read: {exc}"
+    want_rows = {row_key(types, r): r for r in want}
     need = Counter(row_key(types, r) for r in want)
     if have == need:
         return None
     missing, extra = need - have, have - need
-    shown = [f"missing {list(k)!r}" for k in list(missing)[:MAX_SHOWN]]
-    shown += [f"unexpected {list(k)!r}" for k in list(extra)[:MAX_SHOWN]]
+    shown = [f"missing {want_rows[k]!r}" for k in list(missing)[:MAX_SHOWN]]
+    shown += [f"unexpected {have_rows[k]!r}" for k in list(extra)[:MAX_SHOWN]]
     return (
         f"{len(got)} row(s) for {len(want)}: {sum(missing.values())} missing, {sum(extra.values())} unexpected; "
         + "; ".join(shown)

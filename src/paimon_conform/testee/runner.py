@@ -57,9 +57,10 @@ def _start(command: list[str], timeout: float) -> tuple[Testee, dict[str, Any]]:
         why = problem(hello, "hello_reply")
         if why:
             raise TesteeFault(f"handshake: {why}")
-    except TesteeFault:
+    except TesteeFault as fault:
+        tail = testee.stderr_tail(600).strip()
         testee.close()
-        raise
+        raise TesteeFault(f"{fault}; its stderr ends: {tail}" if tail else str(fault)) from None
     return testee, hello
 
 
@@ -73,7 +74,7 @@ def judge(case: Case, reply: dict[str, Any]) -> tuple[bool, str]:
     if error is not None:
         what = {"rows": "could not read the table", "table": "could not write the table"}.get(case.expect)
         said = f"{error.get('code', '')} {error.get('message', '')[:300]}".strip()
-        return False, f"{what or 'refused a valid file'}: {said}"
+        return False, f"{what or 'refused a valid case'}: {said}"
     if case.expect == "table":
         return True, ""  # judge_table judges what was written
     if case.expect == "rows":

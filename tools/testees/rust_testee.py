@@ -1,0 +1,99 @@
+"""pypaimon-rust 0.4.0 as a testee (`python tools/testees/rust_testee.py`): tables only, through its
+DataFusion SQL context, the public API it has:
+
+- read-table: register_catalog("paimon", {"warehouse": the folder above <database>.db}),
+  SELECT <fields> FROM paimon.<db>.<table>;
+- write-table: CREATE TABLE ... [PRIMARY KEY (...)] [PARTITIONED BY (...)] WITH (options), then per batch
+  INSERT INTO ... SELECT * FROM a registered Arrow batch.
+Rows travel through the kit's rows module (logical JSON <-> Arrow)."""
+
+from __future__ import annotations
+
+import sys
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+from pypaimon_rust.datafusion import SQLContext
+
+from paimon_conform.testee import tables
+from paimon_conform.testee.kit import serve
+from paimon_conform.testee.rows import from_arrow, to_arrow
+
+_contexts: dict[str, SQLContext] = {}
+
+
+def _where(path: str) -> tuple[SQLContext, str]:
+    """(a SQL context with the warehouse as catalog `paimon`, "paimon.<db>.<table>")."""
+    p = Path(path)
+    warehouse = str(p.parent.parent)
+    if warehouse not in _contexts:
+        ctx = SQLContext()
+        ctx.register_catalog("paimon", {"warehouse": warehouse})
+        _contexts[warehouse] = ctx
+    return _contexts[warehouse], f"paimon.{p.parent.name.removesuffix('.db')}.{p.name}"
+
+
+def _collect(result: Any) -> list:
+    return result.collect() if hasattr(result, "collect") else result
+
+
+def sql_type(text: str) -> str:
+    """A Paimon type as pypaimon-rust's CREATE TABLE spells it (no WITH LOCAL TIME ZONE in its parser)."""
+    return text.replace("WITH LOCAL TIME ZONE", "WITH TIME ZONE")
+
+
+def read_table(path: str, fields: list[dict[str, Any]]) -> list[list[Any]]:
+    ctx, name = _where(path)
+    cols = ", ".join(f'"{f["name"]}"' for f in fields)
+    batches = _collect(ctx.sql(f"SELECT {cols} FROM {name}"))
+    table = pa.Table.from_batches(batches) if batches else pa.table({f["name"]: [] for f in fields})
+    return from_arrow(fields, table)
+
+
+def write_table(path: str, table: dict[str, Any], commits: list[list[list[Any]]]) -> None:
+    ctx, name = _where(path)
+    db = name.rsplit(".", 1)[0]
+    _collect(ctx.sql(f"CREATE SCHEMA IF NOT EXISTS {db}"))
+    cols = ", ".join(
+        f'"{f["name"]}" {sql_type(f["type"])}' + ("" if f.get("nullable", True) else " NOT NULL")
+        for f in table["fields"]
+    )
+    pk = f", PRIMARY KEY ({', '.join(table['primary_keys'])})" if table["primary_keys"] else ""
+    part = f" PARTITIONED BY ({', '.join(table['partition_keys'])})" if table["partition_keys"] else ""
+    opts = ", ".join(f"'{k}'='{v}'" for k, v in table["options"].items())
+    _collect(ctx.sql(f"CREATE TABLE {name} ({cols}{pk}){part}" + (f" WITH ({opts})" if opts else "")))
+    for n, rows in enumerate(commits):
+        source = f"testee_batch_{Path(path).name}_{n}"
+        ctx.register_batch(source, to_arrow(table["fields"], rows).to_batches()[0])
+        _collect(ctx.sql(f"INSERT INTO {name} SELECT * FROM {source}"))
+
+
+def answer(request: dict[str, Any]) -> dict[str, Any]:
+    rid, op = request.get("id"), request.get("op")
+    if op == "hello":
+        caps = {"read-table": ["table"], "write-table": sorted(tables.KINDS)}
+        return {
+            "id": rid,
+            "name": "pypaimon-rust",
+            "version": version("pypaimon-rust"),
+            "protocol": 1,
+            "java_release": None,
+            "capabilities": caps,
+        }
+    try:
+        if op == "read-table":
+            return {"id": rid, "rows": read_table(request["path"], request["fields"])}
+        if op == "write-table":
+            write_table(request["path"], request["table"], request["commits"])
+            return {"id": rid, "ok": True}
+    except BaseException as exc:  # noqa: BLE001 - its panics are BaseExceptions; whatever it raises is its answer
+        if isinstance(exc, KeyboardInterrupt | SystemExit):
+            raise
+        return {"id": rid, "error": {"message": f"{type(exc).__name__}: {exc}"[:2000]}}
+    return {"id": rid, "error": {"message": f"unknown operation {op!r}"}}
+
+
+if __name__ == "__main__":
+    serve(sys.stdin.buffer, sys.stdout.buffer, answer)
