@@ -16,7 +16,7 @@ from importlib.metadata import version
 
 
 class _NoRust:
-    def find_spec(self, name, path=None, target=None):  # noqa: ANN001, ANN201 - the import hook protocol
+    def find_spec(self, name, path=None, target=None):
         if name == "pypaimon_rust" or name.startswith("pypaimon_rust."):
             raise ImportError("pypaimon_rust is blocked: the testee runs pypaimon's Python path")
 

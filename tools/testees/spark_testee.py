@@ -1,0 +1,87 @@
+"""The kit's Spark engine as a testee (`python tools/testees/spark_testee.py`): tables through the kit's
+`format("paimon")` data source on a local PySpark session (src/paimon_conform/spark/source.py).
+
+- write-table: a DataFrame of the batch (naive timestamps as TIMESTAMP_NTZ), written with source.write and the
+  table's keys and options;
+- read-table: spark.read.format("paimon").load(path), collected as Arrow.
+The session starts at the first table request. Its JVM and Python workers inherit a stdout that is stderr: the
+protocol's replies go to the real stdout alone."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from paimon_conform import __version__
+from paimon_conform.testee import tables
+from paimon_conform.testee.kit import engine_options, serve
+from paimon_conform.testee.rows import from_arrow, to_arrow
+
+_spark: list[Any] = []
+
+
+def spark():
+    """The session, started on first use."""
+    if not _spark:
+        from paimon_conform.spark import source
+
+        _spark.append(source.session("paimon-conform-testee", "local[2]"))
+    return _spark[0]
+
+
+def read_table(path: str, fields: list[dict[str, Any]]) -> list[list[Any]]:
+    df = spark().read.format("paimon").load(path).select(*[f["name"] for f in fields])
+    return from_arrow(fields, df.toArrow())
+
+
+def write_table(path: str, table: dict[str, Any], commits: list[list[list[Any]]]) -> None:
+    import pyspark.sql.functions as F
+
+    from paimon_conform.spark import source
+
+    options = engine_options(table)
+    for rows in commits:
+        data = to_arrow(table["fields"], rows)
+        df = spark().createDataFrame(data)
+        for f in data.schema:
+            if str(f.type).startswith("timestamp[") and "tz=" not in str(f.type):
+                df = df.withColumn(f.name, F.col(f.name).cast("timestamp_ntz"))
+        source.write(df, path, **options)
+
+
+def answer(request: dict[str, Any]) -> dict[str, Any]:
+    rid, op = request.get("id"), request.get("op")
+    if op == "hello":
+        caps = {"read-table": ["table"], "write-table": sorted(tables.KINDS)}
+        return {
+            "id": rid,
+            "name": "paimon-conform-spark",
+            "version": __version__,
+            "protocol": 1,
+            "java_release": None,
+            "capabilities": caps,
+        }
+    try:
+        if op == "read-table":
+            return {"id": rid, "rows": read_table(request["path"], request["fields"])}
+        if op == "write-table":
+            write_table(request["path"], request["table"], request["commits"])
+            return {"id": rid, "ok": True}
+    except Exception as exc:  # noqa: BLE001 - a failed read or write is the answer
+        return {"id": rid, "error": {"message": f"{type(exc).__name__}: {str(exc)[:1500]}"}}
+    return {"id": rid, "error": {"message": f"unknown operation {op!r}"}}
+
+
+def main() -> None:
+    protocol = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # the JVM and stray prints: stderr
+    try:
+        serve(sys.stdin.buffer, protocol, answer)
+    finally:
+        if _spark:
+            _spark[0].stop()
+
+
+if __name__ == "__main__":
+    main()
