@@ -5,7 +5,7 @@
 #   * the pinned Kaitai compiler and js-yaml (tools/kaitai/package-lock.json, npm ci);
 #   * the Paimon 0.9.0 jar from the pypaimon==0.2.0 sdist (SHA-256 checked) and our
 #     Java programs compiled with javac (tools/paimon_java.py).
-# Debian packages (node, npm, a JDK) are installed with apt-get only when missing.
+# Debian packages (node, npm, a JDK, Chromium) are installed with apt-get only when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +13,7 @@ need_apt=()
 command -v node >/dev/null || need_apt+=(nodejs)
 command -v npm >/dev/null || need_apt+=(npm)
 command -v javac >/dev/null || need_apt+=(openjdk-17-jdk-headless)
+command -v chromium >/dev/null || need_apt+=(chromium)  # the matrix page is checked in a real browser
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "install: apt-get install ${need_apt[*]}"
   apt-get update -qq && apt-get install -y -qq "${need_apt[@]}" >/dev/null

@@ -9,6 +9,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import sys
 import tempfile
 from itertools import islice
@@ -399,7 +400,8 @@ def cmd_testee(args: argparse.Namespace) -> int:
     new_list = args.fix and args.failure_list and not Path(args.failure_list).exists()
     listed = failures.load(Path(args.failure_list)) if args.failure_list and not new_list else {}
     try:
-        run = runner.run(command, cases, listed, args.timeout)
+        reader = shlex.split(args.reader) if args.reader else None
+        run = runner.run(command, cases, listed, args.timeout, reader=reader)
     except TesteeFault as fault:
         raise UsageError(f"the testee did not start as protocol 1 says: {fault}") from None
     text = TESTEE_RENDERERS[args.report](run)
@@ -414,6 +416,38 @@ def cmd_testee(args: argparse.Namespace) -> int:
         Path(args.failure_list).write_text(failures.render(runner.fixed_list(run, listed)), encoding="utf-8")
         return 0
     return 1 if run.failed() else 0
+
+
+def cmd_matrix(args: argparse.Namespace) -> int:
+    """Write tables with every testee, validate them, read each with every testee: the HTML and JSON matrix."""
+    from paimon_conform.testee import failures, matrix, matrix_page
+
+    listing = (
+        Path(args.testees) if args.testees else Path(__file__).resolve().parents[2] / "tools/testees/reference.json"
+    )
+    if not listing.is_file():
+        raise UsageError(f"no testee list at {listing}; pass --testees FILE")
+    testees = matrix.load_testees(listing)
+    if args.only:
+        testees = [t for t in testees if t[0] in args.only]
+    if args.timeout <= 0:
+        raise UsageError("--timeout takes a positive number of seconds")
+    out = Path(args.output)
+    out.mkdir(parents=True, exist_ok=True)
+    listed = failures.load(Path(args.failure_list)) if args.failure_list else {}
+    with tempfile.TemporaryDirectory(prefix="paimon-conform-matrix-") as tmp:
+        work = Path(args.keep_tables) if args.keep_tables else Path(tmp)
+        m = matrix.build(
+            testees, work, args.kind, listed, args.timeout, lambda s: print(f"matrix: {s}", file=sys.stderr)
+        )
+    (out / "matrix.json").write_text(json.dumps(m.to_json(), indent=2) + "\n", encoding="utf-8")
+    (out / "matrix.html").write_text(matrix_page.render_html(m), encoding="utf-8")
+    sys.stdout.write(matrix_page.render_markdown(m))
+    bad = m.unexpected()
+    for c in bad:
+        print(f"{c.id}: {'passes but is listed' if c.ok else 'FAILED ' + c.detail[:300]}")
+    print(f"matrix: {len(m.checks)} check(s), {len(bad)} unexpected; {out / 'matrix.html'}, {out / 'matrix.json'}")
+    return 1 if bad else 0
 
 
 def cmd_main(args: argparse.Namespace) -> int:
@@ -573,9 +607,21 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--failure-list", help="known failures (<case id>  # reason per line), protobuf's semantics")
     t.add_argument("--fix", action="store_true", help="rewrite --failure-list with the failures of this run")
     t.add_argument("--timeout", type=float, default=30.0, help="seconds per case (default 30)")
+    t.add_argument("--reader", help="a second testee's command line (one string) that reads every table written")
     t.add_argument("--report", choices=["text", "json", "junit"], default="text")
     t.add_argument("-o", "--output")
     t.set_defaults(func=cmd_testee)
+    mx = sub.add_parser(
+        "matrix", help="write tables with every testee, validate them, read them with every testee (HTML + JSON)"
+    )
+    mx.add_argument("--testees", help="the testee list (JSON); default tools/testees/reference.json of the checkout")
+    mx.add_argument("--only", action="append", help="only this testee of the list; repeatable")
+    mx.add_argument("--kind", action="append", help="only this table kind; repeatable")
+    mx.add_argument("--failure-list", help="checks known to fail (<check id>  # reason per line)")
+    mx.add_argument("--timeout", type=float, default=300.0, help="seconds per exchange (default 300)")
+    mx.add_argument("--keep-tables", help="write the tables here (kept) instead of a temporary folder")
+    mx.add_argument("-o", "--output", default="paimon-conform-matrix", help="folder for matrix.html and matrix.json")
+    mx.set_defaults(func=cmd_matrix)
     for command in (i, v, e, q, h, c, t):
         add_budget_option(command)
     return p

@@ -1,0 +1,117 @@
+"""The reference testees over every case, each with its failure list, as a user runs them: Java Paimon 0.9.0
+and 1.0-SNAPSHOT, pypaimon 2.1.0, pypaimon-rust 0.4.0 and the kit's Spark engine (tools/testees/). A run
+passes only when every failure is listed and every listed case still fails; the counts show each testee
+was asked what it declares."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTEES = ROOT / "tools" / "testees"
+CLI = [sys.executable, "-m", "paimon_conform.cli"]
+
+# testee -> (command, failure list, operations that must have passing cases)
+REFERENCE = {
+    "java-0.9.0": (
+        [str(TESTEES / "java_paimon.py"), "0.9.0"],
+        "java-0.9.0.txt",
+        {"decode", "encode", "hash", "read-table", "write-table"},
+    ),
+    "java-1.0-SNAPSHOT": (
+        [str(TESTEES / "java_paimon.py"), "1.0-SNAPSHOT"],
+        "java-1.0-SNAPSHOT.txt",
+        {"decode", "encode", "hash", "read-table", "write-table"},
+    ),
+    "pypaimon": ([str(TESTEES / "pypaimon_testee.py")], "pypaimon.txt", {"hash", "write-table"}),
+    "pypaimon-rust": ([str(TESTEES / "rust_testee.py")], "rust.txt", {"read-table", "write-table"}),
+}
+
+
+def _run(args: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=900, cwd=ROOT)
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCE))
+def test_reference_testee_passes_with_its_failure_list(name: str, tmp_path: Path) -> None:
+    command, listing, ops = REFERENCE[name]
+    report = tmp_path / "report.json"
+    done = _run(
+        [
+            "testee",
+            "--failure-list",
+            str(TESTEES / "failures" / listing),
+            "--report",
+            "json",
+            "-o",
+            str(report),
+            "--",
+            sys.executable,
+            *command,
+        ]
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    doc = json.loads(report.read_text())
+    passed = {c["op"] for c in doc["cases"] if c["status"] == "passed"}
+    assert ops <= passed, f"{name}: no passing case of {sorted(ops - passed)}"
+    listed = [
+        line.split("#")[0].strip()
+        for line in (TESTEES / "failures" / listing).read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    statuses = {c["id"]: c["status"] for c in doc["cases"]}
+    assert all(statuses.get(c) == "expected-failure" for c in listed), "every listed case ran and still fails"
+    assert all(
+        line.split("  # ", 1)[1].strip()
+        for line in (TESTEES / "failures" / listing).read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ), "every entry gives its evidence"
+
+
+def test_java_testee_reads_what_it_is_asked_to_judge_a_writer_by(tmp_path: Path) -> None:
+    """--reader: the kit's engine writes each table kind and Java 1.0-SNAPSHOT reads every one back."""
+    reader = f"{sys.executable} {TESTEES / 'java_paimon.py'} 1.0-SNAPSHOT"
+    done = _run(
+        ["testee", "--ops", "write-table", "--reader", reader, "--", sys.executable, "-m", "paimon_conform.testee.kit"]
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert ": 4 case(s): 4 passed" in done.stdout
+
+
+def test_a_reader_that_misreads_fails_the_write_case(tmp_path: Path) -> None:
+    """A second reader returning other rows fails the write case, naming the reader."""
+    rogue = tmp_path / "rogue_reader.py"
+    rogue.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    r = json.loads(line)\n"
+        "    if r['op'] == 'bye': break\n"
+        "    if r['op'] == 'hello':\n"
+        "        caps = {'read-table': ['table']}\n"
+        "        out = {'id': 0, 'name': 'rogue', 'version': '0', 'protocol': 1, 'capabilities': caps}\n"
+        "    else:\n"
+        "        out = {'id': r['id'], 'rows': []}\n"
+        "    print(json.dumps(out), flush=True)\n"
+    )
+    done = _run(
+        [
+            "testee",
+            "--ops",
+            "write-table",
+            "--kind",
+            "pk",
+            "--reader",
+            f"{sys.executable} {rogue}",
+            "--",
+            sys.executable,
+            "-m",
+            "paimon_conform.testee.kit",
+        ]
+    )
+    assert done.returncode == 1
+    assert "write-table:pk: FAILED the reader reads other rows than were written" in done.stdout
