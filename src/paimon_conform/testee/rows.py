@@ -6,7 +6,6 @@ TIMESTAMP(6) value)."""
 from __future__ import annotations
 
 import math
-import struct
 from collections import Counter
 from decimal import Context, Decimal, localcontext
 from typing import Any
@@ -69,19 +68,15 @@ def from_arrow(fields: list[dict[str, Any]], table: pa.Table) -> list[list[Any]]
     columns = []
     for f in fields:
         t = parse_type(f["type"])
-        values = internal_values(table.column(f["name"]), t)
-        if t.root == "FLOAT":
-            values = [None if v is None else struct.unpack("<f", struct.pack("<f", v))[0] for v in values]
-        columns.append([to_json(t, v) for v in values])
+        columns.append([to_json(t, v) for v in internal_values(table.column(f["name"]), t)])
     return [list(r) for r in zip(*columns, strict=True)] if columns else [[] for _ in range(table.num_rows)]
 
 
 def _value_key(t: DataType, v: Any) -> Any:
-    """A hashable key equal for values Java calls equal (every NaN one value, -0.0 not 0.0)."""
+    """A hashable key equal for values Java calls equal (every NaN one value, -0.0 not 0.0; FLOAT at 32 bits, as
+    to_internal rounds it)."""
     x = to_internal(t, v)
     if isinstance(x, float):
-        if t.root == "FLOAT":
-            x = struct.unpack("<f", struct.pack("<f", x))[0]
         return "NaN" if math.isnan(x) else (x, math.copysign(1.0, x))
     return x
 
@@ -99,12 +94,12 @@ def compare(fields: list[dict[str, Any]], got: Any, want: list[list[Any]]) -> st
     if not isinstance(got, list):
         return f"rows must be a list, got {type(got).__name__}"
     try:
-        have_rows = {row_key(types, r): r for r in got}
-        have = Counter(row_key(types, r) for r in got)
+        got_keys = [row_key(types, r) for r in got]
     except PaimonConformError as exc:
         return f"a row the kit cannot read: {exc}"
-    want_rows = {row_key(types, r): r for r in want}
-    need = Counter(row_key(types, r) for r in want)
+    want_keys = [row_key(types, r) for r in want]
+    have, need = Counter(got_keys), Counter(want_keys)
+    have_rows, want_rows = dict(zip(got_keys, got, strict=True)), dict(zip(want_keys, want, strict=True))
     if have == need:
         return None
     missing, extra = need - have, have - need
