@@ -23,7 +23,6 @@ class _NoRust:
 
 sys.meta_path.insert(0, _NoRust())
 
-from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
 import pyarrow as pa  # noqa: E402
@@ -44,9 +43,8 @@ def _fields(fields: list[dict[str, Any]]) -> list[DataField]:
 
 def _where(path: str) -> tuple[Any, str]:
     """(catalog, "db.table") of a table directory <warehouse>/<db>.db/<table>."""
-    p = Path(path)
-    catalog = CatalogFactory.create({"warehouse": str(p.parent.parent)})
-    return catalog, f"{p.parent.name.removesuffix('.db')}.{p.name}"
+    warehouse, db, name = tables.location(path)
+    return CatalogFactory.create({"warehouse": warehouse}), f"{db}.{name}"
 
 
 def hash_key(request: dict[str, Any]) -> dict[str, Any]:

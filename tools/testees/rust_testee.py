@@ -26,13 +26,12 @@ _contexts: dict[str, SQLContext] = {}
 
 def _where(path: str) -> tuple[SQLContext, str]:
     """(a SQL context with the warehouse as catalog `paimon`, "paimon.<db>.<table>")."""
-    p = Path(path)
-    warehouse = str(p.parent.parent)
+    warehouse, db, table = tables.location(path)
     if warehouse not in _contexts:
         ctx = SQLContext()
         ctx.register_catalog("paimon", {"warehouse": warehouse})
         _contexts[warehouse] = ctx
-    return _contexts[warehouse], f"paimon.{p.parent.name.removesuffix('.db')}.{p.name}"
+    return _contexts[warehouse], f"paimon.{db}.{table}"
 
 
 def _collect(result: Any) -> list:

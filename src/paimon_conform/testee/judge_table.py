@@ -10,10 +10,9 @@ from typing import Any
 
 from paimon_conform.core.errors import PaimonConformError
 from paimon_conform.core.java_releases import NEWEST, RELEASES
-from paimon_conform.table.read.reader import logical_rows, read_latest
 from paimon_conform.table.validate.table import validate_table
-from paimon_conform.testee.process import Testee, TesteeFault
-from paimon_conform.testee.protocol import VERSION, problem
+from paimon_conform.testee import kit
+from paimon_conform.testee.process import Session, TesteeFault
 from paimon_conform.testee.rows import compare
 from paimon_conform.testee.suite import Case
 
@@ -37,39 +36,25 @@ def must_findings(path: Path, release: str) -> list[str]:
 
 
 class Reader:
-    """A second testee that reads the tables the first writes; started on first use, restarted after a fault."""
+    """A second testee that reads the tables the first writes (one session, started on first use)."""
 
     def __init__(self, command: list[str], timeout: float) -> None:
-        self.command, self.timeout = command, timeout
-        self.testee: Testee | None = None
-        self.asked = 0
+        self.session = Session(command, timeout)
 
     def read(self, path: Path, fields: list[dict[str, Any]]) -> tuple[list | None, str]:
         """(rows, "") or (None, why not)."""
         try:
-            if self.testee is None:
-                self.testee = Testee(self.command, self.timeout)
-                hello = self.testee.ask({"id": 0, "op": "hello", "protocol": VERSION})
-                why = problem(hello, "hello_reply")
-                if why or "table" not in hello["capabilities"].get("read-table", []):
-                    raise TesteeFault(why or "the reader does not declare read-table")
-            self.asked += 1
-            request = {"id": self.asked, "op": "read-table", "kind": "table", "path": str(path), "fields": fields}
-            reply = self.testee.ask(request)
+            hello = self.session.open()
         except TesteeFault as fault:
-            self.close()
             return None, f"the reader failed: {fault}"
-        why = problem(reply, "read_table_reply")
-        if why:
-            return None, f"the reader answered outside the protocol: {why}"
-        if "error" in reply:
-            return None, f"the reader could not read it: {reply['error'].get('message', '')[:300]}"
-        return reply["rows"], ""
+        if "table" not in hello["capabilities"].get("read-table", []):
+            return None, "the reader does not declare read-table"
+        request = {"op": "read-table", "kind": "table", "path": str(path), "fields": fields}
+        reply, why = self.session.exchange(request, "read_table_reply")
+        return (reply["rows"], "") if reply is not None else (None, f"the reader: {why}")
 
     def close(self) -> None:
-        if self.testee is not None:
-            self.testee.close({"id": self.asked + 1, "op": "bye"})
-            self.testee = None
+        self.session.close()
 
 
 def judge(case: Case, path: Path, hello: dict[str, Any], reader: Reader | None) -> tuple[bool, str]:
@@ -83,13 +68,7 @@ def judge(case: Case, path: Path, hello: dict[str, Any], reader: Reader | None) 
             return False, f"the kit finds {len(musts)} must-finding(s) for Java {release}: " + ", ".join(
                 f"{c} x{n}" for c, n in top
             )
-        schema, rows = read_latest(path)
-        got = logical_rows(schema, rows)
-        names = [f.name for f in schema.fields]
-        at = [names.index(f["name"]) if f["name"] in names else None for f in fields]
-        if None in at:
-            return False, f"the table has columns {names}, the case {[f['name'] for f in fields]}"
-        why = compare(fields, [[r[i] for i in at] for r in got], case.expected)
+        why = compare(fields, kit.read_table(path, fields), case.expected)
     except PaimonConformError as exc:
         return False, f"the kit cannot read the table back: {exc}"
     except Exception as exc:  # noqa: BLE001 - a testee's table is untrusted: the case fails, the run goes on

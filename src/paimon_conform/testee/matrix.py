@@ -24,8 +24,8 @@ from paimon_conform.core.errors import PaimonConformError, UsageError
 from paimon_conform.core.java_releases import RELEASES
 from paimon_conform.testee import tables
 from paimon_conform.testee.judge_table import java_target, must_findings
-from paimon_conform.testee.process import Testee, TesteeFault
-from paimon_conform.testee.protocol import VERSION, problem
+from paimon_conform.testee.process import Session, TesteeFault
+from paimon_conform.testee.protocol import VERSION
 from paimon_conform.testee.rows import compare
 
 MAX_TESTEES = 32
@@ -103,91 +103,40 @@ def load_testees(path: Path) -> list[tuple[str, list[str]]]:
     return out
 
 
-def _hello(testee: Testee) -> dict[str, Any]:
-    hello = testee.ask({"id": 0, "op": "hello", "protocol": VERSION, "runner": "paimon-conform matrix"})
-    why = problem(hello, "hello_reply")
-    if why:
-        raise TesteeFault(f"handshake: {why}")
-    return hello
-
-
-def _session(command: list[str], timeout: float) -> tuple[Testee, dict[str, Any]]:
-    testee = Testee(command, timeout)
-    try:
-        return testee, _hello(testee)
-    except TesteeFault:
-        testee.close()
-        raise
-
-
-def _table_dir(work: Path, producer: str, kind: str) -> Path:
-    return work / producer / "db.db" / kind.replace("-", "_")
-
-
-def _ask(testee: Testee | None, command: list[str], timeout: float, request: dict[str, Any], op: str):
-    """(testee, reply or None, problem): one exchange; a testee that fails it is started again for the next."""
-    try:
-        if testee is None:
-            testee, _ = _session(command, timeout)
-        reply = testee.ask(request)
-    except TesteeFault as fault:
-        if testee is not None:
-            testee.close()
-        return None, None, f"the testee failed: {fault}"
-    why = problem(reply, f"{op}_reply")
-    if why:
-        return testee, None, why
-    if "error" in reply:
-        return testee, None, f"error: {reply['error'].get('message', '')[:600]}"
-    return testee, reply, ""
-
-
-def _writes(
-    name: str, command: list[str], hello: dict[str, Any], kinds: list[str], work: Path, timeout: float
-) -> list[Check]:
+def _writes(name: str, session: Session, kinds: list[str], work: Path, written: dict[str, list]) -> list[Check]:
     """Each table kind the producer declares, written; the rest skipped (not checks)."""
-    out, testee = [], None
-    declared = hello["capabilities"].get("write-table", [])
-    for n, kind in enumerate(k for k in kinds if k in declared):
-        spec = tables.KINDS[kind]
-        path = _table_dir(work, name, kind)
+    out = []
+    declared = session.hello["capabilities"].get("write-table", [])
+    for kind in (k for k in kinds if k in declared):
+        path = tables.table_dir(work, name, kind)
         path.parent.mkdir(parents=True, exist_ok=True)
-        request = {"id": n + 1, "op": "write-table", "kind": kind, "path": str(path), "table": spec.table()}
-        request["commits"] = tables.commits(spec)
-        testee, reply, why = _ask(testee, command, timeout, request, "write_table")
+        request = {"op": "write-table", "kind": kind, "path": str(path), "table": tables.KINDS[kind].table()}
+        reply, why = session.exchange({**request, "commits": written[kind]}, "write_table_reply")
         out.append(Check(f"write:{name}:{kind}", "write", name, None, kind, reply is not None, why))
-    if testee is not None:
-        testee.close({"id": len(kinds) + 1, "op": "bye"})
     return out
 
 
 def _validate(name: str, release: str, kind: str, work: Path) -> Check:
     try:
-        musts = must_findings(_table_dir(work, name, kind), release)
+        musts = must_findings(tables.table_dir(work, name, kind), release)
     except PaimonConformError as exc:
         musts = [f"unusable: {exc}"]
     detail = f"for Java {release}: " + ("; ".join(musts[:20]) if musts else "no must-finding")
     return Check(f"validate-{release}:{name}:{kind}", "validate", name, f"Java {release}", kind, not musts, detail)
 
 
-def _reads(
-    consumer: str, command: list[str], written: list[Check], work: Path, timeout: float, counter: list[int]
-) -> list[Check]:
-    out, testee = [], None
+def _reads(consumer: str, session: Session, written: list[Check], work: Path, models: dict[str, list]) -> list[Check]:
+    """Every written table, read by one consumer and compared with its kind's model."""
+    out = []
     for w in written:
-        spec = tables.KINDS[w.kind]
-        fields = spec.table()["fields"]
-        counter[0] += 1
-        path = _table_dir(work, w.producer, w.kind)
-        request = {"id": counter[0], "op": "read-table", "kind": "table", "path": str(path), "fields": fields}
-        testee, reply, why = _ask(testee, command, timeout, request, "read_table")
+        fields = tables.FIELDS
+        path = tables.table_dir(work, w.producer, w.kind)
+        request = {"op": "read-table", "kind": "table", "path": str(path), "fields": fields}
+        reply, why = session.exchange(request, "read_table_reply")
         if reply is not None:
-            why = compare(fields, reply["rows"], tables.model(spec, tables.commits(spec))) or ""
-            why = f"other rows than written: {why}" if why else ""
-        cid = f"read:{w.producer}>{consumer}:{w.kind}"
-        out.append(Check(cid, "read", w.producer, consumer, w.kind, not why, why))
-    if testee is not None:
-        testee.close({"id": counter[0] + 1, "op": "bye"})
+            differs = compare(fields, reply["rows"], models[w.kind])
+            why = f"other rows than written: {differs}" if differs else ""
+        out.append(Check(f"read:{w.producer}>{consumer}:{w.kind}", "read", w.producer, consumer, w.kind, not why, why))
     return out
 
 
@@ -199,30 +148,36 @@ def build(
     timeout: float = 120.0,
     progress: Callable[[str], None] | None = None,
 ) -> Matrix:
-    """Write with every producer, validate, read with every consumer; `listed` marks expected failures."""
+    """Write with every producer, validate, read with every consumer; `listed` marks expected failures. Each
+    testee runs in one session from its handshake to the end (started again only after a fault)."""
     say = progress or (lambda _m: None)
     m = Matrix(kinds=[k for k in tables.KINDS if not kinds or k in kinds])
-    commands = dict(testees)
-    for name, command in testees:
-        say(f"{name}: handshake")
-        try:
-            testee, hello = _session(command, timeout)
-            testee.close({"id": 1, "op": "bye"})
-        except TesteeFault as fault:
-            m.skipped.append(f"{name}: did not start as protocol 1 says: {fault}")
-            continue
-        m.testees[name] = hello
-    for name in m.producers():
-        say(f"{name}: writing {len(m.kinds)} table kind(s)")
-        writes = _writes(name, commands[name], m.testees[name], m.kinds, work, timeout)
-        m.checks += writes
-        say(f"{name}: validating")
-        m.checks += [_validate(name, r, w.kind, work) for r in m.releases() for w in writes if w.ok]
-    written = [c for c in m.checks if c.step == "write" and c.ok]
-    counter = [0]
-    for name in m.consumers():
-        say(f"{name}: reading {len(written)} table(s)")
-        m.checks += _reads(name, commands[name], written, work, timeout, counter)
+    written = {k: tables.commits(tables.KINDS[k]) for k in m.kinds}
+    models = {k: tables.model(tables.KINDS[k], written[k]) for k in m.kinds}
+    sessions: dict[str, Session] = {}
+    try:
+        for name, command in testees:
+            say(f"{name}: handshake")
+            session = Session(command, timeout)
+            try:
+                m.testees[name] = session.open()
+            except TesteeFault as fault:
+                m.skipped.append(f"{name}: did not start as protocol 1 says: {fault}")
+                continue
+            sessions[name] = session
+        for name in m.producers():
+            say(f"{name}: writing {len(m.kinds)} table kind(s)")
+            writes = _writes(name, sessions[name], m.kinds, work, written)
+            m.checks += writes
+            say(f"{name}: validating")
+            m.checks += [_validate(name, r, w.kind, work) for r in m.releases() for w in writes if w.ok]
+        done = [c for c in m.checks if c.step == "write" and c.ok]
+        for name in m.consumers():
+            say(f"{name}: reading {len(done)} table(s)")
+            m.checks += _reads(name, sessions[name], done, work, models)
+    finally:
+        for session in sessions.values():
+            session.close()
     for c in m.checks:
         if listed and c.id in listed:
             c.expected = listed[c.id] or c.detail or "listed"

@@ -11,7 +11,8 @@ import tempfile
 import time
 from typing import Any
 
-from paimon_conform.testee.protocol import MAX_LINE
+from paimon_conform import __version__
+from paimon_conform.testee.protocol import MAX_LINE, VERSION, problem
 
 
 class TesteeFault(Exception):
@@ -100,3 +101,59 @@ class Testee:
             self.proc.kill()
             self.proc.wait()
         self.stderr.close()
+
+
+def start(command: list[str], timeout: float) -> tuple[Testee, dict[str, Any]]:
+    """Start a testee and shake hands; TesteeFault (with the tail of its stderr) when it does not answer as
+    protocol 1 says."""
+    testee = Testee(command, timeout)
+    try:
+        hello = testee.ask({"id": 0, "op": "hello", "protocol": VERSION, "runner": f"paimon-conform {__version__}"})
+        why = problem(hello, "hello_reply")
+        if why:
+            raise TesteeFault(f"handshake: {why}")
+    except TesteeFault as fault:
+        tail = testee.stderr_tail(600).strip()
+        testee.close()
+        raise TesteeFault(f"{fault}; its stderr ends: {tail}" if tail else str(fault)) from None
+    return testee, hello
+
+
+class Session:
+    """A testee kept for many exchanges: started (with its handshake) on first use, started again after a
+    fault, said bye to on close."""
+
+    def __init__(self, command: list[str], timeout: float) -> None:
+        self.command, self.timeout = command, timeout
+        self.testee: Testee | None = None
+        self.hello: dict[str, Any] = {}
+        self.asked = 0
+
+    def open(self) -> dict[str, Any]:
+        """The handshake's reply, starting the testee when it is not running (TesteeFault when it does not)."""
+        if self.testee is None:
+            self.testee, self.hello = start(self.command, self.timeout)
+        return self.hello
+
+    def exchange(self, request: dict[str, Any], definition: str) -> tuple[dict[str, Any] | None, str]:
+        """(reply, "") for an answer; (None, why) when the testee failed, broke the schema `definition` or
+        answered with an error."""
+        self.asked += 1
+        try:
+            self.open()
+            assert self.testee is not None
+            reply = self.testee.ask({**request, "id": self.asked})
+        except TesteeFault as fault:
+            self.close()
+            return None, f"the testee failed: {fault}"
+        why = problem(reply, definition)
+        if why:
+            return None, why
+        if "error" in reply:
+            return None, f"error: {reply['error'].get('message', '')[:600]}"
+        return reply, ""
+
+    def close(self) -> None:
+        if self.testee is not None:
+            self.testee.close({"id": self.asked + 1, "op": "bye"})
+            self.testee = None

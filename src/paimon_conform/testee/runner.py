@@ -11,11 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from paimon_conform import __version__
 from paimon_conform.core import cases as case_format
-from paimon_conform.testee import judge_table
-from paimon_conform.testee.process import Testee, TesteeFault
-from paimon_conform.testee.protocol import VERSION, problem
+from paimon_conform.testee import judge_table, tables
+from paimon_conform.testee.process import TesteeFault, start
+from paimon_conform.testee.protocol import problem
 from paimon_conform.testee.rows import compare
 from paimon_conform.testee.suite import Case
 
@@ -47,21 +46,6 @@ class Run:
 
     def count(self, status: str) -> int:
         return sum(r.status == status for r in self.results)
-
-
-def _start(command: list[str], timeout: float) -> tuple[Testee, dict[str, Any]]:
-    """Start the testee and shake hands; TesteeFault when it does not answer as protocol 1 says."""
-    testee = Testee(command, timeout)
-    try:
-        hello = testee.ask({"id": 0, "op": "hello", "protocol": VERSION, "runner": f"paimon-conform {__version__}"})
-        why = problem(hello, "hello_reply")
-        if why:
-            raise TesteeFault(f"handshake: {why}")
-    except TesteeFault as fault:
-        tail = testee.stderr_tail(600).strip()
-        testee.close()
-        raise TesteeFault(f"{fault}; its stderr ends: {tail}" if tail else str(fault)) from None
-    return testee, hello
 
 
 def judge(case: Case, reply: dict[str, Any]) -> tuple[bool, str]:
@@ -112,7 +96,7 @@ def _place(case: Case, n: int, work: Path) -> dict[str, Any]:
         shutil.copytree(case.source, path)
         request["path"] = str(path)
     elif case.op == "write-table":
-        path = work / f"write-{n}" / "db.db" / case.kind.replace("-", "_")
+        path = tables.table_dir(work, f"write-{n}", case.kind)
         path.parent.mkdir(parents=True, exist_ok=True)
         request["path"] = str(path)
     return request
@@ -143,7 +127,7 @@ def _run(
     reader: list[str] | None,
     work: Path,
 ) -> Run:
-    testee, hello = _start(command, timeout)
+    testee, hello = start(command, timeout)
     out = Run(hello=hello)
     caps = hello["capabilities"]
     restarts = 0
@@ -173,7 +157,7 @@ def _run(
                 restarts += 1
                 if restarts <= MAX_RESTARTS:
                     try:
-                        testee, _ = _start(command, timeout)
+                        testee, _ = start(command, timeout)
                     except TesteeFault:
                         testee = None
             out.results.append(_listed(case, ok, detail, listed))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 SEED = 20261124
@@ -125,3 +126,15 @@ def model(kind: TableKind, written: list[list[list[Any]]]) -> list[list[Any]]:
         for r in c:
             last[tuple(r[i] for i in at)] = r
     return list(last.values())
+
+
+def table_dir(work: Path, owner: str, kind: str) -> Path:
+    """Where a table of `kind` goes under `work`: <work>/<owner>/db.db/<kind with _ for -> (the form every
+    table path of the protocol has, and a name SQL engines take unquoted)."""
+    return work / owner / "db.db" / kind.replace("-", "_")
+
+
+def location(path: str | Path) -> tuple[str, str, str]:
+    """(warehouse, database, table) of a protocol table path <warehouse>/<database>.db/<table>."""
+    p = Path(path)
+    return str(p.parent.parent), p.parent.name.removesuffix(".db"), p.name
