@@ -33,7 +33,7 @@ from pypaimon.table.row.row_kind import RowKind  # noqa: E402
 from pypaimon.write import row_key_extractor as rke  # noqa: E402
 
 from paimon_conform.testee import tables  # noqa: E402
-from paimon_conform.testee.kit import serve  # noqa: E402
+from paimon_conform.testee.kit import TABLE_CAPABILITIES, adapter, serve, table_handlers  # noqa: E402
 from paimon_conform.testee.rows import from_arrow, to_arrow  # noqa: E402
 
 
@@ -83,30 +83,12 @@ def write_table(path: str, table: dict[str, Any], commits: list[list[list[Any]]]
         c.close()
 
 
-def answer(request: dict[str, Any]) -> dict[str, Any]:
-    rid, op = request.get("id"), request.get("op")
-    if op == "hello":
-        caps = {"hash": ["binary-row"], "read-table": ["table"], "write-table": sorted(tables.KINDS)}
-        return {
-            "id": rid,
-            "name": "pypaimon",
-            "version": version("pypaimon"),
-            "protocol": 1,
-            "java_release": None,
-            "capabilities": caps,
-        }
-    try:
-        if op == "hash":
-            return {"id": rid, **hash_key(request)}
-        if op == "read-table":
-            return {"id": rid, "rows": read_table(request["path"], request["fields"])}
-        if op == "write-table":
-            write_table(request["path"], request["table"], request["commits"])
-            return {"id": rid, "ok": True}
-    except Exception as exc:  # noqa: BLE001 - whatever pypaimon raises is its answer
-        return {"id": rid, "error": {"message": f"{type(exc).__name__}: {exc}"[:2000]}}
-    return {"id": rid, "error": {"message": f"unknown operation {op!r}"}}
-
+answer = adapter(
+    "pypaimon",
+    version("pypaimon"),
+    {"hash": ["binary-row"], **TABLE_CAPABILITIES},
+    {"hash": hash_key, **table_handlers(read_table, write_table)},
+)
 
 if __name__ == "__main__":
     serve(sys.stdin.buffer, sys.stdout.buffer, answer)

@@ -18,7 +18,7 @@ import pyarrow as pa
 from pypaimon_rust.datafusion import SQLContext
 
 from paimon_conform.testee import tables
-from paimon_conform.testee.kit import serve
+from paimon_conform.testee.kit import TABLE_CAPABILITIES, adapter, serve, table_handlers
 from paimon_conform.testee.rows import from_arrow, to_arrow
 
 _contexts: dict[str, SQLContext] = {}
@@ -69,30 +69,7 @@ def write_table(path: str, table: dict[str, Any], commits: list[list[list[Any]]]
         _collect(ctx.sql(f"INSERT INTO {name} SELECT * FROM {source}"))  # noqa: S608 - our own names
 
 
-def answer(request: dict[str, Any]) -> dict[str, Any]:
-    rid, op = request.get("id"), request.get("op")
-    if op == "hello":
-        caps = {"read-table": ["table"], "write-table": sorted(tables.KINDS)}
-        return {
-            "id": rid,
-            "name": "pypaimon-rust",
-            "version": version("pypaimon-rust"),
-            "protocol": 1,
-            "java_release": None,
-            "capabilities": caps,
-        }
-    try:
-        if op == "read-table":
-            return {"id": rid, "rows": read_table(request["path"], request["fields"])}
-        if op == "write-table":
-            write_table(request["path"], request["table"], request["commits"])
-            return {"id": rid, "ok": True}
-    except BaseException as exc:
-        if isinstance(exc, KeyboardInterrupt | SystemExit):
-            raise
-        return {"id": rid, "error": {"message": f"{type(exc).__name__}: {exc}"[:2000]}}
-    return {"id": rid, "error": {"message": f"unknown operation {op!r}"}}
-
+answer = adapter("pypaimon-rust", version("pypaimon-rust"), TABLE_CAPABILITIES, table_handlers(read_table, write_table))
 
 if __name__ == "__main__":
     serve(sys.stdin.buffer, sys.stdout.buffer, answer)

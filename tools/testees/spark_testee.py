@@ -14,8 +14,7 @@ import sys
 from typing import Any
 
 from paimon_conform import __version__
-from paimon_conform.testee import tables
-from paimon_conform.testee.kit import engine_options, serve
+from paimon_conform.testee.kit import TABLE_CAPABILITIES, adapter, engine_options, serve, table_handlers
 from paimon_conform.testee.rows import from_arrow, to_arrow
 
 _spark: list[Any] = []
@@ -50,27 +49,7 @@ def write_table(path: str, table: dict[str, Any], commits: list[list[list[Any]]]
         source.write(df, path, **options)
 
 
-def answer(request: dict[str, Any]) -> dict[str, Any]:
-    rid, op = request.get("id"), request.get("op")
-    if op == "hello":
-        caps = {"read-table": ["table"], "write-table": sorted(tables.KINDS)}
-        return {
-            "id": rid,
-            "name": "paimon-conform-spark",
-            "version": __version__,
-            "protocol": 1,
-            "java_release": None,
-            "capabilities": caps,
-        }
-    try:
-        if op == "read-table":
-            return {"id": rid, "rows": read_table(request["path"], request["fields"])}
-        if op == "write-table":
-            write_table(request["path"], request["table"], request["commits"])
-            return {"id": rid, "ok": True}
-    except Exception as exc:  # noqa: BLE001 - a failed read or write is the answer
-        return {"id": rid, "error": {"message": f"{type(exc).__name__}: {str(exc)[:1500]}"}}
-    return {"id": rid, "error": {"message": f"unknown operation {op!r}"}}
+answer = adapter("paimon-conform-spark", __version__, TABLE_CAPABILITIES, table_handlers(read_table, write_table))
 
 
 def main() -> None:

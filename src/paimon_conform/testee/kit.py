@@ -26,13 +26,7 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
     rid, op = request.get("id"), request.get("op")
     if op == "hello":
         kinds = sorted(LAYOUTS)
-        caps = {
-            "decode": kinds,
-            "encode": kinds,
-            "hash": ["binary-row"],
-            "read-table": ["table"],
-            "write-table": sorted(tables.KINDS),
-        }
+        caps = {"decode": kinds, "encode": kinds, "hash": ["binary-row"], **TABLE_CAPABILITIES}
         return {
             "id": rid,
             "name": "paimon-conform",
@@ -105,6 +99,52 @@ def write_table(path: Path, table: dict[str, Any], commits: list[list[list[Any]]
         data = to_arrow(table["fields"], rows)
         plan = write.prepare(path, data.schema, options, False)
         commit.commit(plan, [write.write_task(plan, data.to_batches(), 0)])
+
+
+Handler = Callable[[dict[str, Any]], dict[str, Any]]
+TABLE_CAPABILITIES = {"read-table": ["table"], "write-table": sorted(tables.KINDS)}
+
+
+def table_handlers(
+    read: Callable[[str, list[dict[str, Any]]], list[list[Any]]],
+    write: Callable[[str, dict[str, Any], list[list[list[Any]]]], None],
+) -> dict[str, Handler]:
+    """The read-table and write-table handlers of a testee over its own read and write functions."""
+
+    def write_table_(request: dict[str, Any]) -> dict[str, Any]:
+        write(request["path"], request["table"], request["commits"])
+        return {"ok": True}
+
+    return {"read-table": lambda r: {"rows": read(r["path"], r["fields"])}, "write-table": write_table_}
+
+
+def adapter(name: str, version: str, capabilities: dict[str, list[str]], handlers: dict[str, Handler]) -> Handler:
+    """The answer function of a testee over another implementation: hello from its name, version and
+    capabilities; each operation by its handler, whatever the handler raises (a Rust panic too; not an
+    interrupt or exit) being that implementation's error reply."""
+
+    def answer_(request: dict[str, Any]) -> dict[str, Any]:
+        rid, op = request.get("id"), request.get("op")
+        if op == "hello":
+            return {
+                "id": rid,
+                "name": name,
+                "version": version,
+                "protocol": VERSION,
+                "java_release": None,
+                "capabilities": capabilities,
+            }
+        handler = handlers.get(op)
+        if handler is None:
+            return {"id": rid, "error": {"message": f"unknown operation {op!r}"}}
+        try:
+            return {"id": rid, **handler(request)}
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as exc:  # noqa: BLE001 - what the implementation raises is its answer
+            return {"id": rid, "error": {"message": f"{type(exc).__name__}: {exc}"[:2000]}}
+
+    return answer_
 
 
 def serve(inp: BinaryIO, out: BinaryIO, respond: Callable[[dict[str, Any]], dict[str, Any]] = answer) -> None:
