@@ -90,6 +90,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 
 public class TablesReader {
 
@@ -354,7 +355,6 @@ public class TablesReader {
     }
 
     static void writeControl(Path path, JsonNode t) throws Exception {
-        LocalFileIO io = LocalFileIO.create();
         Schema.Builder sb = Schema.newBuilder();
         List<DataType> types = new ArrayList<>();
         for (JsonNode c : t.get("columns")) {
@@ -368,15 +368,23 @@ public class TablesReader {
         t.get("partition").forEach(x -> partition.add(x.asText()));
         sb.primaryKey(primary).partitionKeys(partition);
         t.get("options").fields().forEachRemaining(e -> sb.option(e.getKey(), e.getValue().asText()));
-        new SchemaManager(io, path).createTable(sb.build());
+        createAndCommit(path, sb.build(), types, t.get("commits"), TablesReader::internal);
+    }
+
+    /** Creates the table at `path` and writes each batch of `commits` in one BatchTableWrite and commit, each
+     *  JSON value made Java's internal object of its column type by `value`. */
+    static void createAndCommit(Path path, Schema schema, List<DataType> types, JsonNode commits,
+            BiFunction<DataType, JsonNode, Object> value) throws Exception {
+        LocalFileIO io = LocalFileIO.create();
+        new SchemaManager(io, path).createTable(schema);
         FileStoreTable table = FileStoreTableFactory.create(io, path);
-        for (JsonNode commit : t.get("commits")) {
+        for (JsonNode commit : commits) {
             BatchWriteBuilder wb = table.newBatchWriteBuilder();
             try (BatchTableWrite write = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
                 for (JsonNode row : commit) {
                     Object[] values = new Object[types.size()];
                     for (int i = 0; i < values.length; i++) {
-                        values[i] = internal(types.get(i), row.get(i));
+                        values[i] = value.apply(types.get(i), row.get(i));
                     }
                     write.write(GenericRow.of(values));
                 }

@@ -8,7 +8,7 @@
 //   hash             the key's BinaryRow from the generated projection FixedBucketRowKeyExtractor uses, its
 //                    hashCode, and the extractor's bucket per count (these releases have one bucket function)
 //   read-table       FileStoreTable batch read of the latest snapshot
-//   write-table      SchemaManager.createTable, then one BatchTableWrite + commit per batch
+//   write-table      SchemaManager.createTable, then one BatchTableWrite + commit per batch (TablesReader.createAndCommit)
 //
 // Usage: java -cp <jar>:<classes> Testee PAIMON_VERSION JAVA_RELEASE
 // Paimon's logging goes to stderr: stdout carries only replies.
@@ -29,7 +29,6 @@ import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.options.MemorySize;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
-import org.apache.paimon.schema.SchemaManager;
 import org.apache.paimon.schema.TableSchema;
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
@@ -37,9 +36,6 @@ import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.Arra
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.FileStoreTableFactory;
-import org.apache.paimon.table.sink.BatchTableCommit;
-import org.apache.paimon.table.sink.BatchTableWrite;
-import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.FixedBucketRowKeyExtractor;
 import org.apache.paimon.table.source.DeletionFile;
 import org.apache.paimon.table.source.ReadBuilder;
@@ -394,8 +390,6 @@ public class Testee {
     }
 
     static void writeTable(String dir, JsonNode spec, JsonNode commits) throws Exception {
-        LocalFileIO io = LocalFileIO.create();
-        Path path = new Path(dir);
         Schema.Builder sb = Schema.newBuilder();
         List<DataType> types = new ArrayList<>();
         for (JsonNode f : spec.get("fields")) {
@@ -410,21 +404,7 @@ public class Testee {
         spec.get("partition_keys").forEach(x -> partition.add(x.asText()));
         sb.primaryKey(primary).partitionKeys(partition);
         spec.get("options").fields().forEachRemaining(e -> sb.option(e.getKey(), e.getValue().asText()));
-        new SchemaManager(io, path).createTable(sb.build());
-        FileStoreTable table = FileStoreTableFactory.create(io, path);
-        for (JsonNode commit : commits) {
-            BatchWriteBuilder wb = table.newBatchWriteBuilder();
-            try (BatchTableWrite write = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
-                for (JsonNode row : commit) {
-                    Object[] values = new Object[types.size()];
-                    for (int i = 0; i < values.length; i++) {
-                        values[i] = internal(types.get(i), row.get(i));
-                    }
-                    write.write(GenericRow.of(values));
-                }
-                c.commit(write.prepareCommit());
-            }
-        }
+        TablesReader.createAndCommit(new Path(dir), sb.build(), types, commits, Testee::internal);
     }
 
     // ------------------------------------------------------------------ values
