@@ -21,12 +21,13 @@ GOLDEN = ROOT / "golden"
 KIT = [sys.executable, "-m", "paimon_conform.testee.kit"]
 
 # A testee in Python that forwards to the kit, except where the environment tells it to misbehave:
-# per request a behaviour (crash, hang, garbage, wrong-id, flip, accept, hash-off, bad-reply), and which kinds
+# per request a behaviour (crash, hang, garbage, wrong-id, flip, accept, hash-off, remain, drop-row, empty-rows,
+# bad-reply), and which kinds
 # it declares.
 ROGUE = r"""
 import json, os, sys, time
 from paimon_conform.testee import kit
-plan = json.loads(os.environ["ROGUE_PLAN"])
+plan = json.loads(open(os.environ["ROGUE_PLAN"]).read())
 for line in sys.stdin.buffer:
     req = json.loads(line)
     if req["op"] == "bye":
@@ -50,6 +51,12 @@ for line in sys.stdin.buffer:
             reply = {"id": req["id"], "case": {"case_format": 1, "kind": req["kind"]}}
         if what == "hash-off":
             reply["hash"] += 1
+        if what == "remain":
+            reply = {"id": req["id"], "result": "remain"}
+        if what == "drop-row":
+            reply["rows"] = reply["rows"][1:]
+        if what == "empty-rows":
+            reply = {"id": req["id"], "result": "rows", "rows": []}
         if what == "bad-reply":
             reply = {"id": req["id"], "case": {}, "error": {"message": "both"}}
     sys.stdout.buffer.write(json.dumps(reply).encode() + b"\n"); sys.stdout.flush()
@@ -61,7 +68,9 @@ def _rogue(tmp_path: Path, monkeypatch, caps: dict, by_case: dict[str, str], cas
     by_request = {json.dumps(c.request, sort_keys=True): by_case[c.id] for c in cases if c.id in by_case}
     script = tmp_path / "rogue.py"
     script.write_text(ROGUE)
-    monkeypatch.setenv("ROGUE_PLAN", json.dumps({"capabilities": caps, "by_request": by_request}))
+    plan = tmp_path / "rogue-plan.json"  # a file: requests with their bytes outgrow an environment variable
+    plan.write_text(json.dumps({"capabilities": caps, "by_request": by_request}))
+    monkeypatch.setenv("ROGUE_PLAN", str(plan))
     return [sys.executable, str(script)]
 
 

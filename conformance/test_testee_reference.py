@@ -21,12 +21,12 @@ REFERENCE = {
     "java-0.9.0": (
         [str(TESTEES / "java_paimon.py"), "0.9.0"],
         "java-0.9.0.txt",
-        {"decode", "encode", "hash", "read-table", "write-table"},
+        {"decode", "encode", "hash", "query", "read-table", "write-table"},
     ),
     "java-1.0-SNAPSHOT": (
         [str(TESTEES / "java_paimon.py"), "1.0-SNAPSHOT"],
         "java-1.0-SNAPSHOT.txt",
-        {"decode", "encode", "hash", "read-table", "write-table"},
+        {"decode", "encode", "hash", "query", "read-table", "write-table"},
     ),
     "pypaimon": ([str(TESTEES / "pypaimon_testee.py")], "pypaimon.txt", {"hash", "write-table"}),
     "pypaimon-rust": ([str(TESTEES / "rust_testee.py")], "rust.txt", {"read-table", "write-table"}),

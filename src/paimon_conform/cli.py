@@ -274,9 +274,7 @@ def _query_columns(args: argparse.Namespace, data: bytes) -> dict:
     t = types if isinstance(types, DataType) else (types or {}).get(args.column)
     if t is None:
         raise UsageError(f"a {kind} payload is typed by its column: pass --type")
-    column = query.Column(t, [])
-    column.readers.append(query.open_payload(kind, data, t, column))
-    return {args.column: column}
+    return query.open_lone(kind, data, args.column, t)
 
 
 def cmd_query(args: argparse.Namespace) -> int:

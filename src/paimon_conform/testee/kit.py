@@ -16,7 +16,7 @@ from paimon_conform.core.errors import LayoutError, PaimonConformError, UsageErr
 from paimon_conform.core.types import parse_type
 from paimon_conform.layouts.binary_row import bucketing
 from paimon_conform.layouts.registry import LAYOUTS, get
-from paimon_conform.testee import tables
+from paimon_conform.testee import queries, tables
 from paimon_conform.testee.protocol import VERSION
 from paimon_conform.testee.rows import to_arrow
 
@@ -26,7 +26,8 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
     rid, op = request.get("id"), request.get("op")
     if op == "hello":
         kinds = sorted(LAYOUTS)
-        caps = {"decode": kinds, "encode": kinds, "hash": ["binary-row"], **TABLE_CAPABILITIES}
+        caps = {"decode": kinds, "encode": kinds, "hash": ["binary-row"], "query": list(queries.KINDS)}
+        caps |= TABLE_CAPABILITIES
         return {
             "id": rid,
             "name": "paimon-conform",
@@ -45,6 +46,8 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
             return {"id": rid, "data": get(case["kind"]).encode(case).hex()}
         if op == "hash":
             return {"id": rid, **hash_key(request)}
+        if op == "query":
+            return {"id": rid, **queries.answer(request)}
         if op == "read-table":
             return {"id": rid, "rows": read_table(Path(request["path"]), request["fields"])}
         if op == "write-table":

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from paimon_conform.core import cases as case_format
-from paimon_conform.testee import judge_table, tables
+from paimon_conform.testee import judge_table, queries, tables
 from paimon_conform.testee.process import TesteeFault, start
 from paimon_conform.testee.protocol import problem
 from paimon_conform.testee.rows import compare
@@ -71,6 +71,11 @@ def judge(case: Case, reply: dict[str, Any]) -> tuple[bool, str]:
         wrong = [k for k in ("row", "hash", "buckets") if got[k] != case.expected[k]]
         shown = "; ".join(f"{k} {got[k]!r}, Java {case.expected[k]!r}" for k in wrong)
         return False, f"another {', '.join(wrong)} than Java's: {shown}"[:600]
+    if case.expect == "query":
+        got, want = queries.outcome(reply), queries.outcome(case.expected)
+        if got == want:
+            return True, ""
+        return False, f"answered {queries.describe_outcome(got)}; Java's rules give {queries.describe_outcome(want)}"
     if case.expect == "bytes":
         got, want = bytes.fromhex(reply["data"]), bytes.fromhex(case.expected)
         if got == want:

@@ -1,6 +1,7 @@
 """The cases a testee is run on, from the golden corpus: each valid file decoded (to its sidecar's content)
 and encoded (to its bytes), each must-reject file decoded (to an error), each Java-written BinaryRow key
 hashed (to Java's row bytes, hashCode and buckets), each golden table read (to the rows Java read from it);
+each valid index file queried with predicates drawn from a fixed seed (to the kit's answer, `queries`);
 and one write of each table kind of `tables` (to a table the kit validates and reads back as the model)."""
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from typing import Any
 from paimon_conform.core import cases
 from paimon_conform.core.errors import PaimonConformError
 from paimon_conform.golden import sidecars
+from paimon_conform.layouts.file_index import query
 from paimon_conform.layouts.registry import LAYOUTS
-from paimon_conform.testee import tables
+from paimon_conform.testee import queries, tables
 
 TYPE_KEYS = ("type", "types", "fields", "columns")  # the case keys that state column types
 NOT_SENT = ("provenance", "notes", "java_reader", "data_file")  # annotations a testee never needs
@@ -28,12 +30,12 @@ class Case:
     op: str
     kind: str
     request: dict[str, Any]
-    expect: str  # "content", "bytes", "error", "hash", "rows" (read-table) or "table" (write-table)
+    expect: str  # "content", "bytes", "error", "hash", "query", "rows" (read-table) or "table" (write-table)
     expected: Any = None
     source: str | None = None  # read-table: the golden table directory, copied for the testee to read
 
 
-OPS = ("decode", "encode", "hash", "read-table", "write-table")
+OPS = ("decode", "encode", "hash", "query", "read-table", "write-table")
 
 
 def golden_cases(root: Path, ops: tuple[str, ...] = OPS, kinds: list[str] | None = None) -> list[Case]:
@@ -68,6 +70,20 @@ def golden_cases(root: Path, ops: tuple[str, ...] = OPS, kinds: list[str] | None
             out.append(Case(f"encode:{name}", "encode", kind, {"op": "encode", "case": sent}, "bytes", data.hex()))
         if "hash" in ops and kind == "binary-row" and "hash" in case and "buckets" in case:
             out.append(_hash_case(name, case, data))
+        if "query" in ops and kind in queries.KINDS:
+            out += _query_cases(name, case, data)
+    return out
+
+
+def _query_cases(name: str, case: dict[str, Any], data: bytes) -> list[Case]:
+    """An index file's predicates from the fixed seed, each with the kit's answer."""
+    types = {col: t for col, (t, _) in queries.columns_of(case).items()}
+    columns = queries.open_columns(case["kind"], data, types)
+    out = []
+    for n, predicate in enumerate(queries.predicates(name, case), 1):
+        request = {"op": "query", "kind": case["kind"], "data": data.hex(), "types": types, "predicate": predicate}
+        expected = query.describe(query.evaluate(queries.tree(predicate), columns))
+        out.append(Case(f"query:{name}/{n:02d}", "query", case["kind"], request, "query", expected))
     return out
 
 

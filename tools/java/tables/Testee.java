@@ -8,6 +8,8 @@
 //   hash             the key's BinaryRow from the generated projection FixedBucketRowKeyExtractor uses, its
 //                    hashCode, and the extractor's bucket per count (these releases have one bucket function)
 //   read-table       FileStoreTable batch read of the latest snapshot
+//   query            file-index containers: FileIndexFormat.Reader's column readers, the predicate as PredicateBuilder
+//                    builds it, evaluated by FileIndexPredicate's own (private) visitor, reached by reflection
 //   write-table      SchemaManager.createTable, then one BatchTableWrite + commit per batch (TablesReader.createAndCommit)
 //
 // Usage: java -cp <jar>:<classes> Testee PAIMON_VERSION JAVA_RELEASE
@@ -22,11 +24,18 @@ import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.deletionvectors.BitmapDeletionVector;
 import org.apache.paimon.deletionvectors.DeletionVector;
 import org.apache.paimon.deletionvectors.DeletionVectorsIndexFile;
+import org.apache.paimon.fileindex.FileIndexFormat;
+import org.apache.paimon.fileindex.FileIndexReader;
+import org.apache.paimon.fileindex.FileIndexResult;
+import org.apache.paimon.fileindex.bitmap.BitmapIndexResultLazy;
+import org.apache.paimon.fs.ByteArraySeekableStream;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.index.HashIndexFile;
 import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.options.MemorySize;
+import org.apache.paimon.predicate.Predicate;
+import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.TableSchema;
@@ -54,6 +63,8 @@ import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Method;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -62,6 +73,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -137,6 +149,9 @@ public class Testee {
             case "hash":
                 hash(request, reply);
                 return;
+            case "query":
+                query(request, reply);
+                return;
             case "read-table":
                 reply.set("rows", readTable(request.get("path").asText(), request.get("fields")));
                 return;
@@ -162,6 +177,7 @@ public class Testee {
             }
         }
         caps.putArray("hash").add("binary-row");
+        caps.putArray("query").add("file-index");
         caps.putArray("read-table").add("table");
         ArrayNode writes = caps.putArray("write-table");
         for (String k : TABLE_KINDS) {
@@ -357,6 +373,99 @@ public class Testee {
             FixedBucketRowKeyExtractor extractor = new FixedBucketRowKeyExtractor(schema);
             extractor.setRecord(input);
             buckets.put(n.asText(), extractor.bucket());
+        }
+    }
+
+    // ------------------------------------------------------------------ query
+
+    static void query(JsonNode request, ObjectNode reply) throws Exception {
+        String kind = request.get("kind").asText();
+        if (!kind.equals("file-index")) {
+            throw new IllegalArgumentException("Paimon " + version + " reads " + kind + " only inside a file-index");
+        }
+        List<DataField> fields = new ArrayList<>();
+        Iterator<Map.Entry<String, JsonNode>> types = request.get("types").fields();
+        while (types.hasNext()) {
+            Map.Entry<String, JsonNode> e = types.next();
+            DataType t = DataTypeJsonParser.parseAtomicTypeSQLString(e.getValue().asText());
+            fields.add(new DataField(fields.size(), e.getKey(), t));
+        }
+        RowType rowType = new RowType(fields);
+        Predicate predicate = predicate(new PredicateBuilder(rowType), rowType, request.get("predicate"));
+        byte[] data = hex(request.get("data").asText());
+        try (FileIndexFormat.Reader reader = new FileIndexFormat.Reader(new ByteArraySeekableStream(data), rowType)) {
+            Map<String, Collection<FileIndexReader>> readers = new HashMap<>();
+            for (DataField f : fields) {
+                readers.put(f.name(), reader.readColumnIndex(f.name()));
+            }
+            FileIndexResult result = evaluate(readers, predicate);
+            if (result instanceof BitmapIndexResultLazy) {
+                reply.put("result", "rows");
+                ArrayNode rows = reply.putArray("rows");
+                Iterator<Integer> it = ((BitmapIndexResultLazy) result).get().iterator();
+                while (it.hasNext()) {
+                    rows.add(Integer.toUnsignedLong(it.next()));
+                }
+            } else {
+                reply.put("result", result.remain() ? "remain" : "skip");
+            }
+        }
+    }
+
+    /** FileIndexPredicate's own visitor (a private class in these releases) over the columns' readers. */
+    static FileIndexResult evaluate(Map<String, Collection<FileIndexReader>> readers, Predicate p) throws Exception {
+        Class<?> test = Class.forName("org.apache.paimon.fileindex.FileIndexPredicate$FileIndexPredicateTest");
+        Constructor<?> make = test.getDeclaredConstructor(Map.class);
+        make.setAccessible(true);
+        Method run = test.getDeclaredMethod("test", Predicate.class);
+        run.setAccessible(true);
+        return (FileIndexResult) run.invoke(make.newInstance(readers), p);
+    }
+
+    /** A protocol predicate as PredicateBuilder builds it (IN of up to 20 literals: an OR of equals). */
+    static Predicate predicate(PredicateBuilder b, RowType rowType, JsonNode p) {
+        String op = p.get("op").asText();
+        if (op.equals("and") || op.equals("or")) {
+            List<Predicate> children = new ArrayList<>();
+            for (JsonNode c : p.get("children")) {
+                children.add(predicate(b, rowType, c));
+            }
+            return op.equals("and") ? PredicateBuilder.and(children) : PredicateBuilder.or(children);
+        }
+        int i = b.indexOf(p.get("column").asText());
+        if (i < 0) {
+            throw new IllegalArgumentException("no column " + p.get("column"));
+        }
+        DataType t = rowType.getTypeAt(i);
+        List<Object> literals = new ArrayList<>();
+        for (JsonNode l : p.path("literals")) {
+            literals.add(internal(t, l));
+        }
+        switch (op) {
+            case "eq":
+                return b.equal(i, literals.get(0));
+            case "not_eq":
+                return b.notEqual(i, literals.get(0));
+            case "lt":
+                return b.lessThan(i, literals.get(0));
+            case "lte":
+                return b.lessOrEqual(i, literals.get(0));
+            case "gt":
+                return b.greaterThan(i, literals.get(0));
+            case "gte":
+                return b.greaterOrEqual(i, literals.get(0));
+            case "in":
+                return b.in(i, literals);
+            case "not_in":
+                return b.notIn(i, literals);
+            case "between":
+                return b.between(i, literals.get(0), literals.get(1));
+            case "is_null":
+                return b.isNull(i);
+            case "is_not_null":
+                return b.isNotNull(i);
+            default:
+                throw new IllegalArgumentException("unknown predicate " + op);
         }
     }
 

@@ -2,7 +2,7 @@
 
 A predicate is text such as `a > 60 AND (b IN ('x', 'y') OR c IS NULL)`.
 Each leaf asks every index of its column (bloom-filter, bitmap,
-range-bitmap, bsi) and ANDs their answers; AND and OR combine results with
+range-bitmap, bsi, or an empty entry: EmptyFileIndexReader) and ANDs their answers; AND and OR combine results with
 FileIndexResult's rules. A result is REMAIN (the index cannot tell: every
 row may match), SKIP (no row matches: the file is skipped) or a set of rows.
 Top-k (`ORDER BY c [DESC] LIMIT k`) follows evaluateTopN: only a range-bitmap
@@ -35,9 +35,15 @@ MAX_TOKENS = 100_000
 ROW_BYTES = 48  # one matching row as a Python int in a list, and its digits in the output
 
 
+LEAF_OPS: dict[str, int | None] = {  # each leaf op and its number of literals (None: one or more)
+    **dict.fromkeys(("eq", "not_eq", "lt", "lte", "gt", "gte"), 1),
+    **{"in": None, "not_in": None, "between": 2, "is_null": 0, "is_not_null": 0},
+}
+
+
 @dataclass
 class Leaf:
-    """`column op literals`; ops: eq not_eq lt lte gt gte in not_in between is_null is_not_null."""
+    """`column op literals` (ops: LEAF_OPS); literals as parsed (`Literal`) or in the logical JSON form."""
 
     column: str
     op: str
@@ -217,20 +223,22 @@ def parse_predicate(text: str) -> Predicate:
 
 
 def literal_value(t: DataType, lit: Any) -> Any:
-    """A literal as the column's internal value (numbers stay text for DECIMAL)."""
-    if isinstance(lit, bool):
-        return to_internal(t, lit)
-    if t.root in ("TINYINT", "SMALLINT", "INT", "BIGINT") and lit.numeric:
-        try:
-            return to_internal(t, int(lit.text))
-        except ValueError:
-            raise UsageError(f"{lit.text!r} is not a whole number for {t}") from None
-    if t.root in ("FLOAT", "DOUBLE") and lit.numeric and lit.text not in ("NaN", "Infinity", "-Infinity"):
-        return to_internal(t, float(lit.text))
+    """A literal as the column's internal value: parsed text (numbers stay text for DECIMAL), or a value in
+    the logical JSON form (true / false, and the testee protocol's literals)."""
+    value = lit
+    if isinstance(lit, Literal):
+        value = lit.text
+        if t.root in ("TINYINT", "SMALLINT", "INT", "BIGINT") and lit.numeric:
+            try:
+                value = int(lit.text)
+            except ValueError:
+                raise UsageError(f"{lit.text!r} is not a whole number for {t}") from None
+        elif t.root in ("FLOAT", "DOUBLE") and lit.numeric and lit.text not in ("NaN", "Infinity", "-Infinity"):
+            value = float(lit.text)
     try:
-        return to_internal(t, lit.text)
+        return to_internal(t, value)
     except EncodeError as exc:
-        raise UsageError(f"the literal {lit.text!r} does not fit column type {t}: {exc}") from None
+        raise UsageError(f"the literal {value!r} does not fit column type {t}: {exc}") from None
 
 
 # ------------------------------------------------------------------------------------------ results
@@ -306,6 +314,15 @@ def _bsi_reader(payload: bytes, t: DataType) -> Reader:
     return visit
 
 
+EMPTY_SKIPS = ("eq", "in", "is_not_null", "lt", "lte", "gt", "gte")
+
+
+def _empty_reader(op: str, values: list[Any]) -> Result:
+    """EmptyFileIndexReader, for an entry the writer left empty (the file holds no value of the column):
+    SKIP for what needs a value; REMAIN for not_eq, not_in, is_null and (2.0's Between leaf) between."""
+    return SKIP if op in EMPTY_SKIPS else REMAIN
+
+
 @dataclass
 class Column:
     """The readers of one column's indexes, in container order."""
@@ -327,10 +344,18 @@ def open_container(data: bytes, types: dict[str, DataType]) -> dict[str, Column]
         column = out.setdefault(name, Column(t, []))
         for e in col.indexes:
             if e.is_empty:
+                column.readers.append(("empty", _empty_reader))
                 continue
             payload = bytes(data[e.ofs_payload : e.ofs_payload + e.len_payload])
             column.readers.append(open_payload(e.index_type.value, payload, t, column))
     return out
+
+
+def open_lone(kind: str, payload: bytes, name: str, t: DataType) -> dict[str, Column]:
+    """The one column of a lone payload, under the name its predicates use."""
+    column = Column(t, [])
+    column.readers.append(open_payload(kind, payload, t, column))
+    return {name: column}
 
 
 def open_payload(kind: str, payload: bytes, t: DataType, column: Column | None = None) -> tuple[str, Reader]:
