@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -102,6 +103,31 @@ def test_bloom_and_missing_indexes_follow_java_result_rules():
     assert ev("e = 1") == query.REMAIN  # no index for the column
     assert ev("a = 7") == BitMap()  # empty rows: the file is skipped
     assert not query.remains(ev("a = 7 AND d = 30"))
+
+
+EMPTY_ENTRY = Path(__file__).resolve().parent.parent / "golden/file_index/java-0.9.0/empty-entry.bin"
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("`m[k]` = 1", query.SKIP),
+        ("`m[k]` IN (1, 2)", query.SKIP),
+        ("`m[k]` IS NOT NULL", query.SKIP),
+        ("`m[k]` < 1", query.SKIP),
+        ("`m[k]` >= 1", query.SKIP),
+        ("`m[k]` != 1", query.REMAIN),
+        ("`m[k]` NOT IN (1)", query.REMAIN),
+        ("`m[k]` IS NULL", query.REMAIN),
+        ("`m[k]` BETWEEN 1 AND 2", query.REMAIN),
+        ("`m[k]` = 1 OR a = 3", query.REMAIN),
+    ],
+)
+def test_an_empty_entry_answers_as_java_empty_file_index_reader(text, answer):
+    """An entry the writer left empty (Java: the column holds no value in the file) is EmptyFileIndexReader:
+    skip for what needs a value, remain otherwise (checked against the jars by the Java testees' query cases)."""
+    cols = query.open_container(EMPTY_ENTRY.read_bytes(), {"m[k]": parse_type("INT"), "a": parse_type("INT")})
+    assert query.evaluate(query.parse_predicate(text), cols) == answer
 
 
 def test_top_k_through_the_range_bitmap_column():
