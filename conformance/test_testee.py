@@ -14,7 +14,7 @@ import pytest
 from conftest import ROOT
 
 from paimon_conform import cli
-from paimon_conform.testee import failures, runner, suite
+from paimon_conform.testee import failures, generated, runner, suite
 from paimon_conform.testee.protocol import problem
 
 GOLDEN = ROOT / "golden"
@@ -160,7 +160,7 @@ def test_failure_lists_pass_listed_failures_fail_listed_passes_and_fix_rewrites(
 
 
 def test_junit_report_counts_every_case(tmp_path, monkeypatch):
-    cases = [c for c in suite.golden_cases(GOLDEN) if c.kind == "roaring32"]
+    cases = suite.golden_cases(GOLDEN, kinds=["roaring32"]) + generated.cases_for(suite.OPS, ["roaring32"])
     broken = next(c for c in cases if c.op == "encode")
     command = _rogue(tmp_path, monkeypatch, {"decode": ["roaring32"]}, {}, cases)
     out = tmp_path / "report.xml"

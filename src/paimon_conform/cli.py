@@ -377,7 +377,7 @@ def cmd_corpus(args: argparse.Namespace) -> int:
 
 def cmd_testee(args: argparse.Namespace) -> int:
     """Run another implementation over the golden cases through the testee protocol."""
-    from paimon_conform.testee import failures, runner, suite
+    from paimon_conform.testee import failures, generated, runner, suite
     from paimon_conform.testee.process import TesteeFault
     from paimon_conform.testee.report import RENDERERS as TESTEE_RENDERERS
     from paimon_conform.testee.report import summary
@@ -394,7 +394,7 @@ def cmd_testee(args: argparse.Namespace) -> int:
     if args.timeout <= 0:
         raise UsageError("--timeout takes a positive number of seconds")
     check_output(args.output)
-    cases = suite.golden_cases(root, ops, args.kind)
+    cases = suite.golden_cases(root, ops, args.kind) + generated.cases_for(ops, args.kind)
     new_list = args.fix and args.failure_list and not Path(args.failure_list).exists()
     listed = failures.load(Path(args.failure_list)) if args.failure_list and not new_list else {}
     try:
