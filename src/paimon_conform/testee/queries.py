@@ -22,19 +22,25 @@ PER_FILE = 12  # predicates per index file
 LONE_COLUMN = "v"  # the column name a lone payload's predicates use
 KINDS = ("file-index", *KNOWN_INDEXES)
 RANGE_OPS = ("lt", "lte", "gt", "gte")
-MAX_DEPTH = query.MAX_DEPTH
 
 
 def answer(request: dict[str, Any]) -> dict[str, Any]:
     """The kit's reply to a query request: remain, skip, or the rows that may match."""
     columns = open_columns(request["kind"], bytes.fromhex(request["data"]), request["types"])
-    return query.describe(query.evaluate(tree(request["predicate"]), columns))
+    return evaluate(request["predicate"], columns)
+
+
+def evaluate(predicate: Any, columns: dict[str, query.Column]) -> dict[str, Any]:
+    """A protocol predicate's answer over opened columns, as the reply's fields."""
+    return query.describe(query.evaluate(tree(predicate), columns))
 
 
 def open_columns(kind: str, data: bytes, type_texts: dict[str, str]) -> dict[str, query.Column]:
     """The index readers of a request's file: a container's typed columns, or a lone payload's one column."""
     if kind not in KINDS:
         raise UsageError(f"query reads file-index or a lone {', '.join(KNOWN_INDEXES)} payload, not {kind!r}")
+    if not isinstance(type_texts, dict):
+        raise UsageError("types maps each column name to its type")
     types = {name: parse_type(t) for name, t in type_texts.items()}
     if kind == "file-index":
         return query.open_container(data, types)
@@ -46,7 +52,7 @@ def open_columns(kind: str, data: bytes, type_texts: dict[str, str]) -> dict[str
 
 def tree(predicate: Any, depth: int = 0) -> query.Predicate:
     """A protocol predicate (JSON) as the query module's tree; literals stay in the logical JSON form."""
-    if depth > MAX_DEPTH:
+    if depth > query.MAX_DEPTH:
         raise UsageError("the predicate nests too deeply")
     if not isinstance(predicate, dict):
         raise UsageError(f"a predicate is an object, not {type(predicate).__name__}")

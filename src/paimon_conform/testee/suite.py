@@ -14,7 +14,6 @@ from typing import Any
 from paimon_conform.core import cases
 from paimon_conform.core.errors import PaimonConformError
 from paimon_conform.golden import sidecars
-from paimon_conform.layouts.file_index import query
 from paimon_conform.layouts.registry import LAYOUTS
 from paimon_conform.testee import queries, tables
 
@@ -79,10 +78,11 @@ def _query_cases(name: str, case: dict[str, Any], data: bytes) -> list[Case]:
     """An index file's predicates from the fixed seed, each with the kit's answer."""
     types = {col: t for col, (t, _) in queries.columns_of(case).items()}
     columns = queries.open_columns(case["kind"], data, types)
+    hexed = data.hex()
     out = []
     for n, predicate in enumerate(queries.predicates(name, case), 1):
-        request = {"op": "query", "kind": case["kind"], "data": data.hex(), "types": types, "predicate": predicate}
-        expected = query.describe(query.evaluate(queries.tree(predicate), columns))
+        request = {"op": "query", "kind": case["kind"], "data": hexed, "types": types, "predicate": predicate}
+        expected = queries.evaluate(predicate, columns)
         out.append(Case(f"query:{name}/{n:02d}", "query", case["kind"], request, "query", expected))
     return out
 

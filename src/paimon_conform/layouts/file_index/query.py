@@ -2,9 +2,10 @@
 
 A predicate is text such as `a > 60 AND (b IN ('x', 'y') OR c IS NULL)`.
 Each leaf asks every index of its column (bloom-filter, bitmap,
-range-bitmap, bsi, or an empty entry: EmptyFileIndexReader) and ANDs their answers; AND and OR combine results with
-FileIndexResult's rules. A result is REMAIN (the index cannot tell: every
-row may match), SKIP (no row matches: the file is skipped) or a set of rows.
+range-bitmap, bsi; an empty entry is EmptyFileIndexReader) and ANDs their
+answers; AND and OR combine results with FileIndexResult's rules. A result
+is REMAIN (the index cannot tell: every row may match), SKIP (no row
+matches: the file is skipped) or a set of rows.
 Top-k (`ORDER BY c [DESC] LIMIT k`) follows evaluateTopN: only a range-bitmap
 index answers it.
 """
