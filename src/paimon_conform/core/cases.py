@@ -16,8 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-from referencing import Registry, Resource
+import jsonschema_rs
 
 from paimon_conform.core import budget
 from paimon_conform.core.errors import CaseError, UsageError
@@ -47,12 +46,21 @@ ANNOTATIONS = frozenset({"provenance", "notes", "java_reader", "data_file", "val
 
 
 @cache
-def _registry() -> Registry:
-    resources_ = []
+def documents() -> dict[str, dict[str, Any]]:
+    """Every case schema by its `$id`."""
+    out = {}
     for name in SCHEMA_FILES:
         doc = json.loads(resources.files("paimon_conform").joinpath(f"schemas/{name}.json").read_text())
-        resources_.append((doc["$id"], Resource.from_contents(doc)))
-    return Registry().with_resources(resources_)
+        out[doc["$id"]] = doc
+    return out
+
+
+@cache
+def _validator(uri: str) -> Any:
+    """The compiled validator of one schema (jsonschema-rs: the sidecars' long range lists check ~100x faster
+    than with the pure-Python jsonschema, which the test suite keeps as the reference it must agree with)."""
+    registry = jsonschema_rs.Registry(list(documents().items()))
+    return jsonschema_rs.validator_for({"$ref": uri}, registry=registry)
 
 
 KIND_SCHEMAS = {"bitmap": "bitmap_index"}
@@ -70,13 +78,17 @@ def check(case: Any, kind: str | None = None) -> dict[str, Any]:
     target = kind or ("must_reject" if "must_reject" in case else case.get("kind"))
     if not isinstance(target, str) or KIND_SCHEMAS.get(target, target.replace("-", "_")) not in SCHEMA_FILES[1:]:
         raise CaseError(f"unknown case kind {case.get('kind')!r}")
-    schema = _registry().get_or_retrieve(schema_id(target)).value.contents
-    validator = jsonschema.Draft202012Validator(schema, registry=_registry())
-    errors = sorted(validator.iter_errors(case), key=lambda e: list(e.absolute_path))
+    uri = schema_id(target)
+    try:
+        errors = sorted(
+            _validator(uri).iter_errors(case), key=lambda e: [(isinstance(p, str), p) for p in e.instance_path]
+        )
+    except ValueError as exc:  # a value JSON cannot hold
+        raise CaseError(f"case does not match schema {uri}: {exc}") from None
     if errors:
         e = errors[0]
-        where = "/".join(str(p) for p in e.absolute_path) or "<root>"
-        raise CaseError(f"case does not match schema {schema['$id']}: at {where}: {e.message}")
+        where = "/".join(str(p) for p in e.instance_path) or "<root>"
+        raise CaseError(f"case does not match schema {uri}: at {where}: {e.message}")
     return case
 
 
