@@ -9,8 +9,10 @@ Prints, from one run, for each key type: our vectorized column path
 (RowKeyExtractor._binary_row_hash_code + _bucket_from_hash) timed on a 10^5
 sample and scaled, and Java Paimon 0.9.0 (BinaryRowWriter + BinaryRow.hashCode
 + KeyAndBucketExtractor.bucket, warmed up, best of 3) over all keys; with
-ratios. Every path's buckets are checked against ours. Goal: >= 10^7 BIGINT
-keys/s on one core and within 2x of Java. A benchmark, not a test.
+ratios. Every path's buckets are checked against ours. Goals, throughput ours /
+Java in the same run: BIGINT >= 0.5 (and >= 10^7 keys/s on one core), STRING
+>= 0.75 (a key whose one variable-length field is hashed word by word from the
+Arrow offsets and data, no row built). A benchmark, not a test.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from paimon_conform.layouts.binary_row import bucketing
 from paimon_conform.layouts.binary_row import codec as binary_row
 
 SAMPLE = 100_000
+GOALS = {"BIGINT": 0.5, "STRING": 0.75}  # throughput ours / Java 0.9.0 (issue 20: STRING >= 0.75x)
 
 
 def pypaimon_buckets(type_name: str, values: list, n: int) -> list[int] | None:
@@ -92,7 +95,12 @@ def bench(type_name: str, column: pa.Array, keys_file: Path, n: int) -> None:
     else:
         print("  pypaimon 2.1.0  not installed (pip install pypaimon==2.1.0)")
     j = java["best_s"]
-    print(f"  Java 0.9.0      {j:8.3f} s  {rows / j / 1e6:6.1f} M keys/s  ({t_vec / j:.2f}x, goal <= 2; {agree})")
+    goal = GOALS[type_name]
+    met = "goal met" if j / t_vec >= goal else "GOAL MISSED"
+    print(
+        f"  Java 0.9.0      {j:8.3f} s  {rows / j / 1e6:6.1f} M keys/s  ({t_vec / j:.2f}x; throughput ours / Java"
+        f" {j / t_vec:.2f}, goal >= {goal}: {met}; {agree})"
+    )
 
 
 def main() -> None:

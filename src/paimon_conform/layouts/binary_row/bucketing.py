@@ -477,18 +477,62 @@ def hash_columns(types: Sequence[DataType], columns: Sequence[Any]) -> np.ndarra
     Fixed-width keys are hashed word by word straight from the column
     buffers; string and binary keys build the row bytes, grouped by row size.
     """
-    if all(_vectorizable(t) and not (t.is_string or t.is_binary) for t in types):
+    var = [i for i, t in enumerate(types) if t.is_string or t.is_binary]
+    if all(_vectorizable(t) for t in types) and len(var) <= 1:
         arrays, n = _arrays(types, columns)
         words = _null_words(arrays, n)
+        slot = len(words) + 2 * var[0] if var else 0  # where the variable-length field's slot words go
         for t, arr in zip(types, arrays, strict=True):
-            words.extend(_slot_words(arr, t))
-        return murmur_words(words, n)
+            words.extend((0, 0) if t.is_string or t.is_binary else _slot_words(arr, t))
+        if not var:
+            return murmur_words(words, n)
+        return _hash_one_var(words, slot, arrays[var[0]], binary_row.fixed_size(len(types)), n)
     groups = rows_of_columns(types, columns)
     n = sum(len(idx) for idx, _ in groups)
     out = np.empty(n, dtype=np.int32)
     for idx, rows in groups:
         out[idx] = hash_rows(rows)
     return out
+
+
+def _hash_one_var(words: list[int | np.ndarray], slot: int, arr: pa.Array, fixed: int, n: int) -> np.ndarray:
+    """hashCode of rows whose only variable-length field is `arr` (its slot at words[slot:slot + 2]), word by
+    word from the column's offsets and data without building the rows: grouped by the field's padded length,
+    each word of its bytes read as one little-endian uint32 at any byte offset, the bytes past its length
+    masked off."""
+    nulls = _nulls(arr)
+    starts, lengths, data = _string_parts(arr, nulls)
+    padded_data = np.zeros(len(data) + 8, dtype=np.uint8)
+    padded_data[: len(data)] = data
+    at_byte = np.ndarray(shape=(len(data) + 5,), dtype="<u4", buffer=padded_data, strides=(1,))
+    padded = (lengths + 7) // 8 * 8
+    padded[lengths <= 7] = 0
+    out = np.empty(n, dtype=np.int32)
+    for size in 8 * np.flatnonzero(np.bincount(padded // 8)):
+        idx = np.flatnonzero(padded == size)
+        ln, st = lengths[idx], starts[idx]
+        group = [w[idx] if isinstance(w, np.ndarray) else w for w in words]
+        if size == 0:  # inline: the bytes in the slot, 0x80 | length in its last byte; a null slot stays 0
+            low = _word(at_byte, st, ln, 0)
+            high = _word(at_byte, st, np.minimum(ln, 7), 4) | ((0x80 | ln).astype(np.uint32) << np.uint32(24))
+            high[nulls[idx]] = 0
+        else:  # (offset << 32) | length, the bytes after the fixed part; words before size - 8 are whole
+            low, high = ln.astype(np.uint32), fixed
+            group += [_word(at_byte, st, ln if 4 * j >= size - 8 else None, 4 * j) for j in range(int(size) // 4)]
+        group[slot], group[slot + 1] = low, high
+        out[idx] = murmur_words(group, len(idx))
+    return out
+
+
+BYTE_MASKS = np.array([0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF], dtype=np.uint32)  # the first k bytes of a word
+
+
+def _word(at_byte: np.ndarray, starts: np.ndarray, lengths: np.ndarray | None, offset: int) -> np.ndarray:
+    """The LE word at `offset` of each value, zero past its length (`lengths` None: every word is whole)."""
+    word = at_byte[starts + offset]
+    if lengths is not None:
+        word &= BYTE_MASKS[np.clip(lengths - offset, 0, 4)]
+    return word
 
 
 def bucket_columns(
