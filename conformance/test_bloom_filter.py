@@ -162,3 +162,12 @@ def test_unsupported_bloom_types_raise_encode_errors():
         bloom.build(T("DECIMAL(10, 2)"), [(1, 10, 2)])
     with pytest.raises(EncodeError):
         bloom.sizing(10, 1.0)
+
+
+@given(st.lists(st.binary(max_size=80) | st.text(max_size=40).map(str.encode), max_size=60))
+def test_column_xxh64_equals_the_xxhash_library(values):
+    """XXH64 over a column's offsets and data (the tail steps for all values under 32 bytes at once) equals
+    xxhash's digest of each value: every tail shape, the 32-byte boundary, empty values."""
+    offsets = np.cumsum([0, *map(len, values)]).astype(np.int64)
+    data = np.frombuffer(b"".join(values), dtype=np.uint8)
+    assert hashing.xxh64_column(offsets, data).tolist() == [hashing.xxh64(v) for v in values]

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 import xxhash
 
 from paimon_conform.core.errors import EncodeError
@@ -67,6 +68,65 @@ def wang64_array(keys: np.ndarray) -> np.ndarray:
 def xxh64(data: bytes) -> int:
     """XXH64, seed 0, as a signed long (net.openhft LongHashFunction.xx())."""
     return signed64(xxhash.xxh64_intdigest(data, seed=0))
+
+
+P1, P2, P3, P4, P5 = (
+    np.uint64(11400714785074694791),
+    np.uint64(14029467366897019727),
+    np.uint64(1609587929392839161),
+    np.uint64(9650029242287828579),
+    np.uint64(2870177450012600261),
+)
+SHORT = 32  # values below one 32-byte stripe are hashed column-wise; longer ones by the xxhash library
+
+
+def _rotl(x: np.ndarray, r: int) -> np.ndarray:
+    return (x << np.uint64(r)) | (x >> np.uint64(64 - r))
+
+
+def xxh64_column(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
+    """XXH64 (seed 0, signed) of every value of a binary column given by its offsets (n + 1) and data bytes.
+
+    Values shorter than one stripe (32 bytes) take XXH64's tail steps for all rows at once (8-byte lanes,
+    one 4-byte lane, single bytes; each read unaligned from the data padded by 8 bytes), no Python call per
+    value; longer values are hashed by the xxhash library.
+    """
+    starts, lengths = offsets[:-1], np.diff(offsets)
+    out = np.empty(len(lengths), dtype=np.uint64)
+    long_ = np.flatnonzero(lengths >= SHORT)
+    raw = data.tobytes() if len(long_) else b""
+    for i in long_:
+        out[i] = xxhash.xxh64_intdigest(raw[starts[i] : starts[i] + lengths[i]], seed=0)
+    short = np.flatnonzero(lengths < SHORT)
+    padded = np.zeros(len(data) + 8, dtype=np.uint8)
+    padded[: len(data)] = data
+    lane8 = np.ndarray(shape=(len(data) + 1,), dtype="<u8", buffer=padded, strides=(1,))
+    lane4 = np.ndarray(shape=(len(data) + 5,), dtype="<u4", buffer=padded, strides=(1,))
+    pos, rem = starts[short].copy(), lengths[short].copy()
+    h = P5 + rem.astype(np.uint64)
+    with np.errstate(over="ignore"):
+        for _ in range(3):  # 8-byte lanes
+            m = np.flatnonzero(rem >= 8)
+            k = _rotl(lane8[pos[m]] * P2, 31) * P1
+            h[m] = _rotl(h[m] ^ k, 27) * P1 + P4
+            pos[m] += 8
+            rem[m] -= 8
+        m = np.flatnonzero(rem >= 4)  # one 4-byte lane
+        h[m] = _rotl(h[m] ^ (lane4[pos[m]].astype(np.uint64) * P1), 23) * P2 + P3
+        pos[m] += 4
+        rem[m] -= 4
+        for _ in range(3):  # single bytes
+            m = np.flatnonzero(rem >= 1)
+            h[m] = _rotl(h[m] ^ (padded[pos[m]].astype(np.uint64) * P5), 11) * P1
+            pos[m] += 1
+            rem[m] -= 1
+        h ^= h >> np.uint64(33)
+        h *= P2
+        h ^= h >> np.uint64(29)
+        h *= P3
+        h ^= h >> np.uint64(32)
+    out[short] = h
+    return out.view(np.int64)
 
 
 def float_bits(v: float) -> int:
@@ -142,10 +202,14 @@ def fast_hash(t: DataType, v: Any) -> int:
 
 def fast_hash_many(t: DataType, values: Sequence[Any]) -> np.ndarray:
     """FastHash of many non-null internal values, vectorized where the type allows."""
-    if t.is_string:
-        return np.fromiter((xxh64(v.encode("utf-8")) for v in values), dtype=np.int64, count=len(values))
-    if t.is_binary:
-        return np.fromiter((xxh64(bytes(v)) for v in values), dtype=np.int64, count=len(values))
+    if t.is_string or t.is_binary:
+        try:
+            arr = pa.array(values, type=pa.large_string() if t.is_string else pa.large_binary())
+        except (pa.ArrowException, TypeError, ValueError) as exc:
+            raise EncodeError(f"{t}: values that are not {'text' if t.is_string else 'bytes'}: {exc}") from None
+        offsets = np.frombuffer(arr.buffers()[1], dtype="<i8", count=len(arr) + 1)
+        data = arr.buffers()[2]
+        return xxh64_column(offsets, np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8))
     if t.root in ("TINYINT", "SMALLINT", "INT", "BIGINT", "DATE", "TIME"):
         return wang64_array(np.asarray(values, dtype=np.int64))
     return wang64_array(np.fromiter((integer_key(t, v) for v in values), dtype=np.int64, count=len(values)))
