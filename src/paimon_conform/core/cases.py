@@ -56,11 +56,15 @@ def documents() -> dict[str, dict[str, Any]]:
 
 
 @cache
+def _rs_registry() -> Any:
+    return jsonschema_rs.Registry(list(documents().items()))
+
+
+@cache
 def _validator(uri: str) -> Any:
     """The compiled validator of one schema (jsonschema-rs: the sidecars' long range lists check ~100x faster
     than with the pure-Python jsonschema, which the test suite keeps as the reference it must agree with)."""
-    registry = jsonschema_rs.Registry(list(documents().items()))
-    return jsonschema_rs.validator_for({"$ref": uri}, registry=registry)
+    return jsonschema_rs.validator_for({"$ref": uri}, registry=_rs_registry())
 
 
 KIND_SCHEMAS = {"bitmap": "bitmap_index"}
