@@ -80,6 +80,18 @@ P1, P2, P3, P4, P5 = (
 SHORT = 32  # values below one 32-byte stripe are hashed column-wise; longer ones by the xxhash library
 
 
+def padded_words(data: np.ndarray, *dtypes: str) -> tuple[np.ndarray, ...]:
+    """`data` padded by 8 zero bytes, then for each little-endian dtype ('<u4', '<u8') a view of it reading
+    one word at every byte offset (element i holds the bytes i, i + 1, ...): unaligned reads without copies."""
+    padded = np.zeros(len(data) + 8, dtype=np.uint8)
+    padded[: len(data)] = data
+    views = [
+        np.ndarray(shape=(len(padded) - np.dtype(d).itemsize + 1,), dtype=d, buffer=padded, strides=(1,))
+        for d in dtypes
+    ]
+    return (padded, *views)
+
+
 def _rotl(x: np.ndarray, r: int) -> np.ndarray:
     return (x << np.uint64(r)) | (x >> np.uint64(64 - r))
 
@@ -98,10 +110,7 @@ def xxh64_column(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
     for i in long_:
         out[i] = xxhash.xxh64_intdigest(raw[starts[i] : starts[i] + lengths[i]], seed=0)
     short = np.flatnonzero(lengths < SHORT)
-    padded = np.zeros(len(data) + 8, dtype=np.uint8)
-    padded[: len(data)] = data
-    lane8 = np.ndarray(shape=(len(data) + 1,), dtype="<u8", buffer=padded, strides=(1,))
-    lane4 = np.ndarray(shape=(len(data) + 5,), dtype="<u4", buffer=padded, strides=(1,))
+    padded, lane8, lane4 = padded_words(data, "<u8", "<u4")
     pos, rem = starts[short].copy(), lengths[short].copy()
     h = P5 + rem.astype(np.uint64)
     with np.errstate(over="ignore"):

@@ -23,7 +23,7 @@ import mmh3
 import numpy as np
 import pyarrow as pa
 
-from paimon_conform.core import javahash
+from paimon_conform.core import hashing, javahash
 from paimon_conform.core.errors import EncodeError, UsageError
 from paimon_conform.core.types import DataType, to_internal
 from paimon_conform.formats import columns as datafile
@@ -474,8 +474,9 @@ def _null_words(arrays: Sequence[pa.Array], n: int) -> list[int | np.ndarray]:
 def hash_columns(types: Sequence[DataType], columns: Sequence[Any]) -> np.ndarray:
     """BinaryRow.hashCode of every row of whole columns (int32), equal to the scalar path.
 
-    Fixed-width keys are hashed word by word straight from the column
-    buffers; string and binary keys build the row bytes, grouped by row size.
+    Fixed-width keys, and keys with one STRING / BINARY field among them, are
+    hashed word by word straight from the column buffers; keys with more
+    variable-length fields build the row bytes, grouped by row size.
     """
     var = [i for i, t in enumerate(types) if t.is_string or t.is_binary]
     if all(_vectorizable(t) for t in types) and len(var) <= 1:
@@ -502,9 +503,7 @@ def _hash_one_var(words: list[int | np.ndarray], slot: int, arr: pa.Array, fixed
     masked off."""
     nulls = _nulls(arr)
     starts, lengths, data = _string_parts(arr, nulls)
-    padded_data = np.zeros(len(data) + 8, dtype=np.uint8)
-    padded_data[: len(data)] = data
-    at_byte = np.ndarray(shape=(len(data) + 5,), dtype="<u4", buffer=padded_data, strides=(1,))
+    _, at_byte = hashing.padded_words(data, "<u4")
     padded = (lengths + 7) // 8 * 8
     padded[lengths <= 7] = 0
     out = np.empty(n, dtype=np.int32)
