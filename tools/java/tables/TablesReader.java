@@ -425,12 +425,7 @@ public class TablesReader {
                         Math.floorDiv(nanos, 1_000_000L), (int) Math.floorMod(nanos, 1_000_000L));
             case BINARY:
             case VARBINARY:
-                String hex = v.asText();
-                byte[] b = new byte[hex.length() / 2];
-                for (int i = 0; i < b.length; i++) {
-                    b[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
-                }
-                return b;
+                return TableGoldenWriter.unhex(v.asText());
             default:
                 return BinaryString.fromString(v.asText());
         }

@@ -16,7 +16,6 @@
 // Paimon's logging goes to stderr: stdout carries only replies.
 import org.apache.paimon.codegen.CodeGenUtils;
 import org.apache.paimon.data.BinaryRow;
-import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
@@ -51,7 +50,6 @@ import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypeJsonParser;
-import org.apache.paimon.types.DecimalType;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.IntIterator;
 import org.apache.paimon.utils.PathFactory;
@@ -65,7 +63,6 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
-import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -141,10 +138,10 @@ public class Testee {
                 hello(reply);
                 return;
             case "decode":
-                reply.set("case", decode(request.get("kind").asText(), hex(request.get("data").asText())));
+                reply.set("case", decode(request.get("kind").asText(), TableGoldenWriter.unhex(request.get("data").asText())));
                 return;
             case "encode":
-                reply.put("data", hex(encode(request.get("case"))));
+                reply.put("data", TableGoldenWriter.hex(encode(request.get("case"))));
                 return;
             case "hash":
                 hash(request, reply);
@@ -213,7 +210,7 @@ public class Testee {
                     c.set("hashes", hashes);
                     return c;
                 } finally {
-                    deleteTree(dir);
+                    TableGoldenWriter.deleteTree(dir);
                 }
             }
             case "deletion-vectors":
@@ -259,7 +256,7 @@ public class Testee {
             }
             return c;
         } finally {
-            deleteTree(dir);
+            TableGoldenWriter.deleteTree(dir);
         }
     }
 
@@ -304,7 +301,7 @@ public class Testee {
                     String name = new HashIndexFile(LocalFileIO.create(), new Folder(dir)).write(IntIterator.create(values));
                     return Files.readAllBytes(new File(dir, name).toPath());
                 } finally {
-                    deleteTree(dir);
+                    TableGoldenWriter.deleteTree(dir);
                 }
             }
             case "deletion-vectors": {
@@ -331,7 +328,7 @@ public class Testee {
                     }
                     return Files.readAllBytes(new File(dir, metas.get(0).fileName()).toPath());
                 } finally {
-                    deleteTree(dir);
+                    TableGoldenWriter.deleteTree(dir);
                 }
             }
             default:
@@ -361,7 +358,7 @@ public class Testee {
             all[i] = i;
         }
         BinaryRow key = CodeGenUtils.newProjection(new RowType(fields), all).apply(input).copy();
-        reply.put("row", hex(key.toBytes()));
+        reply.put("row", TableGoldenWriter.hex(key.toBytes()));
         reply.put("hash", key.hashCode());
         ObjectNode buckets = reply.putObject("buckets");
         for (JsonNode n : request.get("buckets")) {
@@ -392,7 +389,7 @@ public class Testee {
         }
         RowType rowType = new RowType(fields);
         Predicate predicate = predicate(new PredicateBuilder(rowType), rowType, request.get("predicate"));
-        byte[] data = hex(request.get("data").asText());
+        byte[] data = TableGoldenWriter.unhex(request.get("data").asText());
         try (FileIndexFormat.Reader reader = new FileIndexFormat.Reader(new ByteArraySeekableStream(data), rowType)) {
             Map<String, Collection<FileIndexReader>> readers = new HashMap<>();
             for (DataField f : fields) {
@@ -518,41 +515,22 @@ public class Testee {
 
     // ------------------------------------------------------------------ values
 
-    /** A logical JSON value (the golden sidecars' form) as Java Paimon's internal object. */
+    /** A logical JSON value (the golden sidecars' form) as Java Paimon's internal object: dates, times and
+     *  timestamps as ISO text; every other type in the form TablesReader.internal already reads. */
     static Object internal(DataType t, JsonNode v) {
         if (v == null || v.isNull()) {
             return null;
         }
         switch (t.getTypeRoot()) {
-            case BOOLEAN:
-                return v.asBoolean();
-            case TINYINT:
-                return (byte) v.asInt();
-            case SMALLINT:
-                return (short) v.asInt();
-            case INTEGER:
-                return v.asInt();
-            case BIGINT:
-                return v.asLong();
-            case FLOAT:
-                return (float) TablesReader.floating(v);
-            case DOUBLE:
-                return TablesReader.floating(v);
             case DATE:
                 return v.isNumber() ? v.asInt() : (int) LocalDate.parse(v.asText()).toEpochDay();
             case TIME_WITHOUT_TIME_ZONE:
                 return v.isNumber() ? v.asInt() : (int) (LocalTime.parse(v.asText()).toNanoOfDay() / 1_000_000L);
-            case DECIMAL:
-                DecimalType d = (DecimalType) t;
-                return Decimal.fromBigDecimal(new BigDecimal(v.asText()), d.getPrecision(), d.getScale());
             case TIMESTAMP_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
                 return Timestamp.fromLocalDateTime(LocalDateTime.parse(v.asText().replace(' ', 'T')));
-            case BINARY:
-            case VARBINARY:
-                return hex(v.asText());
             default:
-                return BinaryString.fromString(v.asText());
+                return TablesReader.internal(t, v);
         }
     }
 
@@ -601,36 +579,10 @@ public class Testee {
                 return;
             case BINARY:
             case VARBINARY:
-                r.add(hex((byte[]) v));
+                r.add(TableGoldenWriter.hex((byte[]) v));
                 return;
             default:
                 r.add(v.toString());
         }
-    }
-
-    static String hex(byte[] bytes) {
-        StringBuilder sb = new StringBuilder(bytes.length * 2);
-        for (byte b : bytes) {
-            sb.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
-        }
-        return sb.toString();
-    }
-
-    static byte[] hex(String text) {
-        byte[] b = new byte[text.length() / 2];
-        for (int i = 0; i < b.length; i++) {
-            b[i] = (byte) Integer.parseInt(text.substring(2 * i, 2 * i + 2), 16);
-        }
-        return b;
-    }
-
-    static void deleteTree(File f) {
-        File[] children = f.listFiles();
-        if (children != null) {
-            for (File c : children) {
-                deleteTree(c);
-            }
-        }
-        f.delete();
     }
 }
