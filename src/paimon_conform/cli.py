@@ -217,11 +217,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
     target = release(args.java_version)
     check_output(args.output)
     results = []
+    checker = _spark_checker(args.spark) if args.spark else None
     for p in args.files:
         if not p.startswith("hex:") and os.path.isdir(p):  # False for any name the OS refuses (too long, NUL)
             from paimon_conform.table.validate.table import stderr_progress, validate_table
 
-            results += validate_table(p, progress=stderr_progress if args.progress else None, java_version=target)
+            progress = stderr_progress if args.progress else None
+            results += validate_table(p, progress=progress, java_version=target, checker=checker)
         else:
             with checking(p if not p.startswith("hex:") else "hex:…"):
                 results.append(validate_file(p, args.kind, types, args.data, args.column, target))
@@ -231,6 +233,19 @@ def cmd_validate(args: argparse.Namespace) -> int:
         results = expectations.apply(results, expectations.load(args.expect_failures), args.expect_failures)
     _emit(results, args.report, args.level, args.output)
     return exit_code(results, args.level)
+
+
+def _spark_checker(master: str):
+    """--spark: table directories have their data files checked in Spark tasks of a session on `master`."""
+    try:
+        from paimon_conform.spark import source, validate
+    except ImportError as exc:
+        raise UsageError(f"--spark needs PySpark (pip install 'paimon-conform[spark]'): {exc}") from None
+    try:
+        spark = source.session("paimon-conform validate", master)
+    except Exception as exc:  # the JVM, the master URL or the cluster: the environment, not a kit bug
+        raise UsageError(f"--spark {master}: Spark did not start: {str(exc).splitlines()[0][:300]}") from None
+    return validate.spark_checker(spark)
 
 
 def cmd_encode(args: argparse.Namespace) -> int:
@@ -527,6 +542,14 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("validate", help="check files, or whole table directories, and report findings")
     v.add_argument("files", nargs="+", help="files, or table directories (checked as whole tables)")
     v.add_argument("--progress", action="store_true", help="print progress of table checks on stderr")
+    v.add_argument(
+        "--spark",
+        nargs="?",
+        const="local[2]",
+        metavar="MASTER",
+        help="check the data files of table directories in Spark tasks (a session on MASTER, default local[2]; "
+        "executors must see the table at the same path); the findings equal a run without it",
+    )
     v.add_argument("--kind", help=f"layout ({KINDS_HELP}); detected from the bytes when they allow it")
     v.add_argument("--report", choices=sorted(RENDERERS), default="text")
     v.add_argument("-o", "--output", help="write the report here (a text summary still goes to stdout)")

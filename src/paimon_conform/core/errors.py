@@ -29,6 +29,19 @@ from contextlib import contextmanager
 class PaimonConformError(Exception):
     """Base class of every error the kit raises on purpose."""
 
+    def __reduce__(self) -> tuple:
+        # pickled as its message and attributes, not by calling __init__ again (whose arguments differ from
+        # `args`): an error raised in a Spark task reaches the driver as the same error
+        return _rebuild, (type(self), self.args, dict(self.__dict__))
+
+
+def _rebuild(cls: type, args: tuple, attributes: dict) -> PaimonConformError:
+    """An error of class `cls` with `args` and `attributes`, without running its __init__ (for pickle)."""
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(attributes)
+    return error
+
 
 class UsageError(PaimonConformError):
     """The caller asked for something the kit cannot do with that input."""
@@ -83,6 +96,11 @@ class InternalError(PaimonConformError):
             f"internal error while checking {where}: {type(cause).__name__}: {cause}; "
             "this is a bug in paimon-conform, not a finding about the input"
         )
+
+    def __reduce__(self) -> tuple:
+        # the cause may not pickle (it holds what the failing code held): it travels as its name and message
+        cause = RuntimeError(f"{type(self.cause).__name__}: {self.cause}")
+        return _rebuild, (type(self), self.args, {**self.__dict__, "cause": cause})
 
 
 @contextmanager

@@ -76,6 +76,13 @@ class KeyHashes:
         self.by_bucket[(partition, bucket)].append(np.asarray(hashes, dtype=np.int32))
         self.first_file.setdefault((partition, bucket), file)
 
+    def merge(self, later: KeyHashes) -> None:
+        """Add what `later` saw (the files checked after this one's, e.g. in the next Spark task)."""
+        for key, parts in later.by_bucket.items():
+            self.by_bucket[key].extend(parts)
+        for key, file in later.first_file.items():
+            self.first_file.setdefault(key, file)
+
 
 def check_hash_index(state: IndexState, seen: KeyHashes) -> list[Finding]:
     """Each key hash of a bucket's rows is in that bucket's HASH file and in no other bucket's."""

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from paimon_conform.core import budget
 from paimon_conform.core.budget import BudgetExceeded
 from paimon_conform.core.errors import PaimonConformError, UsageError, checking
 from paimon_conform.core.findings import Finding, unreadable
@@ -54,8 +56,16 @@ class TableStats:
     bucket_rows: int = 0
     seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
 
+    def merge(self, other: TableStats) -> None:
+        """Add another part of the run (the files one Spark task checked)."""
+        self.data_files += other.data_files
+        self.rows += other.rows
+        self.bucket_rows += other.bucket_rows
+        for phase, seconds in other.seconds.items():
+            self.seconds[phase] += seconds
 
-def _read(run: _Run, relative: str, entry: Any) -> tuple[data_files.DataFile | None, list[Finding]]:
+
+def _read(run: FileRun, relative: str, entry: Any) -> tuple[data_files.DataFile | None, list[Finding]]:
     """A data file's columns and rows, counted in the run's stats; a row file, which has no columns of its own,
     read with the types of the schema its entry names."""
     t0 = time.perf_counter()
@@ -260,7 +270,7 @@ def _index_checks(root: Path, live, df, schema: TableSchema) -> list[Finding]:
 
 
 @dataclass
-class _Run:
+class FileRun:
     """What the per-file checks of one table share."""
 
     root: Path
@@ -276,20 +286,81 @@ class _Run:
     referenced: set[str]  # every file a kept snapshot refers to
 
 
+Progress = Callable[[str], None]
+
+
+def check_here(run: FileRun, refs: list[BucketFile], progress: Progress | None, label: str) -> list[Finding]:
+    """The per-file checks of `refs`, one after the other in this process (the default FileChecker)."""
+    out: list[Finding] = []
+    for i, ref in enumerate(refs):
+        if progress and (i % 100 == 0 or i == len(refs) - 1):
+            progress(f"data files{label} {i + 1}/{len(refs)}")
+        with checking(f"{run.root}/{ref.relative}"):
+            out += _check_one(run, ref)
+    return out
+
+
+# runs the per-file checks of a list of files of one run, returning their findings in file order, with the
+# run's stats, key hashes and schema findings brought up to date (check_here, or spark.validate's)
+FileChecker = Callable[[FileRun, list[BucketFile], Progress | None, str], list[Finding]]
+
+
+@dataclass
+class Checked:
+    """What checking one slice of a run's files apart from the run found (one Spark task's share)."""
+
+    findings: list[Finding]
+    stats: TableStats
+    seen: KeyHashes
+    schema_findings: list[Finding]
+    error: PaimonConformError | None = None  # raised where the slice's results are merged, as here
+
+
+def check_slice(run: FileRun, refs: list[BucketFile], max_memory: int) -> Checked:
+    """Check `refs` on a copy of the run with its own stats, key hashes and schema findings, under the
+    memory budget the run has; a kit error ends the slice and travels with it."""
+    schemas = copy.copy(run.schemas)
+    schemas.loaded, schemas.findings = dict(run.schemas.loaded), []
+    own = replace(run, stats=TableStats(), seen=KeyHashes(), schemas=schemas)
+    try:
+        with budget.limited(max_memory):
+            found = check_here(own, refs, None, "")
+    except PaimonConformError as exc:
+        return Checked([], own.stats, own.seen, schemas.findings, exc)
+    return Checked(found, own.stats, own.seen, schemas.findings)
+
+
+def merge_slices(run: FileRun, slices: list[Checked]) -> list[Finding]:
+    """The findings of slices checked in file order, with their stats, key hashes and schema findings added
+    to the run as check_here would have left them; the first slice's error is raised."""
+    out: list[Finding] = []
+    for part in slices:
+        if part.error is not None:
+            raise part.error
+        out += part.findings
+        run.stats.merge(part.stats)
+        run.seen.merge(part.seen)
+        run.schemas.findings += [f for f in part.schema_findings if f not in run.schemas.findings]
+    return out
+
+
 def validate_table(
     root: str | Path,
-    progress: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
     stats: TableStats | None = None,
     java_version: str = NEWEST,
+    checker: FileChecker | None = None,
 ) -> list[FileResult]:
-    """One FileResult per file with findings (and one for the table itself), judged for one Java release."""
+    """One FileResult per file with findings (and one for the table itself), judged for one Java release.
+    `checker` runs the per-file checks (default: one after the other here; `spark.validate` runs them in
+    Spark tasks); the metadata, the index files and the findings that join files stay in this process."""
     root = Path(root)
     stats = stats if stats is not None else TableStats()
     if not os.path.isdir(root):  # False for a name the OS refuses (too long, NUL), not an OSError
         return [FileResult(str(root), "table", unusable="not a directory")]
     try:
         with checking(str(root)):
-            return _validate(root, progress, stats, java_version)
+            return _validate(root, progress, stats, java_version, checker or check_here)
     except UsageError as exc:  # metadata the checks need is unusable (a damaged option, an escaping folder)
         return [FileResult(str(root), "table", unusable=str(exc))]
 
@@ -298,7 +369,7 @@ def validate_table(
 class _Prepared:
     """The table, or one of its branches, with its metadata followed: ready for the per-file checks."""
 
-    run: _Run
+    run: FileRun
     chain: Chain
     findings: list[Finding]
 
@@ -329,7 +400,7 @@ def _prepare(root: Path, meta: str, schema: TableSchema, files: list[BucketFile]
     stats.seconds["metadata"] += time.perf_counter() - t0
     live_keys = {(lf.entry.partition, lf.entry.bucket, lf.entry.file.file_name) for lf in chain.live}
     findings += unknown_vectors(state, live_keys, index_owner)
-    run = _Run(
+    run = FileRun(
         root=root,
         schema=schema,
         schemas=schemas,
@@ -363,7 +434,7 @@ def _branches(root: Path, files: list[BucketFile], stats: TableStats) -> tuple[l
 
 
 def _validate(
-    root: Path, progress: Callable[[str], None] | None, stats: TableStats, java_version: str
+    root: Path, progress: Progress | None, stats: TableStats, java_version: str, checker: FileChecker
 ) -> list[FileResult]:
     try:
         schema = read_schema(root)
@@ -393,11 +464,7 @@ def _validate(
         ]
         checked.update(f.relative for f in mine)
         label = f" of {table.run.schemas.meta.rstrip('/')}" if table is not main else ""
-        for i, ref in enumerate(mine):
-            if progress and (i % 100 == 0 or i == len(mine) - 1):
-                progress(f"data files{label} {i + 1}/{len(mine)}")
-            with checking(f"{root}/{ref.relative}"):
-                findings += _check_one(run, ref)
+        findings += checker(run, mine, progress, label)
         if run.dynamic:
             findings += check_hash_index(run.state, run.seen)
         chain = table.chain
@@ -432,7 +499,7 @@ def _distinct(findings: list[Finding]) -> list[Finding]:
     return out
 
 
-def _check_one(run: _Run, ref: BucketFile) -> list[Finding]:
+def _check_one(run: FileRun, ref: BucketFile) -> list[Finding]:
     """Every check of one data or changelog file, against the schema it was written with."""
     lf = run.live_by_path.get(ref.relative)
     entry = lf.entry if lf else run.added.get(ref.relative)

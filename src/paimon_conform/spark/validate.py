@@ -1,0 +1,85 @@
+"""Whole-table validation with the per-file checks in Spark tasks.
+
+    from paimon_conform.spark import source, validate
+    session = source.session("local[2]")        # or any SparkSession whose executors see the table's path
+    results = validate.validate_on_spark(session, "/data/warehouse/db.db/orders")
+
+The driver does what joins files (the schema, the snapshot chain, the manifests, the index files, the
+directory walk, the HASH-index and global-index checks) exactly as `validate_table` does; the data files
+(columns, value kinds, partition and bucket of every row, file statistics, file indexes, deletion vectors
+against the row count, key hashes) are checked in Spark tasks, a contiguous slice of files per task, and the
+slices' findings, statistics and key hashes are merged in file order, so the reports equal the
+single-process run's. The table's path must be readable at the same name on every executor (a local path
+on local[N], a shared mount on a cluster).
+"""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+from pyspark import cloudpickle
+
+from paimon_conform.core import budget
+from paimon_conform.core.findings import Finding
+from paimon_conform.core.java_releases import NEWEST
+from paimon_conform.core.report import FileResult
+from paimon_conform.table.validate.directories import BucketFile
+from paimon_conform.table.validate.table import (
+    Checked,
+    FileChecker,
+    FileRun,
+    Progress,
+    TableStats,
+    check_slice,
+    merge_slices,
+    validate_table,
+)
+
+# runs a Python worker has unpickled, by a key made with the broadcast: a worker that takes several slices of a run reads it once
+_RUNS: dict[str, FileRun] = {}
+SLICES_PER_CORE = 4  # several slices per core: a slice of large files does not hold up the rest
+
+
+def validate_on_spark(
+    spark,
+    root: str | Path,
+    progress: Progress | None = None,
+    stats: TableStats | None = None,
+    java_version: str = NEWEST,
+    slices: int | None = None,
+) -> list[FileResult]:
+    """`validate_table` with the data files checked in Spark tasks of `spark` (at most `slices` tasks per
+    list of files; default four per core of the session)."""
+    return validate_table(root, progress, stats, java_version, spark_checker(spark, slices))
+
+
+def spark_checker(spark, slices: int | None = None) -> FileChecker:
+    """A FileChecker that checks the files of a run in Spark tasks, one contiguous slice of files each."""
+    sc = spark.sparkContext
+
+    def check(run: FileRun, refs: list[BucketFile], progress: Progress | None, label: str) -> list[Finding]:
+        if not refs:
+            return []
+        n = min(len(refs), slices or max(1, sc.defaultParallelism) * SLICES_PER_CORE)
+        parts = [refs[i * len(refs) // n : (i + 1) * len(refs) // n] for i in range(n)]
+        shared, key = sc.broadcast(cloudpickle.dumps(run)), uuid.uuid4().hex
+        max_memory = budget.current().max_memory
+        try:
+            checked = sc.parallelize(parts, n).map(lambda part: _check_part(shared, key, part, max_memory)).collect()
+        finally:
+            shared.unpersist()
+        if progress:
+            progress(f"data files{label} {len(refs)}/{len(refs)} in {n} Spark task(s)")
+        return merge_slices(run, checked)
+
+    return check
+
+
+def _check_part(shared, key: str, part: list[BucketFile], max_memory: int) -> Checked:
+    """One task: the run (broadcast, unpickled once per worker) and the checks of its slice of files."""
+    run = _RUNS.get(key)
+    if run is None:
+        _RUNS.clear()  # only the newest run is kept: a worker serves one table at a time
+        run = _RUNS[key] = cloudpickle.loads(shared.value)
+    return check_slice(run, part, max_memory)
