@@ -243,7 +243,7 @@ def _spark_checker(master: str):
         raise UsageError(f"--spark needs PySpark (pip install 'paimon-conform[spark]'): {exc}") from None
     try:
         spark = source.session("paimon-conform validate", master)
-    except Exception as exc:  # the JVM, the master URL or the cluster: the environment, not a kit bug
+    except Exception as exc:  # noqa: BLE001 - the JVM, the master URL, the cluster: the environment, not a kit bug
         raise UsageError(f"--spark {master}: Spark did not start: {str(exc).splitlines()[0][:300]}") from None
     return validate.spark_checker(spark)
 

@@ -36,7 +36,7 @@ from paimon_conform.table.validate.table import (
     validate_table,
 )
 
-# runs a Python worker has unpickled, by a key made with the broadcast: a worker that takes several slices of a run reads it once
+# the run a Python worker unpickled, by a key made with the broadcast: a worker taking several slices reads it once
 _RUNS: dict[str, FileRun] = {}
 SLICES_PER_CORE = 4  # several slices per core: a slice of large files does not hold up the rest
 
