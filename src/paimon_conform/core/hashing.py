@@ -18,6 +18,7 @@ import numpy as np
 import pyarrow as pa
 import xxhash
 
+from paimon_conform.core import kernels
 from paimon_conform.core.errors import EncodeError
 from paimon_conform.core.types import DataType
 
@@ -48,21 +49,8 @@ def wang64(key: int) -> int:
 
 
 def wang64_array(keys: np.ndarray) -> np.ndarray:
-    """wang64 over an int64 array (vectorized; same results as wang64)."""
-    with np.errstate(over="ignore"):
-        k = keys.astype(np.int64).view(np.uint64)
-
-        def sar(v: np.ndarray, n: int) -> np.ndarray:
-            return (v.view(np.int64) >> np.int64(n)).view(np.uint64)
-
-        k = ~k + (k << np.uint64(21))
-        k ^= sar(k, 24)
-        k = k + (k << np.uint64(3)) + (k << np.uint64(8))
-        k ^= sar(k, 14)
-        k = k + (k << np.uint64(2)) + (k << np.uint64(4))
-        k ^= sar(k, 28)
-        k = k + (k << np.uint64(31))
-    return k.view(np.int64)
+    """wang64 over an int64 array (compiled loop; same results as wang64)."""
+    return kernels.wang64_values(np.ascontiguousarray(keys, dtype=np.int64).view(np.uint64)).view(np.int64)
 
 
 def xxh64(data: bytes) -> int:
@@ -70,72 +58,9 @@ def xxh64(data: bytes) -> int:
     return signed64(xxhash.xxh64_intdigest(data, seed=0))
 
 
-P1, P2, P3, P4, P5 = (
-    np.uint64(11400714785074694791),
-    np.uint64(14029467366897019727),
-    np.uint64(1609587929392839161),
-    np.uint64(9650029242287828579),
-    np.uint64(2870177450012600261),
-)
-SHORT = 32  # values below one 32-byte stripe are hashed column-wise; longer ones by the xxhash library
-
-
-def padded_words(data: np.ndarray, *dtypes: str) -> tuple[np.ndarray, ...]:
-    """`data` padded by 8 zero bytes, then for each little-endian dtype ('<u4', '<u8') a view of it reading
-    one word at every byte offset (element i holds the bytes i, i + 1, ...): unaligned reads without copies."""
-    padded = np.zeros(len(data) + 8, dtype=np.uint8)
-    padded[: len(data)] = data
-    views = [
-        np.ndarray(shape=(len(padded) - np.dtype(d).itemsize + 1,), dtype=d, buffer=padded, strides=(1,))
-        for d in dtypes
-    ]
-    return (padded, *views)
-
-
-def _rotl(x: np.ndarray, r: int) -> np.ndarray:
-    return (x << np.uint64(r)) | (x >> np.uint64(64 - r))
-
-
 def xxh64_column(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
-    """XXH64 (seed 0, signed) of every value of a binary column given by its offsets (n + 1) and data bytes.
-
-    Values shorter than one stripe (32 bytes) take XXH64's tail steps for all rows at once (8-byte lanes,
-    one 4-byte lane, single bytes; each read unaligned from the data padded by 8 bytes), no Python call per
-    value; longer values are hashed by the xxhash library.
-    """
-    starts, lengths = offsets[:-1], np.diff(offsets)
-    out = np.empty(len(lengths), dtype=np.uint64)
-    long_ = np.flatnonzero(lengths >= SHORT)
-    raw = data.tobytes() if len(long_) else b""
-    for i in long_:
-        out[i] = xxhash.xxh64_intdigest(raw[starts[i] : starts[i] + lengths[i]], seed=0)
-    short = np.flatnonzero(lengths < SHORT)
-    padded, lane8, lane4 = padded_words(data, "<u8", "<u4")
-    pos, rem = starts[short].copy(), lengths[short].copy()
-    h = P5 + rem.astype(np.uint64)
-    with np.errstate(over="ignore"):
-        for _ in range(3):  # 8-byte lanes
-            m = np.flatnonzero(rem >= 8)
-            k = _rotl(lane8[pos[m]] * P2, 31) * P1
-            h[m] = _rotl(h[m] ^ k, 27) * P1 + P4
-            pos[m] += 8
-            rem[m] -= 8
-        m = np.flatnonzero(rem >= 4)  # one 4-byte lane
-        h[m] = _rotl(h[m] ^ (lane4[pos[m]].astype(np.uint64) * P1), 23) * P2 + P3
-        pos[m] += 4
-        rem[m] -= 4
-        for _ in range(3):  # single bytes
-            m = np.flatnonzero(rem >= 1)
-            h[m] = _rotl(h[m] ^ (padded[pos[m]].astype(np.uint64) * P5), 11) * P1
-            pos[m] += 1
-            rem[m] -= 1
-        h ^= h >> np.uint64(33)
-        h *= P2
-        h ^= h >> np.uint64(29)
-        h *= P3
-        h ^= h >> np.uint64(32)
-    out[short] = h
-    return out.view(np.int64)
+    """XXH64 (seed 0, signed) of every value of a binary column given by its offsets (n + 1) and data bytes."""
+    return kernels.xxh64_values(np.ascontiguousarray(offsets, dtype=np.int64), data).view(np.int64)
 
 
 def float_bits(v: float) -> int:
@@ -210,15 +135,18 @@ def fast_hash(t: DataType, v: Any) -> int:
 
 
 def fast_hash_many(t: DataType, values: Sequence[Any]) -> np.ndarray:
-    """FastHash of many non-null internal values, vectorized where the type allows."""
+    """FastHash of many non-null internal values (a list, or an Arrow array of the column's values)."""
     if t.is_string or t.is_binary:
+        large = pa.large_string() if t.is_string else pa.large_binary()
         try:
-            arr = pa.array(values, type=pa.large_string() if t.is_string else pa.large_binary())
+            arr = values.cast(large) if isinstance(values, pa.Array) else pa.array(values, type=large)
         except (pa.ArrowException, TypeError, ValueError) as exc:
             raise EncodeError(f"{t}: values that are not {'text' if t.is_string else 'bytes'}: {exc}") from None
-        offsets = np.frombuffer(arr.buffers()[1], dtype="<i8", count=len(arr) + 1)
+        offsets = np.frombuffer(arr.buffers()[1], dtype="<i8", count=len(arr) + arr.offset + 1)[arr.offset :]
         data = arr.buffers()[2]
         return xxh64_column(offsets, np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8))
     if t.root in ("TINYINT", "SMALLINT", "INT", "BIGINT", "DATE", "TIME"):
         return wang64_array(np.asarray(values, dtype=np.int64))
+    if isinstance(values, pa.Array):
+        raise EncodeError(f"{t}: give the internal values as a list (Arrow columns: strings, binaries, integers)")
     return wang64_array(np.fromiter((integer_key(t, v) for v in values), dtype=np.int64, count=len(values)))

@@ -23,7 +23,7 @@ import mmh3
 import numpy as np
 import pyarrow as pa
 
-from paimon_conform.core import hashing, javahash
+from paimon_conform.core import budget, javahash, kernels
 from paimon_conform.core.errors import EncodeError, UsageError
 from paimon_conform.core.types import DataType, to_internal
 from paimon_conform.formats import columns as datafile
@@ -497,41 +497,15 @@ def hash_columns(types: Sequence[DataType], columns: Sequence[Any]) -> np.ndarra
 
 
 def _hash_one_var(words: list[int | np.ndarray], slot: int, arr: pa.Array, fixed: int, n: int) -> np.ndarray:
-    """hashCode of rows whose only variable-length field is `arr` (its slot at words[slot:slot + 2]), word by
-    word from the column's offsets and data without building the rows: grouped by the field's padded length,
-    each word of its bytes read as one little-endian uint32 at any byte offset, the bytes past its length
-    masked off."""
+    """hashCode of rows whose only variable-length field is `arr` (its slot at words[slot:slot + 2]), row by row
+    in a compiled loop over the fixed words and the column's offsets and data, without building the rows."""
     nulls = _nulls(arr)
     starts, lengths, data = _string_parts(arr, nulls)
-    _, at_byte = hashing.padded_words(data, "<u4")
-    padded = (lengths + 7) // 8 * 8
-    padded[lengths <= 7] = 0
-    out = np.empty(n, dtype=np.int32)
-    for size in 8 * np.flatnonzero(np.bincount(padded // 8)):
-        idx = np.flatnonzero(padded == size)
-        ln, st = lengths[idx], starts[idx]
-        group = [w[idx] if isinstance(w, np.ndarray) else w for w in words]
-        if size == 0:  # inline: the bytes in the slot, 0x80 | length in its last byte; a null slot stays 0
-            low = _word(at_byte, st, ln, 0)
-            high = _word(at_byte, st, np.minimum(ln, 7), 4) | ((0x80 | ln).astype(np.uint32) << np.uint32(24))
-            high[nulls[idx]] = 0
-        else:  # (offset << 32) | length, the bytes after the fixed part; words before size - 8 are whole
-            low, high = ln.astype(np.uint32), fixed
-            group += [_word(at_byte, st, ln if 4 * j >= size - 8 else None, 4 * j) for j in range(int(size) // 4)]
-        group[slot], group[slot + 1] = low, high
-        out[idx] = murmur_words(group, len(idx))
-    return out
-
-
-BYTE_MASKS = np.array([0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF], dtype=np.uint32)  # the first k bytes of a word
-
-
-def _word(at_byte: np.ndarray, starts: np.ndarray, lengths: np.ndarray | None, offset: int) -> np.ndarray:
-    """The LE word at `offset` of each value, zero past its length (`lengths` None: every word is whole)."""
-    word = at_byte[starts + offset]
-    if lengths is not None:
-        word &= BYTE_MASKS[np.clip(lengths - offset, 0, 4)]
-    return word
+    budget.reserve(4 * len(words) * n, f"the fixed-part words of {n} keys")
+    table = np.empty((len(words), n), dtype=np.uint32)
+    for j, w in enumerate(words):
+        table[j] = w
+    return kernels.murmur_one_var(table, slot, data, starts, lengths, nulls, fixed)
 
 
 def bucket_columns(

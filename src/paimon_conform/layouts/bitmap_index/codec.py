@@ -13,9 +13,10 @@ from itertools import pairwise
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 from pyroaring import BitMap
 
-from paimon_conform.core import structure
+from paimon_conform.core import kernels, structure
 from paimon_conform.core.errors import EncodeError, LayoutError
 from paimon_conform.core.findings import Finding
 from paimon_conform.core.hashing import double_bits, float_bits, timestamp_from_long, timestamp_long
@@ -122,20 +123,24 @@ def serialize(bitmap: BitMap) -> bytes:
     return bm.serialize()
 
 
-def group_rows(t: DataType, values: Sequence[Any]) -> tuple[list[Any], list[np.ndarray], np.ndarray, int]:
-    """Distinct map keys in first-occurrence order, the rows of each, the null rows, last non-null row."""
+def group_rows(t: DataType, values: Sequence[Any] | pa.Array) -> tuple[list[Any], list[np.ndarray], np.ndarray, int]:
+    """Distinct map keys in first-occurrence order, the rows of each, the null rows, last non-null row.
+    `values`: internal values (None = null), or for the integer types an Arrow array of the column."""
     n = len(values)
-    is_null = np.fromiter((v is None for v in values), dtype=bool, count=n)
+    integers = key_kind(t) in ("i1", "i2", "i4", "i8") and t.root not in ("TIMESTAMP", "TIMESTAMP_LTZ")
+    if isinstance(values, pa.Array):
+        if not integers:
+            raise EncodeError(f"{t}: give the internal values as a list (Arrow columns: integer types)")
+        is_null = np.asarray(values.is_null(), dtype=bool)
+        ints = np.asarray(values.fill_null(0).to_numpy(zero_copy_only=False)).astype(np.int64)
+    else:
+        is_null = np.fromiter((v is None for v in values), dtype=bool, count=n)
+        ints = np.array([0 if v is None else v for v in values], dtype=np.int64) if integers else None
     nulls = np.flatnonzero(is_null)
     rows = np.flatnonzero(~is_null)
-    if key_kind(t) in ("i1", "i2", "i4", "i8") and t.root not in ("TIMESTAMP", "TIMESTAMP_LTZ"):
-        ints = np.array([0 if v is None else v for v in values], dtype=np.int64)[rows]
-        uniq, first, inverse = np.unique(ints, return_index=True, return_inverse=True)
-        by_first = np.argsort(first, kind="stable")
-        rank = np.empty_like(by_first)
-        rank[by_first] = np.arange(by_first.size)
-        keys: list[Any] = uniq[by_first].tolist()
-        codes = rank[inverse.reshape(-1)]
+    if ints is not None:
+        codes, distinct = kernels.first_codes(ints[rows] if nulls.size else ints)
+        keys: list[Any] = distinct.tolist()
     else:
         index: dict[Any, int] = {}
         codes = np.fromiter(
@@ -151,7 +156,9 @@ def group_rows(t: DataType, values: Sequence[Any]) -> tuple[list[Any], list[np.n
     return keys, groups, nulls, int(rows[-1]) if rows.size else -1
 
 
-def build(t: DataType, values: Sequence[Any], version: int = 2, block_size: int = DEFAULT_BLOCK_SIZE) -> bytes:
+def build(
+    t: DataType, values: Sequence[Any] | pa.Array, version: int = 2, block_size: int = DEFAULT_BLOCK_SIZE
+) -> bytes:
     """Payload BitmapFileIndex writes for these internal values (None = null).
 
     Java calls computeIfAbsent once per non-null row; only insertions change the
@@ -168,7 +175,7 @@ def build(t: DataType, values: Sequence[Any], version: int = 2, block_size: int 
         id2bitmap.compute_if_absent(key, java_hash(kind, key), lambda rows=rows: rows)
     if keys and int(groups[-1][0]) < last_row:
         id2bitmap.touch()
-    nulls = BitMap(null_rows.tolist())
+    nulls = roaring.bitmap_of(null_rows)
     null_bytes = serialize(nulls)
     body = [null_bytes] if len(nulls) > 1 else []
     offset = len(null_bytes) if len(nulls) > 1 else 0
@@ -177,7 +184,7 @@ def build(t: DataType, values: Sequence[Any], version: int = 2, block_size: int 
         if len(rows) == 1:
             entries.append((key, -1 - int(rows[0])))
         else:
-            data = serialize(BitMap(rows.astype(np.uint32)))
+            data = serialize(roaring.bitmap_of(rows))
             entries.append((key, offset))
             body.append(data)
             offset += len(data)

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 
-from paimon_conform.core import budget
+from paimon_conform.core import budget, kernels
 from paimon_conform.core.errors import EncodeError
 from paimon_conform.core.hashing import fast_hash, fast_hash_many
 from paimon_conform.core.types import DataType
@@ -60,16 +61,15 @@ def positions(hashes: np.ndarray, k: int, num_bits: int) -> np.ndarray:
 def build_from_hashes(hashes: np.ndarray, items: int, fpp: float) -> bytes:
     """Payload for already-hashed non-null values."""
     num_bits, k = sizing(items, fpp)
-    budget.reserve(2 * num_bits, f"a bloom filter of {num_bits} bits (items {items}, fpp {fpp})")
-    bits = np.zeros(num_bits, dtype=np.bool_)
-    if hashes.size:
-        bits[positions(hashes, k, num_bits)] = True
-    return struct.pack(">i", k) + np.packbits(bits, bitorder="little").tobytes()
+    budget.reserve(num_bits // 8 + 1, f"a bloom filter of {num_bits} bits (items {items}, fpp {fpp})")
+    bits = kernels.bloom_bits(np.ascontiguousarray(hashes, dtype=np.int64).view(np.uint64), k, num_bits)
+    return struct.pack(">i", k) + bits.tobytes()
 
 
-def build(t: DataType, values: Sequence[Any], items: int = DEFAULT_ITEMS, fpp: float = DEFAULT_FPP) -> bytes:
-    """Payload BloomFilterFileIndex writes for these internal values (nulls skipped)."""
-    present = [v for v in values if v is not None]
+def build(t: DataType, values: Sequence[Any] | pa.Array, items: int = DEFAULT_ITEMS, fpp: float = DEFAULT_FPP) -> bytes:
+    """Payload BloomFilterFileIndex writes for these internal values (nulls skipped): a list, or for CHAR /
+    VARCHAR / BINARY and the integer types an Arrow array of the column (hashed from its buffers)."""
+    present = values.drop_null() if isinstance(values, pa.Array) else [v for v in values if v is not None]
     return build_from_hashes(fast_hash_many(t, present), items, fpp)
 
 

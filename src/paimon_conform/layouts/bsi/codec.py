@@ -51,12 +51,12 @@ def _half(rows: list[int], values: list[int]) -> bytes:
     """One BitSliceIndexRoaringBitmap.Appender: min 0, max, existence, slices."""
     top = max(values, default=0)
     out = struct.pack(">Bqq", 1, 0, top)
-    out += serialize(BitMap(rows))
     arr = np.asarray(values, dtype=np.uint64)
     rows_arr = np.asarray(rows, dtype=np.uint32)
+    out += serialize(roaring.bitmap_of(rows_arr))
     out += struct.pack(">i", top.bit_length())
     for i in range(top.bit_length()):
-        out += serialize(BitMap(rows_arr[(arr >> np.uint64(i)) & np.uint64(1) == 1]))
+        out += serialize(roaring.bitmap_of(rows_arr[(arr >> np.uint64(i)) & np.uint64(1) == 1]))
     return out
 
 

@@ -153,8 +153,8 @@ def code_bsi(rows: np.ndarray, codes: np.ndarray, num_keys: int) -> bytes:
     from paimon_conform.layouts.bitmap_index.codec import serialize
 
     rows32 = rows.astype(np.uint32)
-    ebm = serialize(BitMap(rows32))
-    slices = [serialize(BitMap(rows32[(codes >> i) & 1 == 1])) for i in range(num_slices(num_keys))]
+    ebm = serialize(roaring.bitmap_of(rows32))
+    slices = [serialize(roaring.bitmap_of(rows32[(codes >> i) & 1 == 1])) for i in range(num_slices(num_keys))]
     refs = bytearray()
     at = 0
     for s in slices:
