@@ -130,3 +130,73 @@ def test_offset_outside_the_file_is_a_layout_error():
     data, _ = dv.encode_file([("bitmap32", [1])])
     with pytest.raises(LayoutError):
         dv.read_vector(data, len(data) + 10, 12)
+
+
+# ---------------------------------------------------------------- the fast checker against the spec parser
+
+
+def _reframed(data: bytes, vectors: list[tuple[int, int]], change) -> bytes:
+    """`data` with one vector's blob changed by `change(bytearray)` and its length word and CRC rewritten, so the
+    damage reaches the bitmap instead of stopping at the framing."""
+    out, pos = bytearray(data[:1]), 1
+    for i, (offset, _) in enumerate(vectors):
+        (n,) = struct.unpack_from(">I", data, offset)
+        blob = bytearray(data[offset + 4 : offset + 4 + n])
+        if i == 0:
+            change(blob)
+        out += dv.frame(bytes(blob))
+        pos = offset + 8 + n
+    return bytes(out + data[pos:])
+
+
+def _same_verdict(data: bytes) -> None:
+    assert dv.validate(data) == dv.validate_by_spec(data)
+    if dv.is_clean(data):
+        assert dv.validate_by_spec(data) == []
+
+
+@given(st.lists(st.tuples(st.just("bitmap32"), positions32(max_value=MAX_DV32)), min_size=1, max_size=3), st.data())
+def test_fast_checker_equals_the_spec_parser(vectors, draw):
+    """Valid files (the fast checker must pass them: that is its speed), files whose first vector's containers
+    were forced to other kinds (not run-optimized), and files with one byte of a bitmap changed under a fixed
+    CRC: the same findings as the spec parser's path, and `is_clean` only where that path finds nothing."""
+    data, ranges = dv.encode_file(vectors)
+    assert dv.is_clean(data)
+    _same_verdict(data)
+    values = np.array(vectors[0][1], dtype=np.uint64)
+    if values.size:
+        plan = roaring.plan_containers(roaring.as_sorted_unique(values, roaring.MAX_U32), None)
+        sized = ["array" if c.lows.size <= roaring.ARRAY_MAX else "bitmap" for c in plan]  # what the size allows
+        kinds = [draw.draw(st.sampled_from([kind, "run"])) for kind in sized]
+        forced = dv.MAGIC32_BYTES + roaring.encode_roaring32(values, kinds, draw.draw(st.none() | st.booleans()))
+        _same_verdict(_reframed(data, ranges, lambda blob: blob.__setitem__(slice(None), forced)))
+    blob_len = struct.unpack_from(">I", data, ranges[0][0])[0]
+    if blob_len > 4:
+        at = draw.draw(st.integers(4, blob_len - 1))
+        flip = draw.draw(st.integers(1, 255))
+        _same_verdict(_reframed(data, ranges, lambda blob: blob.__setitem__(at, blob[at] ^ flip)))
+
+
+def test_fast_checker_on_files_not_written_here(golden_root):
+    """Java-written and must-reject DV files: the same verdicts; every clean Java file passes the fast checker."""
+    files = sorted(golden_root.glob("deletion_vectors/*/*.bin"))
+    assert len(files) >= 20
+    for f in files:
+        data = f.read_bytes()
+        _same_verdict(data)
+        if f.parent.name.startswith("java-") and all(v.kind == "bitmap32" for v in dv.load(data)):
+            assert dv.is_clean(data) == (dv.validate_by_spec(data) == []), f.name  # 64-bit ones go to the spec
+
+
+@pytest.mark.parametrize(
+    ("values", "kinds"),
+    [([0, 1, 2], ["run"]), (list(range(0, 8192, 2)), ["run"]), ([0, 1, 2, 3, 10, 11, 12, 13], ["array"])],
+    ids=["run-on-the-array-tie", "run-of-4096-singles", "array-of-two-runs"],
+)
+def test_fast_checker_sends_containers_java_would_not_write_to_the_spec(values, kinds):
+    """Containers of a kind Java's runOptimize() would not pick, the tie CRoaring breaks the other way
+    included: not clean, and the spec path's should-finding is what validate reports."""
+    forced = bytes([dv.VERSION]) + dv.frame(dv.MAGIC32_BYTES + roaring.encode_roaring32(values, kinds))
+    assert not dv.is_clean(forced)
+    assert [f.code for f in dv.validate(forced)] == ["ROARING_NOT_RUN_OPTIMIZED"]
+    assert dv.validate(forced) == dv.validate_by_spec(forced)

@@ -229,6 +229,40 @@ def load_roaring32(data: bytes, layout: str = "roaring32", path: str = "", offse
         raise LayoutError(layout, "ROARING_REJECTED", path, offset, f"CRoaring rejects the bitmap: {exc}") from None
 
 
+def is_java_canonical(bm: BitMap, data: bytes, start: int = 0, end: int | None = None) -> bool:
+    """Whether the bitmap bytes data[start:end], which CRoaring read as `bm`, are byte for byte what Java writes
+    for bm's values (the portable format, runOptimize()'s containers): then neither the spec nor
+    `check_roaring32` has a finding. False means only "not shown": the caller runs the spec parser and the
+    checks to find out. `bm` is run-optimized in place (pass one you own).
+
+    Shown by: CRoaring read it (it refuses unsorted keys and arrays, overlapping or adjacent runs, wrong
+    bitmap cardinalities), and after its run_optimize() (CRoaring's array / bitmap -> run choice is Java's)
+    writes the same bytes (format, offsets, cardinalities, container kinds); each run container is the
+    container Java's rule picks for its values (checked here: on a tie such as {0, 1, 2}, CRoaring keeps the
+    run container where Java writes an array)."""
+    end = len(data) if end is None else end
+    bm.run_optimize()
+    again = bm.serialize()
+    if len(again) != end - start or not data.startswith(again, start):  # compared in place, no copy
+        return False
+    cookie, second = struct.unpack_from("<HH", data, start)
+    if cookie != COOKIE_RUN:  # no run container
+        return True
+    n = second + 1
+    head = start + 4 + (n + 7) // 8
+    at = head + 4 * n + (4 * n if n >= NO_OFFSET_THRESHOLD else 0)
+    for i in range(n):  # sizes in order (plain struct reads: a vector has few containers)
+        card = struct.unpack_from("<H", data, head + 4 * i + 2)[0] + 1  # the values held: CRoaring wrote it
+        if not data[start + 4 + (i >> 3)] >> (i & 7) & 1:
+            at += 2 * card if card <= ARRAY_MAX else 8192
+            continue
+        (num_runs,) = struct.unpack_from("<H", data, at)
+        if java_container_kind(card, num_runs) != RUN:
+            return False
+        at += 2 + 4 * num_runs
+    return True
+
+
 def cross_check(
     ours: BitMap | BitMap64, read: Callable[[], BitMap | BitMap64], path: str, offset: int
 ) -> list[Finding]:
