@@ -149,8 +149,17 @@ def _reframed(data: bytes, vectors: list[tuple[int, int]], change) -> bytes:
     return bytes(out + data[pos:])
 
 
+def _outcome(describe, data: bytes):
+    try:
+        return describe(data)
+    except LayoutError as err:
+        return (err.code, err.path, err.offset, str(err))
+
+
 def _same_verdict(data: bytes) -> None:
+    """validate and inspect answer as their spec-parser references do (findings, case, or the error)."""
     assert dv.validate(data) == dv.validate_by_spec(data)
+    assert _outcome(dv.inspect, data) == _outcome(dv.inspect_by_spec, data)
     if dv.is_clean(data):
         assert dv.validate_by_spec(data) == []
 

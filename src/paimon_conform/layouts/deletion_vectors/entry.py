@@ -360,22 +360,27 @@ def validate(data: bytes, types: Any = None) -> list[Finding]:
 
 
 def is_clean(data: bytes) -> bool:
-    """The fast checker: True when the file certainly has no finding (its framing, magic and CRC read by the
-    fast path, every 32-bit vector the bytes Java writes for its positions, `roaring32.is_java_canonical`, and
-    within the 32-bit position range). False sends it to the spec parser, which finds and places the fault;
-    64-bit vectors always go there. Equal to `validate_by_spec` on valid and damaged files (the tests)."""
+    """The fast checker: True when the file certainly has no finding (see `clean_vectors`)."""
+    return clean_vectors(data) is not None
+
+
+def clean_vectors(data: bytes) -> list[LoadedVector] | None:
+    """The file's vectors when it certainly has no finding: its framing, magic and CRC read by the fast path,
+    every vector 32-bit, the bytes Java writes for its positions (`roaring32.is_java_canonical`) and within
+    the 32-bit position range. None sends it to the spec parser, which finds and places the fault; 64-bit
+    vectors always go there. Equal to `validate_by_spec` on valid and damaged files (the tests)."""
     try:
         vectors = load(data)
     except LayoutError:
-        return False
+        return None
     data = bytes(data)
     for v in vectors:
         end = v.offset + 4 + v.length
         if v.kind != "bitmap32" or not roaring.is_java_canonical(v.bitmap, data, v.offset + 8, end):
-            return False
+            return None
         if len(v.bitmap) and v.bitmap.max() > MAX_POSITION32:
-            return False
-    return True
+            return None
+    return vectors
 
 
 def validate_by_spec(data: bytes) -> list[Finding]:
@@ -402,7 +407,27 @@ def validate_by_spec(data: bytes) -> list[Finding]:
 
 
 def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
-    """The case describing these bytes (raises LayoutError on a must finding)."""
+    """The case describing these bytes (raises LayoutError on a must finding). A file the fast checker
+    passes is described from CRoaring's reading (its bytes are Java's: no layout override); any other,
+    from the spec parser's tree."""
+    vectors = clean_vectors(data)
+    if vectors is None:
+        return inspect_by_spec(data)
+    cases = [
+        {
+            "bitmap": "bitmap32",
+            "offset": v.offset,
+            "length": v.length,
+            "cardinality": len(v.bitmap),
+            "ranges": roaring.to_ranges(np.frombuffer(v.bitmap.to_array(), dtype=np.uint32)),
+        }
+        for v in vectors
+    ]
+    return case_header(KIND) | {"version": data[0], "vectors": cases}
+
+
+def inspect_by_spec(data: bytes) -> dict[str, Any]:
+    """The case from the spec parser's tree (the reference the fast description is held to)."""
     parse_fits(data, NAME)
     obj = parse(data)
     vectors = []
