@@ -178,3 +178,24 @@ def test_the_cli_process_never_prints_a_traceback_on_a_kit_bug(tmp_path):
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert "IndexError: injected" in done.stderr
+
+
+def test_corpus_in_processes_reports_the_same(tmp_path, capsys):
+    """`corpus --jobs 2` (forked workers) gives the one-process report: same files, order and findings, a
+    failing golden included."""
+    import shutil
+
+    root = tmp_path / "golden"
+    for part in ("deletion_vectors/must-reject", "deletion_vectors/java-notes", "bloom_filter"):
+        shutil.copytree(GOLDEN / part, root / part)
+    shutil.copytree(GOLDEN / "tables" / "java-0.9.0" / "pk-dynamic-parquet", root / "tables" / "j" / "pk")
+    shutil.copy(GOLDEN / "tables" / "java-0.9.0" / "pk-dynamic-parquet.json", root / "tables" / "j" / "pk.json")
+    (root / "deletion_vectors" / "java-notes" / "dvindex-32.bin").write_bytes(BAD_CRC.read_bytes())
+    reports = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"corpus-{jobs}.json"
+        assert cli.main(["--golden", str(root), "corpus", "--jobs", jobs, "--report", "json", "-o", str(out)]) == 1
+        reports.append(json.loads(out.read_text()))
+    capsys.readouterr()
+    assert reports[1] == reports[0]
+    assert len(reports[0]["files"]) > 20

@@ -375,7 +375,7 @@ def cmd_corpus(args: argparse.Namespace) -> int:
     root = Path(args.golden) if args.golden else default_root()
     if root is None or not root.is_dir():
         raise UsageError("no golden corpus found; pass --golden DIR")
-    results, tally = check_corpus(root)
+    results, tally = check_corpus(root, args.jobs)
     if args.report != "text" or args.output:
         _emit(results, args.report, "should", args.output)
     else:
@@ -492,7 +492,8 @@ def cmd_main(args: argparse.Namespace) -> int:
                     sample_code = max(sample_code, 1)
     corpus_code = 0
     if args.golden or default_root() is not None:
-        corpus_code = cmd_corpus(argparse.Namespace(golden=args.golden, report="text", output=None))
+        # one process: this one has a Spark JVM and its gateway threads, which a forked worker must not copy
+        corpus_code = cmd_corpus(argparse.Namespace(golden=args.golden, report="text", output=None, jobs=1))
     else:
         print("golden corpus left out: none found (run from a checkout, or pass --golden DIR)")
     code = max(sample_code, corpus_code)
@@ -617,6 +618,13 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("corpus", help="check every golden file against its sidecar")
     c.add_argument("--report", choices=sorted(RENDERERS), default="text")
     c.add_argument("-o", "--output")
+    c.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="check in N processes (default: one per core); the report is the same",
+    )
     c.set_defaults(func=cmd_corpus)
     t = sub.add_parser(
         "testee",

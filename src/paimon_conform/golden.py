@@ -12,7 +12,10 @@ must or should finding.
 from __future__ import annotations
 
 import json
+import multiprocessing as mp
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 from paimon_conform.core import cases
@@ -122,17 +125,32 @@ def check_table(sidecar: Path, root: Path) -> FileResult:
     return result
 
 
-def check_corpus(root: Path) -> tuple[list[FileResult], Counter]:
-    """Check every golden; also count files by layout and producer."""
-    results, tally = [], Counter()
-    for side in sidecars(root):
-        results.append(check_one(side, root))
-        tally[(side.parent.parent.name, side.parent.name)] += 1
+CHECKS = {"file": check_one, "sequence": check_sequence, "table": check_table}
+
+
+def corpus_work(root: Path) -> list[tuple[str, Path, tuple[str, str]]]:
+    """Every golden to check, in report order: (check, path, (layout, producer) for the tally)."""
+    work = [("file", side, (side.parent.parent.name, side.parent.name)) for side in sidecars(root)]
     for path in sorted((root / "dynamic_bucket").rglob("*.json")):
-        results.append(check_sequence(path, root))
-        tally[(path.parent.parent.name, path.parent.name)] += 1
+        work.append(("sequence", path, (path.parent.parent.name, path.parent.name)))
     for side in sorted((root / "tables").glob("*/*.json")):
         if side.with_suffix("").is_dir():
-            results.append(check_table(side, root))
-            tally[("table", side.parent.name)] += 1
+            work.append(("table", side, ("table", side.parent.name)))
+    return work
+
+
+def _check(item: tuple[str, Path, tuple[str, str]], root: Path) -> FileResult:
+    return CHECKS[item[0]](item[1], root)
+
+
+def check_corpus(root: Path, jobs: int = 1) -> tuple[list[FileResult], Counter]:
+    """Check every golden (in `jobs` forked processes when > 1; the results in the same order); also count
+    files by layout and producer."""
+    work = corpus_work(root)
+    tally = Counter(item[2] for item in work)
+    if jobs <= 1 or len(work) < 2 or "fork" not in mp.get_all_start_methods():
+        return [_check(item, root) for item in work], tally
+    # forked after the imports: the workers start at once, under the budget in force here
+    with ProcessPoolExecutor(min(jobs, len(work)), mp_context=mp.get_context("fork")) as pool:
+        results = list(pool.map(partial(_check, root=root), work, chunksize=2))
     return results, tally
