@@ -22,10 +22,10 @@ from numba import njit
 
 U = np.uint64
 M32 = U(0xFFFFFFFF)
-S1, S3, S4, S8, S11, S12 = U(1), U(3), U(4), U(8), U(11), U(12)
-S13, S14, S15, S16, S17, S18, S19 = U(13), U(14), U(15), U(16), U(17), U(18), U(19)
+# shift and rotate amounts as uint64 (a plain int would make numba mix signed and unsigned)
+S1, S2, S3, S4, S7, S8, S11, S12 = U(1), U(2), U(3), U(4), U(7), U(8), U(11), U(12)
+S13, S14, S15, S16, S18 = U(13), U(14), U(15), U(16), U(18)
 S21, S23, S24, S27, S28, S29, S31, S32, S33 = U(21), U(23), U(24), U(27), U(28), U(29), U(31), U(32), U(33)
-S2, S7 = U(2), U(7)
 
 # Murmur3 x86_32 (Paimon's MurmurHashUtils)
 C1, C2, SEED = U(0xCC9E2D51), U(0x1B873593), U(42)
