@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing as mp
+import os
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
@@ -151,6 +152,7 @@ def check_corpus(root: Path, jobs: int = 1) -> tuple[list[FileResult], Counter]:
     if jobs <= 1 or len(work) < 2 or "fork" not in mp.get_all_start_methods():
         return [_check(item, root) for item in work], tally
     # forked after the imports: the workers start at once, under the budget in force here
-    with ProcessPoolExecutor(min(jobs, len(work)), mp_context=mp.get_context("fork")) as pool:
+    workers = min(jobs, len(work), 4 * (os.cpu_count() or 1))  # more than that only costs memory
+    with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
         results = list(pool.map(partial(_check, root=root), work, chunksize=2))
     return results, tally
