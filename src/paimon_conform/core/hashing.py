@@ -58,6 +58,14 @@ def xxh64(data: bytes) -> int:
     return signed64(xxhash.xxh64_intdigest(data, seed=0))
 
 
+def binary_buffers(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets, data) of a large_string / large_binary array as numpy views: n + 1 int64 offsets (the
+    array's own slice) and the data bytes (empty when the array has none)."""
+    offsets = np.frombuffer(arr.buffers()[1], dtype="<i8", count=len(arr) + arr.offset + 1)[arr.offset :]
+    data = arr.buffers()[2]
+    return offsets, np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
+
+
 def xxh64_column(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
     """XXH64 (seed 0, signed) of every value of a binary column given by its offsets (n + 1) and data bytes."""
     return kernels.xxh64_values(np.ascontiguousarray(offsets, dtype=np.int64), data).view(np.int64)
@@ -142,9 +150,7 @@ def fast_hash_many(t: DataType, values: Sequence[Any]) -> np.ndarray:
             arr = values.cast(large) if isinstance(values, pa.Array) else pa.array(values, type=large)
         except (pa.ArrowException, TypeError, ValueError) as exc:
             raise EncodeError(f"{t}: values that are not {'text' if t.is_string else 'bytes'}: {exc}") from None
-        offsets = np.frombuffer(arr.buffers()[1], dtype="<i8", count=len(arr) + arr.offset + 1)[arr.offset :]
-        data = arr.buffers()[2]
-        return xxh64_column(offsets, np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8))
+        return xxh64_column(*binary_buffers(arr))
     if t.root in ("TINYINT", "SMALLINT", "INT", "BIGINT", "DATE", "TIME"):
         return wang64_array(np.asarray(values, dtype=np.int64))
     if isinstance(values, pa.Array):

@@ -23,7 +23,7 @@ import mmh3
 import numpy as np
 import pyarrow as pa
 
-from paimon_conform.core import budget, javahash, kernels
+from paimon_conform.core import budget, hashing, javahash, kernels
 from paimon_conform.core.errors import EncodeError, UsageError
 from paimon_conform.core.types import DataType, to_internal
 from paimon_conform.formats import columns as datafile
@@ -349,8 +349,7 @@ def _nulls(arr: pa.Array) -> np.ndarray:
 
 def _string_parts(arr: pa.Array, nulls: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(starts, lengths, data) of a large_binary array, lengths 0 where null."""
-    offsets = np.frombuffer(arr.buffers()[1], dtype="<i8", count=len(arr) + arr.offset + 1)[arr.offset :]
-    data = np.frombuffer(arr.buffers()[2], dtype=np.uint8) if arr.buffers()[2] is not None else np.zeros(0, np.uint8)
+    offsets, data = hashing.binary_buffers(arr)
     starts = offsets[:-1]
     lengths = np.diff(offsets)
     lengths[nulls] = 0
