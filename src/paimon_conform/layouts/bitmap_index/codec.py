@@ -16,7 +16,7 @@ import numpy as np
 import pyarrow as pa
 from pyroaring import BitMap
 
-from paimon_conform.core import kernels, structure
+from paimon_conform.core import structure
 from paimon_conform.core.errors import EncodeError, LayoutError
 from paimon_conform.core.findings import Finding
 from paimon_conform.core.hashing import double_bits, float_bits, timestamp_from_long, timestamp_long
@@ -139,6 +139,8 @@ def group_rows(t: DataType, values: Sequence[Any] | pa.Array) -> tuple[list[Any]
     nulls = np.flatnonzero(is_null)
     rows = np.flatnonzero(~is_null)
     if ints is not None:
+        from paimon_conform.core import kernels  # numba: imported when first needed
+
         codes, distinct = kernels.first_codes(ints[rows] if nulls.size else ints)
         keys: list[Any] = distinct.tolist()
     else:

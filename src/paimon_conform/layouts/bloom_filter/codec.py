@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from paimon_conform.core import budget, kernels
+from paimon_conform.core import budget
 from paimon_conform.core.errors import EncodeError
 from paimon_conform.core.hashing import fast_hash, fast_hash_many
 from paimon_conform.core.types import DataType
@@ -62,6 +62,8 @@ def build_from_hashes(hashes: np.ndarray, items: int, fpp: float) -> bytes:
     """Payload for already-hashed non-null values."""
     num_bits, k = sizing(items, fpp)
     budget.reserve(num_bits // 8 + 1, f"a bloom filter of {num_bits} bits (items {items}, fpp {fpp})")
+    from paimon_conform.core import kernels  # numba: imported when first needed
+
     bits = kernels.bloom_bits(np.ascontiguousarray(hashes, dtype=np.int64).view(np.uint64), k, num_bits)
     return struct.pack(">i", k) + bits.tobytes()
 
