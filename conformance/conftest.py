@@ -7,9 +7,13 @@ missing (node, javac) skips a test on a developer machine and fails it in CI.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -49,6 +53,12 @@ def corpus_table(tmp_path: Path, name: str) -> Path:
     """A writable copy of paimon-cpp's Java-written table `name` from the corpus (the corpus stays as it is)."""
     src = require_corpus().joinpath(*PAIMON_CPP_TABLES, f"{name}.db", name)
     return Path(shutil.copytree(src, tmp_path / name))
+
+
+def form(results: list) -> list[tuple]:
+    """Everything a report shows of a validation run (its FileResults), to compare two runs."""
+    finding = lambda f: (f.code, f.severity, f.file, f.path, f.offset, f.message)  # noqa: E731
+    return [(r.file, r.kind, r.unusable, r.info, [finding(f) for f in r.findings]) for r in results]
 
 
 def require(tool: str) -> None:
@@ -99,6 +109,47 @@ def spark():
 
 
 LAST = "test_every_table_the_suite_built_validates_without_a_crash"
+PEERS_MATRIX_TESTS = "test_type_matrix_peers.py"
+_peers_matrix: dict = {}  # the background build of the peer matrix: its future and folder
+
+
+def pytest_collection_finish(session):
+    """When the run includes the peer-matrix tests, build the matrix (writer, validator and Java child
+    processes, ~2.5 min) in a thread from the start, beside the tests that come before it: most of the suite
+    keeps one core busy, the matrix's children take the other."""
+    if not any(item.path.name == PEERS_MATRIX_TESTS for item in session.items) or session.config.option.collectonly:
+        return
+    if os.environ.get("PEERS_MATRIX_DIR") or shutil.which("java") is None:
+        return  # built by the fixture into that folder / the fixture says what is missing (a failure in CI)
+    if any(importlib.util.find_spec(m) is None for m in ("pypaimon", "pypaimon_rust")):
+        return
+    import peers_matrix as pm
+
+    base = Path(tempfile.mkdtemp(prefix="peers-matrix-"))
+    _peers_matrix["base"] = base
+    _peers_matrix["future"] = ThreadPoolExecutor(1, "peers-matrix").submit(_timed, pm.build_matrix, base)
+
+
+def _timed(build, *args):
+    t0 = time.monotonic()
+    return build(*args), time.monotonic() - t0
+
+
+def peers_matrix_results():
+    """The background build's (base, results, seconds it took, seconds waited for it); None when none was
+    started."""
+    if "future" not in _peers_matrix:
+        return None
+    t0 = time.monotonic()
+    results, seconds = _peers_matrix["future"].result()
+    return _peers_matrix["base"], results, seconds, time.monotonic() - t0
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """The background matrix's tables go with the run (a failed run keeps them, as pytest keeps tmp_path)."""
+    base = _peers_matrix.get("base")
+    if base is not None and exitstatus == 0:
+        shutil.rmtree(base, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(session, config, items):

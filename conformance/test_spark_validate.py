@@ -12,14 +12,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import PAIMON_CPP_TABLES, ROOT, require_corpus
+from conftest import PAIMON_CPP_TABLES, ROOT, form, require_corpus
 from test_fault_catalog import CATALOG, JAVA, wrong_bucket
 
 from paimon_conform import cli
 from paimon_conform.core import budget
 from paimon_conform.core.budget import BudgetExceeded
 from paimon_conform.core.errors import InternalError, InvariantError, UsageError
-from paimon_conform.core.report import FileResult
 from paimon_conform.spark.validate import validate_on_spark
 from paimon_conform.table.validate.table import TableStats, validate_table
 from paimon_conform.table.write.reference_table import write_table
@@ -27,15 +26,6 @@ from paimon_conform.table.write.reference_table import write_table
 pytestmark = pytest.mark.spark
 
 GOLDEN_TABLES = sorted(p for p in (ROOT / "golden" / "tables").glob("*/*") if p.is_dir())
-
-
-def form(results: list[FileResult]) -> list[tuple]:
-    """Everything a report shows of a run."""
-    return [(r.file, r.kind, r.unusable, r.info, [_finding(f) for f in r.findings]) for r in results]
-
-
-def _finding(f) -> tuple:
-    return (f.code, f.severity, f.file, f.path, f.offset, f.message)
 
 
 def both(spark, root: Path, slices: int | None = None) -> tuple[list[tuple], TableStats, list[tuple], TableStats]:

@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 import zipfile
 from pathlib import Path
 
@@ -58,6 +59,9 @@ JAVA_SRC_10 = JAVA_SRC / "tables"
 CLASSES_10 = ROOT / "build" / "java-1.0"
 
 
+_LOCK = threading.RLock()  # jar downloads and javac builds, one thread at a time
+
+
 def sha256(path: Path) -> str:
     """Hex SHA-256 of a file."""
     h = hashlib.sha256()
@@ -83,6 +87,11 @@ def _download(requirement: str, file_name: str, expected: str, wheel: bool) -> P
 
 def ensure_jar() -> Path:
     """Path of the verified Paimon 0.9.0 jar, downloading the sdist if needed."""
+    with _LOCK:
+        return _ensure_jar()
+
+
+def _ensure_jar() -> Path:
     if JAR.is_file() and sha256(JAR) == JAR_SHA256:
         return JAR
     sdist = _download(SDIST, SDIST_FILE, SDIST_SHA256, wheel=False)
@@ -98,6 +107,11 @@ def ensure_jar() -> Path:
 
 def ensure_jar_10() -> Path:
     """Path of the verified Paimon 1.0-SNAPSHOT jar, downloading the wheel if needed."""
+    with _LOCK:
+        return _ensure_jar_10()
+
+
+def _ensure_jar_10() -> Path:
     if JAR_10.is_file() and sha256(JAR_10) == JAR_10_SHA256:
         return JAR_10
     wheel = _download(WHEEL_10, WHEEL_10_FILE, WHEEL_10_SHA256, wheel=True)
@@ -114,14 +128,16 @@ def ensure_jar_10() -> Path:
 
 
 def _compile(jar: Path, sources: list[Path], classes: Path) -> Path:
-    """javac the sources against one jar into classes/ (when a source is newer than the last build)."""
-    stamp = classes / ".stamp"
-    newest = max(p.stat().st_mtime for p in sources)
-    if not stamp.is_file() or stamp.stat().st_mtime < newest:
-        classes.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["javac", "-nowarn", "-d", str(classes), "-cp", str(jar), *map(str, sources)], check=True)
-        stamp.touch()
-    return classes
+    """javac the sources against one jar into classes/ (when a source is newer than the last build); one
+    thread at a time (the test suite builds the peer matrix in a thread beside the tests)."""
+    with _LOCK:
+        stamp = classes / ".stamp"
+        newest = max(p.stat().st_mtime for p in sources)
+        if not stamp.is_file() or stamp.stat().st_mtime < newest:
+            classes.mkdir(parents=True, exist_ok=True)
+            subprocess.run(["javac", "-nowarn", "-d", str(classes), "-cp", str(jar), *map(str, sources)], check=True)
+            stamp.touch()
+        return classes
 
 
 def java_command(cp: str, main_class: str, *args: str, heap: str = "1g") -> list[str]:
