@@ -54,21 +54,24 @@ def read_table(path: str | Path) -> pa.Table:
     raise UsageError(f"{path}: not a Parquet or ORC file")
 
 
-def read_parquet(path: str | Path, columns: list[str] | None = None) -> pa.Table:
+def read_parquet(
+    path: str | Path, columns: list[str] | None = None, row_groups: list[int] | None = None, exact: bool = False
+) -> pa.Table:
     """A Parquet file (or some columns) as Arrow, INT96 timestamps exact beyond the years 1677-2262.
 
     pyarrow reads INT96 (Java's TIMESTAMP(7..9)) as int64 nanoseconds, which wrap outside
     1677-2262 (and its coarser units are biased by Java's negative nanos-of-day). Every INT96
     column is decoded from its pages as well (parquet_int96); where that differs from pyarrow's
     read, the column comes back as decimal128(38, 0) nanoseconds since the epoch (`internal_values`
-    takes it; other columns stay as pyarrow reads them).
+    takes it; other columns stay as pyarrow reads them). `row_groups`: only those row groups (all by
+    default); `exact`: every INT96 column as decimal nanoseconds (the windows of one file then agree).
     """
     import pyarrow.parquet as pq
 
     from paimon_conform.formats.parquet_int96 import read_int96
 
     pf = pq.ParquetFile(path)
-    table = pf.read(columns=columns)
+    table = pf.read(columns=columns) if row_groups is None else pf.read_row_groups(row_groups, columns=columns)
     int96 = [
         pf.schema.column(i).path
         for i in range(len(pf.schema))
@@ -77,10 +80,10 @@ def read_parquet(path: str | Path, columns: list[str] | None = None) -> pa.Table
     if not int96:
         return table
     for name in int96:
-        exact = read_int96(path, name)
-        if exact == table.column(name).cast(pa.int64()).to_pylist():
+        values = read_int96(path, name, row_groups)
+        if not exact and values == table.column(name).cast(pa.int64()).to_pylist():
             continue
-        values = pa.array([None if v is None else Decimal(v) for v in exact], pa.decimal128(38, 0))
+        values = pa.array([None if v is None else Decimal(v) for v in values], pa.decimal128(38, 0))
         table = table.set_column(table.column_names.index(name), exact_ns_field(name), values)
     return table
 

@@ -159,8 +159,9 @@ def _nanos(values: bytes) -> list[int]:
     return out
 
 
-def read_int96(path: str | Path, column: str) -> list[int | None]:
-    """Nanoseconds since the epoch of every row of a top-level INT96 column (None for null), exactly."""
+def read_int96(path: str | Path, column: str, row_groups: list[int] | None = None) -> list[int | None]:
+    """Nanoseconds since the epoch of every row of a top-level INT96 column (None for null), exactly; of the
+    rows of `row_groups` only when given."""
     import pyarrow.parquet as pq
 
     pf = pq.ParquetFile(path)
@@ -171,7 +172,7 @@ def read_int96(path: str | Path, column: str) -> list[int | None]:
     optional = pf.schema.column(index).max_definition_level > 0
     out: list[int | None] = []
     with open(path, "rb") as f:
-        for g in range(meta.num_row_groups):
+        for g in range(meta.num_row_groups) if row_groups is None else row_groups:
             chunk = meta.row_group(g).column(index)
             start = chunk.dictionary_page_offset if chunk.has_dictionary_page else chunk.data_page_offset
             size = chunk.total_compressed_size

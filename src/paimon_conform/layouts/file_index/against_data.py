@@ -33,87 +33,100 @@ def check_payload(
     index_type: str, payload: bytes, t: DataType, values: list[Any], path: str, base: int = 0
 ) -> list[Finding]:
     """Findings of one index payload against the column values it indexes."""
-    try:
-        if index_type == "bloom-filter":
-            present = list(dict.fromkeys(v for v in values if v is not None))  # each distinct value once
-            if not present:
-                return []
-            k, bits = bloom.split(payload)  # probed as Java's loop does: a stored k of any size lists nothing
-            missing = np.flatnonzero(~bloom.contains(hashing.fast_hash_many(t, present), k, bits))
-            if missing.size:
-                v = present[int(missing[0])]
-                return [
-                    Finding(
-                        "BLOOM_FALSE_NEGATIVE",
-                        "must",
-                        path,
-                        base,
-                        f"{missing.size} value(s) of the data "
-                        f"file are not in the filter, e.g. {to_json(t, v)!r}: readers would skip the file",
-                    )
-                ]
-            return []
-        if index_type == "bitmap":
-            index = bitmap.read(payload, t)
-            if index.num_rows != len(values):
-                return [
-                    Finding(
-                        "BITMAP_WRONG_ROWS",
-                        "must",
-                        f"{path}.num_rows",
-                        base,
-                        f"the index has {index.num_rows} rows, the data file {len(values)}",
-                    )
-                ]
-            for row, v in enumerate(values):
-                ok = row in index.nulls if v is None else row in index.rows.get(bitmap.map_key(t, v), ())
-                if not ok:
-                    return [
-                        Finding(
-                            "BITMAP_WRONG_ROWS",
-                            "must",
-                            path,
-                            base,
-                            f"row {row} holds {to_json(t, v)!r} in the data file, not in the index",
-                        )
-                    ]
-            return []
-        if index_type in ("range-bitmap", "bsi"):
-            return _rows_against_data(index_type, payload, t, values, path, base)
-    except LayoutError as err:
-        return [Finding.from_error(err)]
-    return [
-        Finding(
-            "INDEX_NOT_CHECKED_AGAINST_DATA",
-            "warning",
-            path,
-            base,
-            f"the kit does not check {index_type!r} payloads against data yet",
+    check = PayloadCheck(index_type, payload, t, path, base, len(values))
+    check.add(values, 0)
+    return check.findings()
+
+
+class PayloadCheck:
+    """One index payload against the column values it indexes, given window by window (`add(values, start)`,
+    rows numbered from `start`): no bloom false negative; a bitmap's, range bitmap's or BSI's row count equal to
+    the file's `num_rows` and each row's key equal to the value at that row. The payload is decoded once."""
+
+    def __init__(self, index_type: str, payload: bytes, t: DataType, path: str, base: int, num_rows: int) -> None:
+        self.kind, self.t, self.path, self.base = index_type, t, path, base
+        self.found: list[Finding] = []
+        self.missing: dict[Any, None] = {}  # bloom: values not in the filter, first occurrence order
+        self.code = {"bitmap": "BITMAP_WRONG_ROWS", "range-bitmap": "RANGE_BITMAP_WRONG_ROWS", "bsi": "BSI_WRONG_ROWS"}
+        try:
+            self._open(payload, num_rows)
+        except LayoutError as err:
+            self.found = [Finding.from_error(err)]
+
+    def _open(self, payload: bytes, num_rows: int) -> None:
+        if self.kind == "bloom-filter":
+            self.bloom = bloom.split(payload)  # probed as Java's loop does: a stored k of any size lists nothing
+            return
+        if self.kind == "bitmap":
+            self.index = bitmap.read(payload, self.t)
+            stored_rows = self.index.num_rows
+        elif self.kind == "range-bitmap":
+            self.index = range_bitmap.read(payload, self.t)
+            stored_rows, self.to_key, self.codes = self.index.num_rows, range_bitmap.to_key, None
+        elif self.kind == "bsi":
+            index = bsi.read(payload)
+            stored_rows, self.to_key, self.values = index.num_rows, bsi.to_long, index.values
+        else:
+            msg = f"the kit does not check {self.kind!r} payloads against data yet"
+            self.found = [Finding("INDEX_NOT_CHECKED_AGAINST_DATA", "warning", self.path, self.base, msg)]
+            return
+        if stored_rows != num_rows:
+            msg = f"the index has {stored_rows} rows, the data file {num_rows}"
+            self.found = [Finding(self.code[self.kind], "must", f"{self.path}.num_rows", self.base, msg)]
+
+    def add(self, values: list[Any], start: int) -> None:
+        """The values of rows start, start + 1, ... (bloom: any values, in row order)."""
+        if self.found:
+            return
+        try:
+            if self.kind == "bloom-filter":
+                self._bloom(values)
+            elif self.kind == "bitmap":
+                self._bitmap(values, start)
+            else:
+                self._stored(values, start)
+        except LayoutError as err:
+            self.found = [Finding.from_error(err)]
+
+    def _bloom(self, values: list[Any]) -> None:
+        present = list(dict.fromkeys(v for v in values if v is not None))  # each distinct value of the window once
+        if not present:
+            return
+        k, bits = self.bloom
+        for i in np.flatnonzero(~bloom.contains(hashing.fast_hash_many(self.t, present), k, bits)).tolist():
+            self.missing[present[i]] = None
+
+    def _bitmap(self, values: list[Any], start: int) -> None:
+        t, index = self.t, self.index
+        for row, v in enumerate(values, start):
+            ok = row in index.nulls if v is None else row in index.rows.get(bitmap.map_key(t, v), ())
+            if not ok:
+                msg = f"row {row} holds {to_json(t, v)!r} in the data file, not in the index"
+                self.found = [Finding("BITMAP_WRONG_ROWS", "must", self.path, self.base, msg)]
+                return
+
+    def _stored(self, values: list[Any], start: int) -> None:
+        """Range-bitmap / BSI: every row's stored key equals the data file's value at that row."""
+        end = start + len(values)
+        if self.kind == "range-bitmap":
+            if self.codes is None:
+                self.codes = self.index.row_codes()  # every row's key code, once
+            keys = self.index.keys
+            stored = [None if c < 0 else keys[c] for c in self.codes[start:end].tolist()]
+        else:
+            stored = self.values[start:end]
+        for row, (v, got) in enumerate(zip(values, stored, strict=True), start):
+            if self.to_key(self.t, v) != got:
+                msg = f"row {row} holds {to_json(self.t, v)!r} in the data file, something else in the index"
+                self.found = [Finding(self.code[self.kind], "must", self.path, self.base, msg)]
+                return
+
+    def findings(self) -> list[Finding]:
+        if self.found or not self.missing:
+            return self.found
+        v = next(iter(self.missing))
+        msg = (
+            f"{len(self.missing)} value(s) of the data file are not in the filter, e.g. {to_json(self.t, v)!r}: "
+            "readers would skip the file"
         )
-    ]
-
-
-def _rows_against_data(index_type: str, payload: bytes, t: DataType, values: list[Any], path: str, base: int):
-    """Range-bitmap / BSI: every row's stored key equals the data file's value at that row."""
-    code = "RANGE_BITMAP_WRONG_ROWS" if index_type == "range-bitmap" else "BSI_WRONG_ROWS"
-    if index_type == "range-bitmap":
-        index = range_bitmap.read(payload, t)
-        num_rows, to_key = index.num_rows, range_bitmap.to_key
-    else:
-        index = bsi.read(payload)
-        num_rows, to_key = index.num_rows, bsi.to_long
-    if num_rows != len(values):
-        return [
-            Finding(
-                code, "must", f"{path}.num_rows", base, f"the index has {num_rows} rows, the data file {len(values)}"
-            )
-        ]
-    if index_type == "range-bitmap":
-        stored = [None if c < 0 else index.keys[c] for c in index.row_codes().tolist()]
-    else:
-        stored = index.values
-    for row, (v, got) in enumerate(zip(values, stored, strict=True)):
-        if to_key(t, v) != got:
-            msg = f"row {row} holds {to_json(t, v)!r} in the data file, something else in the index"
-            return [Finding(code, "must", path, base, msg)]
-    return []
+        return [Finding("BLOOM_FALSE_NEGATIVE", "must", self.path, self.base, msg)]

@@ -293,37 +293,70 @@ def check_against_data(data: bytes, data_file: str, types: Any = None, table: An
     may store TIMESTAMP(3) with ORC's nanosecond type), else from the data file.
     `table`: the data file's rows when the caller has read them already.
     """
-    parse_fits(data, NAME)
     from paimon_conform.formats import columns as datafile
-    from paimon_conform.layouts.file_index import against_data
 
-    obj = structure.parse(NAME, data)
-    bloom_only = {
-        c.name.value for c in obj.columns if all(e.is_empty or e.index_type.value == "bloom-filter" for e in c.indexes)
-    }
-    given = types if isinstance(types, dict) else None
-    _, columns = datafile.columns(data_file, {c.name.value for c in obj.columns}, table, bloom_only, given)
-    findings = []
-    for ci, col in enumerate(obj.columns):
-        name = col.name.value
-        for ii, e in enumerate(col.indexes):
-            path = f"columns[{ci}].indexes[{ii}]"
-            if e.is_empty:
-                continue
-            if name not in columns:
-                findings.append(against_data.missing_column(path, name, data_file))
-                break
-            t, values = columns[name]
-            t = types.get(name, t) if isinstance(types, dict) else t
-            findings += against_data.check_payload(
-                e.index_type.value,
-                data[e.ofs_payload : e.ofs_payload + e.len_payload],
-                t,
-                values,
-                f"{path}.payload",
-                e.ofs_payload,
-            )
-    return findings
+    check = AgainstData(data, data_file, types)
+    table = datafile.read_table(data_file) if table is None else table
+    check.add(table, 0, table.num_rows)
+    return check.findings()
+
+
+class AgainstData:
+    """A container against the data file it indexes, given window by window (`add(rows, start, file_rows)`):
+    the container and its payloads decoded once, each payload checked against the rows of every window."""
+
+    def __init__(self, data: bytes, data_file: str, types: Any = None) -> None:
+        parse_fits(data, NAME)
+        self.data, self.data_file = data, data_file
+        self.obj = structure.parse(NAME, data)
+        self.types = types if isinstance(types, dict) else None
+        self.bloom_only = {
+            c.name.value
+            for c in self.obj.columns
+            if all(e.is_empty or e.index_type.value == "bloom-filter" for e in c.indexes)
+        }
+        self.slots: list[Any] | None = None  # per payload in container order: a PayloadCheck or a finding
+
+    def add(self, table: Any, start: int, file_rows: int) -> None:
+        """The rows of one window of the data file (`start`: its first row's number; `file_rows`: the file's)."""
+        from paimon_conform.formats import columns as datafile
+        from paimon_conform.layouts.file_index import against_data
+
+        names = {c.name.value for c in self.obj.columns}
+        _, columns = datafile.columns(self.data_file, names, table, self.bloom_only, self.types)
+        if self.slots is None:
+            self.slots = self._slots(columns, file_rows)
+        for check, name in self.slots:
+            if isinstance(check, against_data.PayloadCheck):
+                check.add(columns[name][1], start)
+
+    def _slots(self, columns: dict[str, Any], file_rows: int) -> list[tuple[Any, str]]:
+        from paimon_conform.layouts.file_index import against_data
+
+        slots: list[tuple[Any, str]] = []
+        for ci, col in enumerate(self.obj.columns):
+            name = col.name.value
+            for ii, e in enumerate(col.indexes):
+                path = f"columns[{ci}].indexes[{ii}]"
+                if e.is_empty:
+                    continue
+                if name not in columns:
+                    slots.append((against_data.missing_column(path, name, self.data_file), name))
+                    break
+                t = columns[name][0]
+                t = self.types.get(name, t) if self.types is not None else t
+                payload = self.data[e.ofs_payload : e.ofs_payload + e.len_payload]
+                check = against_data.PayloadCheck(
+                    e.index_type.value, payload, t, f"{path}.payload", e.ofs_payload, file_rows
+                )
+                slots.append((check, name))
+        return slots
+
+    def findings(self) -> list[Finding]:
+        out: list[Finding] = []
+        for check, _ in self.slots or []:
+            out += [check] if isinstance(check, Finding) else check.findings()
+        return out
 
 
 def describe(data: bytes, types: Any = None) -> str:

@@ -5,6 +5,7 @@ and the columns of a file a scan or a compaction reads, with the rows its deleti
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Context, Decimal, localcontext
 from pathlib import Path
@@ -67,6 +68,17 @@ class DataFile:
     columns: list[Column]
     table: pa.Table
     parquet_metadata: Any = None  # Parquet: the footer (pyarrow FileMetaData) read with the rows
+    start: int = 0  # a window of a larger file (read_windows): the number of its first row in the file
+    file_rows: int | None = None  # a window: the rows of the whole file
+
+    @property
+    def total_rows(self) -> int:
+        """Rows of the whole file (of this table when it is the whole file)."""
+        return self.table.num_rows if self.file_rows is None else self.file_rows
+
+    def header(self) -> DataFile:
+        """The same file without its rows (what stays known of a window once the next is read)."""
+        return DataFile(self.format, self.columns, self.table.schema.empty_table(), self.parquet_metadata)
 
 
 def arrow_family(t: pa.DataType) -> str | None:
@@ -80,6 +92,11 @@ def _parquet(path: Path) -> DataFile:
 
     pf = pq.ParquetFile(path)
     table = read_parquet(path)  # one file: no hive-partition discovery from a dt=... parent; exact INT96
+    return DataFile("parquet", _parquet_columns(pf, table), table, pf.metadata)
+
+
+def _parquet_columns(pf: Any, table: pa.Table) -> list[Column]:
+    """The columns a Parquet file declares: family, field id, physical type and timestamp unit."""
     leaves = {}
     for i in range(len(pf.schema)):
         leaf = pf.schema.column(i)
@@ -92,7 +109,7 @@ def _parquet(path: Path) -> DataFile:
         physical, unit = leaves.get(f.name, (None, None))
         family = "timestamp" if physical == "INT96" else arrow_family(f.type)  # exact INT96: a decimal column
         cols.append(Column(f.name, family, int(fid) if fid is not None else None, physical, unit))
-    return DataFile("parquet", cols, table, pf.metadata)
+    return cols
 
 
 def _unit(logical_json: str) -> str | None:
@@ -188,20 +205,82 @@ def _avro(path: Path) -> DataFile:
 
 def read_data_file(path: Path) -> DataFile:
     """Columns and rows of a Parquet, ORC or Avro data file (chosen by magic bytes)."""
+    df = _guarded(_read_known, path)
+    if df is None:
+        raise UsageError("not a Parquet, ORC or Avro file")
+    return df
+
+
+def _read_known(path: Path) -> DataFile | None:
+    with path.open("rb") as f:
+        head = f.read(4)
+    if head == b"PAR1":
+        return _parquet(path)
+    if head[:3] == b"ORC":
+        return _orc(path)
+    if head == b"Obj\x01":
+        return _avro(path)
+    return None
+
+
+def _guarded(read: Any, *args: Any) -> Any:
+    """`read(*args)` with a damaged file's many exception kinds turned into UsageError."""
     try:
-        with path.open("rb") as f:
-            head = f.read(4)
-        if head == b"PAR1":
-            return _parquet(path)
-        if head[:3] == b"ORC":
-            return _orc(path)
-        if head == b"Obj\x01":
-            return _avro(path)
+        return read(*args)
     except budget.BudgetExceeded:  # the kit cannot read it within the budget: not a finding against the file
         raise
     except Exception as exc:  # noqa: BLE001 - pyarrow and fastavro raise many kinds on a damaged file
         raise UsageError(f"cannot read the data file: {exc.__class__.__name__}: {exc}") from None
-    raise UsageError("not a Parquet, ORC or Avro file")
+
+
+WINDOW_SHARE = 16  # a window of rows takes at most this share of the memory budget, in uncompressed bytes
+
+
+def read_windows(path: Path) -> Iterator[DataFile]:
+    """The data file as consecutive windows of whole Parquet row groups, each at most 1/WINDOW_SHARE of the
+    memory budget in uncompressed bytes (a larger row group is a window of its own), so the memory of a check
+    follows the largest row group, not the file; an ORC or Avro file, or a Parquet file within one window,
+    whole (read_data_file). A window's `start` numbers its first row in the file."""
+    groups = _guarded(_parquet_windows, path, budget.current().max_memory // WINDOW_SHARE)
+    if groups is None:
+        yield read_data_file(path)
+        return
+    windows = _parquet_window_reads(path, groups)
+    while (df := _guarded(next, windows, None)) is not None:  # each read guarded as read_data_file's
+        yield df
+
+
+def _parquet_windows(path: Path, window_bytes: int) -> list[list[int]] | None:
+    """Row-group numbers grouped into windows of at most `window_bytes` uncompressed; None when the file is
+    not Parquet or fits one window."""
+    import pyarrow.parquet as pq
+
+    with path.open("rb") as f:
+        if f.read(4) != b"PAR1":
+            return None
+    meta = pq.ParquetFile(path).metadata
+    windows: list[list[int]] = []
+    size = 0
+    for g in range(meta.num_row_groups):
+        n = max(meta.row_group(g).total_byte_size, 0)
+        if not windows or size + n > window_bytes:
+            windows.append([])
+            size = 0
+        windows[-1].append(g)
+        size += n
+    return windows if len(windows) > 1 else None
+
+
+def _parquet_window_reads(path: Path, windows: list[list[int]]) -> Iterator[DataFile]:
+    """The windows' rows, each read when the caller asks for it."""
+    import pyarrow.parquet as pq
+
+    pf = pq.ParquetFile(path)
+    start = 0
+    for groups in windows:
+        table = read_parquet(path, row_groups=groups, exact=True)
+        yield DataFile("parquet", _parquet_columns(pf, table), table, pf.metadata, start, pf.metadata.num_rows)
+        start += table.num_rows
 
 
 def count_in(col: pa.ChunkedArray, values: list[int]) -> tuple[int, int]:

@@ -63,27 +63,47 @@ def check_blob_file(
 def check_inline_descriptors(df: DataFile, schema: TableSchema, file: str) -> list[Finding]:
     """Every value of the `blob-descriptor-field` columns decoded as a BlobDescriptor (layout blob_descriptor):
     Java's read of the column fails on the first one it cannot deserialize. One finding per column and fault."""
-    out: list[Finding] = []
-    for name in features.descriptor_columns(schema):
-        if name not in df.table.column_names:
-            continue
-        column = df.table.column(name)
-        if not (pa.types.is_binary(column.type) or pa.types.is_large_binary(column.type)):
-            msg = f"column {name} is {column.type}, not the binary column that holds serialized BlobDescriptors"
-            out.append(Finding("BLOB_DESCRIPTOR_COLUMN", "must", f"columns.{name}", None, msg, file))
-            continue
-        faults: dict[str, list] = {}  # code -> [first row, count, error]
-        for row, value in enumerate(column.to_pylist()):
-            if value is None:
+    check = InlineDescriptors(schema, file)
+    check.add(df)
+    return check.findings()
+
+
+class InlineDescriptors:
+    """check_inline_descriptors over the windows of a file (rows numbered from each window's `start`)."""
+
+    def __init__(self, schema: TableSchema, file: str) -> None:
+        self.names, self.file = features.descriptor_columns(schema), file
+        self.wrong: dict[str, Finding] = {}  # a column that is not binary
+        self.faults: dict[str, dict[str, list]] = {}  # column -> code -> [first row, count, error]
+
+    def add(self, df: DataFile) -> None:
+        for name in self.names:
+            if name not in df.table.column_names or name in self.wrong:
                 continue
-            try:
-                descriptor.decode(value)
-            except LayoutError as err:
-                faults.setdefault(err.code, [row, 0, err])[1] += 1
-        for first, count, err in faults.values():
-            f = blob_descriptor.finding(err, file)
-            f.path, f.offset = f"columns.{name}[{first}]" + (f".{err.path}" if err.path else ""), None
-            where = f", byte {err.offset} of the value" if err.offset is not None else ""
-            f.message = f"{count} value(s) of {name}, the first at row {first}{where}: {f.message}"
-            out.append(f)
-    return out
+            column = df.table.column(name)
+            if not (pa.types.is_binary(column.type) or pa.types.is_large_binary(column.type)):
+                msg = f"column {name} is {column.type}, not the binary column that holds serialized BlobDescriptors"
+                self.wrong[name] = Finding("BLOB_DESCRIPTOR_COLUMN", "must", f"columns.{name}", None, msg, self.file)
+                continue
+            faults = self.faults.setdefault(name, {})
+            for row, value in enumerate(column.to_pylist(), df.start):
+                if value is None:
+                    continue
+                try:
+                    descriptor.decode(value)
+                except LayoutError as err:
+                    faults.setdefault(err.code, [row, 0, err])[1] += 1
+
+    def findings(self) -> list[Finding]:
+        out: list[Finding] = []
+        for name in self.names:
+            if name in self.wrong:
+                out.append(self.wrong[name])
+                continue
+            for first, count, err in self.faults.get(name, {}).values():
+                f = blob_descriptor.finding(err, self.file)
+                f.path, f.offset = f"columns.{name}[{first}]" + (f".{err.path}" if err.path else ""), None
+                where = f", byte {err.offset} of the value" if err.offset is not None else ""
+                f.message = f"{count} value(s) of {name}, the first at row {first}{where}: {f.message}"
+                out.append(f)
+        return out

@@ -4,6 +4,7 @@ value kinds, NaN statistics, partition values and buckets, against the table sch
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -29,18 +30,18 @@ ORC_ALIASES = {"time": "int32"}  # Java's ORC writer stores TIME as int (millis 
 
 
 def check_parquet_nan_statistics(
-    df: DataFile, file: str, partition_keys: frozenset[str] = frozenset()
+    df: DataFile, file: str, partition_keys: frozenset[str] = frozenset(), with_nan: list[str] | None = None
 ) -> list[Finding]:
     """FLOAT / DOUBLE columns holding NaN whose Parquet row-group statistics have a finite min and max.
 
     pyarrow leaves NaN out of them; Java's Parquet reader (parquet-java) filters row groups by them, so
     `k = NaN` skips the NaN rows (Java 0.9.0 and 1.0 do, conformance/test_type_matrix_peers.py). Java's
-    own writer keeps NaN in, and parquet-java then ignores the statistics."""
+    own writer keeps NaN in, and parquet-java then ignores the statistics. `with_nan`: the columns known to
+    hold NaN (every window of the file seen), else those of `df`."""
     meta = df.parquet_metadata
     if df.format != "parquet" or meta is None:
         return []
-    floats = [c.name for c in df.columns if c.family in ("float32", "float64") and c.name not in partition_keys]
-    with_nan = [n for n in floats if pc.any(pc.is_nan(df.table.column(n))).as_py()]
+    with_nan = nan_columns(df, partition_keys) if with_nan is None else with_nan
     if not with_nan:
         return []
     out = []
@@ -61,6 +62,12 @@ def check_parquet_nan_statistics(
     return out
 
 
+def nan_columns(df: DataFile, partition_keys: frozenset[str] = frozenset()) -> list[str]:
+    """The FLOAT / DOUBLE columns (partition keys left out) holding NaN, in column order."""
+    floats = [c.name for c in df.columns if c.family in ("float32", "float64") and c.name not in partition_keys]
+    return [n for n in floats if pc.any(pc.is_nan(df.table.column(n))).as_py()]
+
+
 def _nan_statistics(name: str, group: int, low: float, high: float, file: str) -> Finding:
     """DATA_FILE_NAN_STATISTICS: shown to lose rows on Java 0.9.0 and 1.0 (parquet-java 1.13); should beyond."""
     msg = (
@@ -79,21 +86,17 @@ def _nan_statistics(name: str, group: int, low: float, high: float, file: str) -
     )
 
 
-def check_int96_before_1970(df: DataFile, file: str, partition_keys: frozenset[str] = frozenset()) -> list[Finding]:
+def check_int96_before_1970(
+    df: DataFile, file: str, partition_keys: frozenset[str] = frozenset(), hits: set[str] | None = None
+) -> list[Finding]:
     """INT96 timestamps before 1970 with sub-millisecond digits: Java 0.9.0 and 1.0 throw reading them
     (Timestamp.fromEpochMillis: the nanos of the millisecond come out negative), Java's own files included.
-    Partition columns are left out: Java takes their values from the partition, not from the file."""
+    Partition columns are left out: Java takes their values from the partition, not from the file. `hits`:
+    the columns known to hold one (every window seen), else those of `df`."""
+    hits = int96_before_1970(df, partition_keys) if hits is None else hits
     out = []
     for c in df.columns:
-        if c.physical != "INT96" or c.name in partition_keys:
-            continue
-        col = df.table.column(c.name)
-        if pa.types.is_timestamp(col.type):
-            nanos = col.cast(pa.timestamp("ns")).cast(pa.int64())
-            hit = bool(pc.any(negative_off_grid(nanos, 10**6)).as_py())
-        else:  # exact decimal nanoseconds (beyond int64)
-            hit = any(v is not None and int(v) < 0 and int(v) % 10**6 for v in col.to_pylist())
-        if hit:
+        if c.name in hits:
             msg = (
                 f"{c.name}: an INT96 value before 1970 with digits below the millisecond; Java 0.9.0 and 1.0 throw "
                 "reading it (Timestamp.fromEpochMillis), whoever wrote it; later releases not verified"
@@ -110,6 +113,23 @@ def check_int96_before_1970(df: DataFile, file: str, partition_keys: frozenset[s
                     otherwise=None,  # Java 2.x writes such values (paimon-cpp's corpus tables); not shown to fail
                 )
             )
+    return out
+
+
+def int96_before_1970(df: DataFile, partition_keys: frozenset[str] = frozenset()) -> set[str]:
+    """The INT96 columns (partition keys left out) holding a value before 1970 with digits below the millisecond."""
+    out = set()
+    for c in df.columns:
+        if c.physical != "INT96" or c.name in partition_keys:
+            continue
+        col = df.table.column(c.name)
+        if pa.types.is_timestamp(col.type):
+            nanos = col.cast(pa.timestamp("ns")).cast(pa.int64())
+            hit = bool(pc.any(negative_off_grid(nanos, 10**6)).as_py())
+        else:  # exact decimal nanoseconds (beyond int64)
+            hit = any(v is not None and int(v) < 0 and int(v) % 10**6 for v in col.to_pylist())
+        if hit:
+            out.add(c.name)
     return out
 
 
@@ -204,12 +224,12 @@ def _released(code: str, message: str, path: str, file: str, releases: tuple[str
     return Finding(code, "must", path, None, message, file, java_releases=releases)
 
 
-def check_strings(df: DataFile, file: str) -> list[Finding]:
-    """String columns hold valid UTF-8 (Parquet and ORC readers do not check it)."""
+def check_strings(df: DataFile, file: str, skip: set[str] | frozenset[str] = frozenset()) -> list[Finding]:
+    """String columns hold valid UTF-8 (Parquet and ORC readers do not check it); columns in `skip` not looked at."""
     out = []
     for name in df.table.column_names:
         col = df.table.column(name)
-        if not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
+        if name in skip or not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
             continue
         for chunk in col.chunks:
             try:
@@ -220,23 +240,36 @@ def check_strings(df: DataFile, file: str) -> list[Finding]:
     return out
 
 
+class ValueKinds:
+    """Every _VALUE_KIND is a row-kind byte: counted over the windows of a file."""
+
+    def __init__(self) -> None:
+        self.name = tl.spec()["system_fields"]["value_kind"]["name"]
+        self.bad = 0
+        self.first: tuple[int, Any] | None = None  # the first bad row in the file, its value
+
+    def add(self, df: DataFile) -> None:
+        if self.name not in df.table.column_names:
+            return
+        col = df.table.column(self.name)
+        hits, row = count_in(col, list(tl.row_kind_bytes()))
+        self.bad += len(col) - hits
+        if row >= 0 and self.first is None:
+            self.first = (df.start + row, col[row].as_py())
+
+    def findings(self, file: str) -> list[Finding]:
+        if self.first is None:
+            return []
+        row, value = self.first
+        msg = f"{self.bad} row(s) hold a value kind that is no row kind, e.g. {value!r}"
+        return [_f("DATA_FILE_BAD_VALUE_KIND", file, f"rows[{row}].{self.name}", msg)]
+
+
 def check_value_kinds(df: DataFile, file: str) -> list[Finding]:
     """Every _VALUE_KIND is a row-kind byte."""
-    name = tl.spec()["system_fields"]["value_kind"]["name"]
-    if name not in df.table.column_names:
-        return []
-    col = df.table.column(name)
-    hits, row = count_in(col, list(tl.row_kind_bytes()))
-    if row >= 0:
-        return [
-            _f(
-                "DATA_FILE_BAD_VALUE_KIND",
-                file,
-                f"rows[{row}].{name}",
-                f"{len(col) - hits} row(s) hold a value kind that is no row kind, e.g. {col[row].as_py()!r}",
-            )
-        ]
-    return []
+    kinds = ValueKinds()
+    kinds.add(df)
+    return kinds.findings(file)
 
 
 def _distinct(df: DataFile, name: str) -> DataFile:
@@ -250,48 +283,91 @@ def _distinct(df: DataFile, name: str) -> DataFile:
     return DataFile(df.format, df.columns, pa.table({name: values}))
 
 
-def check_partition(df: DataFile, ref: BucketFile, schema: TableSchema, file: str) -> list[Finding]:
-    """Every row's partition values render to its directory's values."""
+def check_partition(
+    df: DataFile, ref: BucketFile, schema: TableSchema, file: str, misses: dict[str, str] | None = None
+) -> list[Finding]:
+    """Every row's partition values render to its directory's values. `misses`: the first value of each key that
+    does not (partition_misses over every window of the file), else those of `df`."""
+    misses = partition_misses(df, ref, schema) if misses is None else misses
+    for key, text in zip(schema.partition_keys, ref.partition, strict=True):
+        if key in misses:
+            msg = f"a row holds {key}={misses[key]!r}, the directory says {text!r}"
+            return [_f("DATA_FILE_WRONG_PARTITION", file, f"rows.{key}", msg)]
+    return []
+
+
+def partition_misses(df: DataFile, ref: BucketFile, schema: TableSchema) -> dict[str, str]:
+    """Per partition key, its first value (as the path shows it) that does not render to the directory's."""
     options = tl.LayoutOptions.of(schema.options)
+    out = {}
     for key, text in zip(schema.partition_keys, ref.partition, strict=True):
         t = schema.field(key).type
         if key not in df.table.column_names or t.root == "UNSUPPORTED" or t.is_binary:
             continue  # binary partition values have no path form (TABLE_PARTITION_TYPE)
         for v in dict.fromkeys(_internal(_distinct(df, key), key, t)):  # each distinct value once
             if not tl.same_partition_value(t, text, v, options):
-                shown = tl.partition_values([(key, t)], [v], options)[0]
-                msg = f"a row holds {key}={shown!r}, the directory says {text!r}"
-                return [_f("DATA_FILE_WRONG_PARTITION", file, f"rows.{key}", msg)]
-    return []
+                out[key] = tl.partition_values([(key, t)], [v], options)[0]
+                break
+    return out
+
+
+class Buckets:
+    """Every row's bucket key hashes to the file's bucket: over the windows of a file."""
+
+    def __init__(self, ref: BucketFile, schema: TableSchema, file: str, names: list[str]) -> None:
+        self.ref, self.file = ref, file
+        self.rows = 0
+        self.wrong = 0
+        self.first: tuple[int, int] | None = None  # the first row in another bucket, and that bucket
+        self.refused: list[Finding] = []  # no row can be checked (found before the first window or in one)
+        self.rule = bucket_rule(schema)
+        if self.rule is None:
+            if schema.bucket == -1 and not schema.primary_keys and ref.bucket != 0:
+                msg = f"a bucket-unaware append table writes to bucket-0, not bucket-{ref.bucket}"
+                self.refused = [_f("DATA_FILE_WRONG_BUCKET", file, "bucket", msg)]
+            return
+        keys, n, _ = self.rule
+        self.types = [schema.field(k).type for k in keys]
+        if ref.bucket >= n:
+            msg = f"bucket {ref.bucket} does not exist with bucket = {n}"
+            self.refused = [_f("DATA_FILE_WRONG_BUCKET", file, "bucket", msg)]
+        elif any(t.root == "UNSUPPORTED" for t in self.types) or any(k not in names for k in keys):
+            self.rule = None
+
+    def add(self, df: DataFile) -> None:
+        if self.rule is None or self.refused:
+            return
+        keys, n, function = self.rule
+        columns = [hash_input(df, k, t) for k, t in zip(keys, self.types, strict=True)]
+        try:
+            buckets = np.asarray(bucketing.bucket_columns(self.types, columns, n, function))
+        except (EncodeError, UsageError) as exc:  # a key type the bucket function rejects: Java's writer fails too
+            msg = f"no bucket can be computed for these rows: {exc}"
+            self.refused = [_f("DATA_FILE_WRONG_BUCKET", self.file, "bucket", msg)]
+            return
+        wrong = np.flatnonzero(buckets != self.ref.bucket)
+        if wrong.size and self.first is None:
+            self.first = (df.start + int(wrong[0]), int(buckets[wrong[0]]))
+        self.wrong += int(wrong.size)
+        self.rows += len(buckets)
+
+    def findings(self) -> tuple[list[Finding], int]:
+        """The findings, and the rows checked."""
+        if self.refused or self.rule is None:
+            return self.refused, 0
+        if self.first is None:
+            return [], self.rows
+        keys, n, function = self.rule
+        row, bucket = self.first
+        msg = (
+            f"{self.wrong} of {self.rows} row(s) hash to another bucket; row {row} belongs in "
+            f"bucket-{bucket} ({function} bucket function over {keys}, bucket = {n})"
+        )
+        return [_f("DATA_FILE_WRONG_BUCKET", self.file, f"rows[{row}]", msg)], self.rows
 
 
 def check_buckets(df: DataFile, ref: BucketFile, schema: TableSchema, file: str) -> tuple[list[Finding], int]:
     """Every row's bucket key hashes to the file's bucket; returns findings and rows checked."""
-    rule = bucket_rule(schema)
-    if rule is None:
-        if schema.bucket == -1 and not schema.primary_keys and ref.bucket != 0:
-            msg = f"a bucket-unaware append table writes to bucket-0, not bucket-{ref.bucket}"
-            return [_f("DATA_FILE_WRONG_BUCKET", file, "bucket", msg)], 0
-        return [], 0
-    keys, n, function = rule
-    if ref.bucket >= n:
-        msg = f"bucket {ref.bucket} does not exist with bucket = {n}"
-        return [_f("DATA_FILE_WRONG_BUCKET", file, "bucket", msg)], 0
-    types = [schema.field(k).type for k in keys]
-    if any(t.root == "UNSUPPORTED" for t in types) or any(k not in df.table.column_names for k in keys):
-        return [], 0
-    columns = [hash_input(df, k, t) for k, t in zip(keys, types, strict=True)]
-    try:
-        buckets = np.asarray(bucketing.bucket_columns(types, columns, n, function))
-    except (EncodeError, UsageError) as exc:  # a key type the bucket function rejects: Java's writer fails too
-        msg = f"no bucket can be computed for these rows: {exc}"
-        return [_f("DATA_FILE_WRONG_BUCKET", file, "bucket", msg)], 0
-    wrong = np.flatnonzero(buckets != ref.bucket)
-    if wrong.size:
-        row = int(wrong[0])
-        msg = (
-            f"{wrong.size} of {len(buckets)} row(s) hash to another bucket; row {row} belongs in "
-            f"bucket-{int(buckets[row])} ({function} bucket function over {keys}, bucket = {n})"
-        )
-        return [_f("DATA_FILE_WRONG_BUCKET", file, f"rows[{row}]", msg)], len(buckets)
-    return [], len(buckets)
+    buckets = Buckets(ref, schema, file, df.table.column_names)
+    buckets.add(df)
+    return buckets.findings()

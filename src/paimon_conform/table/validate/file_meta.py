@@ -4,6 +4,7 @@ numbers, key range, delete count and value statistics."""
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,104 @@ def _row_values(df: DataFile, cols: list[tuple[str, DataType]], row: int) -> lis
     return [_internal(small, name, t)[0] for name, t in cols]
 
 
+class FileFacts:
+    """What the checks against a manifest entry need of a file's rows, gathered window by window (read_windows):
+    the rows, the sequence-number range, the -U/-D rows, the first and last key, and per column its nulls
+    and a few of its values holding every extreme (minimum and maximum in Arrow's order, in signed byte order
+    for binary, finite extremes, zeros and NaN for floats), so statistics are judged as over the whole file."""
+
+    def __init__(self, df: DataFile, schema: TableSchema) -> None:
+        self.format, self.columns, self.names = df.format, df.columns, df.table.column_names
+        self.types = {f.name: f.type for f in schema.fields}
+        self.keys = key_columns(df, schema)
+        self.types.update(self.keys)
+        self.rows = 0
+        self.sequence: tuple[Any, Any] = (None, None)
+        self.deletes = 0
+        self.first_key: list[Any] | None = None  # the first row's key values (internal), and the last row's
+        self.last_key: list[Any] | None = None
+        self.nulls: dict[str, int] = defaultdict(int)
+        self.parts: dict[str, list[pa.Array]] = defaultdict(list)
+        self.unordered: set[str] = set()  # columns Arrow could not order in some window
+        self.arrow_types: dict[str, pa.DataType] = {}
+
+    def add(self, df: DataFile) -> None:
+        table = df.table
+        self.rows += table.num_rows
+        if not table.num_rows:
+            return
+        seq = tl.spec()["system_fields"]["sequence_number"]["name"]
+        if seq in table.column_names:
+            mm = pc.min_max(table.column(seq))
+            self.sequence = (_least(self.sequence[0], mm["min"].as_py()), _most(self.sequence[1], mm["max"].as_py()))
+        kind = tl.spec()["system_fields"]["value_kind"]["name"]
+        if kind in table.column_names:
+            self.deletes += count_in(table.column(kind), [tl.row_kind_byte("-U"), tl.row_kind_byte("-D")])[0]
+        if _whole_key(self.keys, table.column_names):  # (values, not slices: a slice would keep the window)
+            if self.first_key is None:
+                self.first_key = _row_values(df, self.keys, 0)
+            self.last_key = _row_values(df, self.keys, table.num_rows - 1)
+        for name in table.column_names:
+            t = self.types.get(name)
+            if t is None or t.root == "UNSUPPORTED":
+                continue
+            col = table.column(name)
+            self.arrow_types.setdefault(name, col.type)
+            self.nulls[name] += col.null_count
+            part = _extremes(col, t)
+            if part is None:
+                self.unordered.add(name)
+            elif len(part):
+                self.parts[name].append(part)
+
+    def column(self, name: str) -> pa.ChunkedArray:
+        """The values holding the column's extremes (no nulls)."""
+        return pa.chunked_array(self.parts.get(name, []), type=self.arrow_types[name])
+
+
+def _whole_key(keys: list[tuple[str, DataType]], names: list[str]) -> bool:
+    """The file holds every key column, each of a type the kit reads."""
+    return bool(keys) and all(n in names and t.root != "UNSUPPORTED" for n, t in keys)
+
+
+def _least(a: Any, b: Any) -> Any:
+    return b if a is None else a if b is None else min(a, b)
+
+
+def _most(a: Any, b: Any) -> Any:
+    return b if a is None else a if b is None else max(a, b)
+
+
+def _extremes(col: pa.ChunkedArray, t: DataType) -> pa.Array | None:
+    """A few values of the column that hold its extremes in every order the statistics checks use (nulls left
+    out); None when Arrow cannot order it."""
+    values = col.drop_null().combine_chunks() if col.null_count else col.combine_chunks()
+    if not len(values):
+        return pa.array([], values.type)
+    if t.root in ("FLOAT", "DOUBLE"):
+        v = np.asarray(values, dtype=np.float64)
+        nan = np.isnan(v)
+        picks = [int(np.flatnonzero(nan)[0])] if nan.any() else []
+        finite = np.flatnonzero(~nan)
+        if finite.size:
+            picks += [int(finite[np.argmin(v[finite])]), int(finite[np.argmax(v[finite])])]
+            zeros = finite[v[finite] == 0]
+            for sign in (True, False):  # -0.0 and 0.0 apart (Java orders -0.0 first)
+                hit = zeros[np.signbit(v[zeros]) == sign]
+                picks += [int(hit[0])] if hit.size else []
+        return values.take(sorted(set(picks)))
+    try:
+        pair = min_max_rows(values)
+    except (pa.ArrowException, TypeError, UnicodeDecodeError):
+        return None
+    if pair is None:
+        return pa.array([], values.type)
+    if t.is_binary:
+        lo, hi = _signed_min_max(pa.chunked_array([values]))
+        pair = pa.concat_arrays([pair, pa.array([lo, hi], values.type)])
+    return pair
+
+
 def check_size_and_rows(e: ManifestEntry, size: int | None, rows: int | None) -> list[Finding]:
     """An entry's `_FILE_SIZE` and `_ROW_COUNT` against the file's size and rows (None: not known)."""
     owner, at, meta = e.manifest, f"entries[{e.index}]._FILE", e.file
@@ -45,12 +144,18 @@ def check_size_and_rows(e: ManifestEntry, size: int | None, rows: int | None) ->
     return out
 
 
-def check_file_meta(df: DataFile, live: LiveFile, schema: TableSchema, root: Path) -> list[Finding]:
-    """Findings of one data file against its manifest entry; reported on the manifest."""
+def check_file_meta(
+    df: DataFile, live: LiveFile, schema: TableSchema, root: Path, facts: FileFacts | None = None
+) -> list[Finding]:
+    """Findings of one data file against its manifest entry; reported on the manifest. `facts`: gathered over
+    every window of the file (else from `df`, the file read whole)."""
+    if facts is None:
+        facts = FileFacts(df, schema)
+        facts.add(df)
     e, meta = live.entry, live.entry.file
     owner, at = e.manifest, f"entries[{e.index}]._FILE"
     size = (root / live.relative).stat().st_size if live.relative else None
-    rows = df.table.num_rows
+    rows = facts.rows
     out = check_size_and_rows(e, size, rows)
     if meta.row_count != rows:
         return out
@@ -62,20 +167,19 @@ def check_file_meta(df: DataFile, live: LiveFile, schema: TableSchema, root: Pat
         msg = f"_LEVEL is {meta.level}; {rule}"
         out.append(_f("MANIFEST_LEVEL", "must", owner, f"{at}._LEVEL", msg))
     if schema.primary_keys and rows:
-        out += _sequence(df, meta, owner, at)
-        out += _deletes(df, meta, owner, at)
-        out += _key_range(df, meta, schema, owner, at)
-        out += _key_stats(df, meta, schema, owner, at)
-    out += _value_stats(df, meta, schema, owner, at)
+        out += _sequence(facts, meta, owner, at)
+        out += _deletes(facts, meta, owner, at)
+        out += _key_range(facts, meta, owner, at)
+        out += _key_stats(facts, meta, schema, owner, at)
+    out += _value_stats(facts, meta, schema, owner, at)
     return out
 
 
-def _sequence(df: DataFile, meta: Any, owner: str, at: str) -> list[Finding]:
+def _sequence(facts: FileFacts, meta: Any, owner: str, at: str) -> list[Finding]:
     name = tl.spec()["system_fields"]["sequence_number"]["name"]
-    if name not in df.table.column_names:
+    if name not in facts.names:
         return []
-    mm = pc.min_max(df.table.column(name))
-    lo, hi = mm["min"].as_py(), mm["max"].as_py()
+    lo, hi = facts.sequence
     if (lo, hi) != (meta.min_sequence_number, meta.max_sequence_number):
         msg = (
             f"_MIN/_MAX_SEQUENCE_NUMBER are {meta.min_sequence_number}..{meta.max_sequence_number}, "
@@ -85,33 +189,33 @@ def _sequence(df: DataFile, meta: Any, owner: str, at: str) -> list[Finding]:
     return []
 
 
-def _deletes(df: DataFile, meta: Any, owner: str, at: str) -> list[Finding]:
+def _deletes(facts: FileFacts, meta: Any, owner: str, at: str) -> list[Finding]:
     name = tl.spec()["system_fields"]["value_kind"]["name"]
-    if meta.delete_row_count is None or name not in df.table.column_names:
+    if meta.delete_row_count is None or name not in facts.names:
         return []
-    actual, _ = count_in(df.table.column(name), [tl.row_kind_byte("-U"), tl.row_kind_byte("-D")])
-    if actual != meta.delete_row_count:
-        msg = f"_DELETE_ROW_COUNT is {meta.delete_row_count}, the file holds {actual} -U/-D rows"
+    if facts.deletes != meta.delete_row_count:
+        msg = f"_DELETE_ROW_COUNT is {meta.delete_row_count}, the file holds {facts.deletes} -U/-D rows"
         return [_f("MANIFEST_DELETE_ROW_COUNT", "should", owner, f"{at}._DELETE_ROW_COUNT", msg)]
     return []
 
 
-def _key_range(df: DataFile, meta: Any, schema: TableSchema, owner: str, at: str) -> list[Finding]:
-    cols = key_columns(df, schema)
-    if not cols or any(n not in df.table.column_names or t.root == "UNSUPPORTED" for n, t in cols):
+def _key_range(facts: FileFacts, meta: Any, owner: str, at: str) -> list[Finding]:
+    if not _whole_key(facts.keys, facts.names):
         return []
-    types = [t for _, t in cols]
+    types = [t for _, t in facts.keys]
     out = []
-    for field_name, stated, row in (("_MIN_KEY", meta.min_key, 0), ("_MAX_KEY", meta.max_key, df.table.num_rows - 1)):
+    edges = (("_MIN_KEY", meta.min_key, facts.first_key), ("_MAX_KEY", meta.max_key, facts.last_key))
+    for field_name, stated, edge in edges:
         try:
             _, values = binary_row.read_as_java(types, stated, serialized=True)
         except LayoutError as err:
             msg = f"does not decode as the trimmed primary key row: {err.detail}"
             out.append(_f("MANIFEST_KEY_RANGE", "must", owner, f"{at}.{field_name}", msg))
             continue
-        actual = _row_values(df, cols, row)
+        actual = edge
         if not all(java_equals(t, a, b) for t, a, b in zip(types, values, actual, strict=True)):
-            msg = f"{field_name} is {values}, the file's {'first' if row == 0 else 'last'} key is {actual}"
+            which = "first" if field_name == "_MIN_KEY" or facts.rows == 1 else "last"
+            msg = f"{field_name} is {values}, the file's {which} key is {actual}"
             out.append(_f("MANIFEST_KEY_RANGE", "must", owner, f"{at}.{field_name}", msg))
     return out
 
@@ -120,25 +224,24 @@ def _nan(v: Any) -> bool:
     return isinstance(v, float) and math.isnan(v)
 
 
-def _value_stats(df: DataFile, meta: Any, schema: TableSchema, owner: str, at: str) -> list[Finding]:
+def _value_stats(facts: FileFacts, meta: Any, schema: TableSchema, owner: str, at: str) -> list[Finding]:
     names = list(meta.value_stats_cols) if meta.value_stats_cols is not None else [f.name for f in schema.fields]
     try:
         fields = [schema.field(n) for n in names]
     except KeyError:
         return []  # stats of another schema version: not compared
     columns = [(n, n, f.type) for n, f in zip(names, fields, strict=True)]
-    return _stats(df, meta.value_stats, columns, owner, f"{at}._VALUE_STATS", "MANIFEST_VALUE_STATS")
+    return _stats(facts, meta.value_stats, columns, owner, f"{at}._VALUE_STATS", "MANIFEST_VALUE_STATS")
 
 
-def _key_stats(df: DataFile, meta: Any, schema: TableSchema, owner: str, at: str) -> list[Finding]:
+def _key_stats(facts: FileFacts, meta: Any, schema: TableSchema, owner: str, at: str) -> list[Finding]:
     """`_KEY_STATS` over the trimmed primary key (Java filters primary-key files by them)."""
-    cols = key_columns(df, schema)
     keys = tl.trimmed_primary_keys(schema.primary_keys, schema.partition_keys)
-    columns = [(k, col, t) for k, (col, t) in zip(keys, cols, strict=True)]
-    return _stats(df, meta.key_stats, columns, owner, f"{at}._KEY_STATS", "MANIFEST_KEY_STATS")
+    columns = [(k, col, t) for k, (col, t) in zip(keys, facts.keys, strict=True)]
+    return _stats(facts, meta.key_stats, columns, owner, f"{at}._KEY_STATS", "MANIFEST_KEY_STATS")
 
 
-def _stats(df: DataFile, stats: Any, columns: list[tuple[str, str, DataType]], owner: str, path: str, code: str):
+def _stats(facts: FileFacts, stats: Any, columns: list[tuple[str, str, DataType]], owner: str, path: str, code: str):
     """Stored statistics against the file, judged as Java's filters use them (LeafPredicate.test).
 
     Java evaluates a column's predicate only when its null count equals the row count or both min and
@@ -157,12 +260,11 @@ def _stats(df: DataFile, stats: Any, columns: list[tuple[str, str, DataType]], o
     except LayoutError:
         return []  # stats-mode none or another schema: Java writes an empty row
     out = []
-    rows = df.table.num_rows
+    rows = facts.rows
     for i, (name, column, t) in enumerate(columns):
-        if column not in df.table.column_names:
+        if column not in facts.names:
             continue
-        col = df.table.column(column)
-        nulls = col.null_count
+        nulls = facts.nulls[column]
         stated = stats.null_counts[i] if stats.null_counts and i < len(stats.null_counts) else None
         lo_s, hi_s = mins[i], maxs[i]
         evaluated = (stated is not None and stated == rows) or (lo_s is not None and hi_s is not None)
@@ -182,27 +284,27 @@ def _stats(df: DataFile, stats: Any, columns: list[tuple[str, str, DataType]], o
             )
         if nulls == rows or (lo_s is None and hi_s is None):
             continue
-        out += _bounds(df, name, column, t, col, lo_s, hi_s, owner, path, code)
+        out += _bounds(facts, name, column, t, lo_s, hi_s, owner, path, code)
     return out
 
 
-def _bounds(df, name, column, t, col, lo_s, hi_s, owner, path, code) -> list[Finding]:
+def _bounds(facts, name, column, t, lo_s, hi_s, owner, path, code) -> list[Finding]:
     """Stored min / max against the column's values in Java's order (both must be set for a skip)."""
     both = lo_s is not None and hi_s is not None
     out = []
     for side, stated in (("min", lo_s), ("max", hi_s)):
         if stated is None:
             continue
-        if df.format == "orc" and t.root == "CHAR" and isinstance(stated, str):
+        if facts.format == "orc" and t.root == "CHAR" and isinstance(stated, str):
             stated = stated.rstrip(" ")  # Java's ORC stats are of the padded values, its reader trims them
-        bad = _beyond(df, column, t, col, stated, side)
+        bad = _beyond(facts, column, t, stated, side)
         if bad is None:
             continue
         value, releases, nan_only = bad
         word = "minimum" if side == "min" else "maximum"
         rel = "above" if side == "min" else "below"
         msg = f"{name}: {word} {stated!r} is {rel} the file's {value!r}"
-        if df.format == "orc" and _before_gregorian(t, stated, value):
+        if facts.format == "orc" and _before_gregorian(t, stated, value):
             msg += (
                 " before 1582-10-15, where Java's own ORC reader returns values in the Julian calendar while its "
                 "statistics are proleptic Gregorian (Java writes this itself)"
@@ -213,7 +315,7 @@ def _bounds(df, name, column, t, col, lo_s, hi_s, owner, path, code) -> list[Fin
             msg += " (the other bound is null, so Java keeps the file; Java would not have written it)"
             out.append(_f(code, "should", owner, f"{path}._{side.upper()}_VALUES", msg))
             continue
-        if nan_only and df.format == "orc":
+        if nan_only and facts.format == "orc":
             msg += (
                 " only in Java's order (NaN greatest, -0.0 < 0.0); filters on NaN or -0.0 would skip matching "
                 "rows, but Java's own ORC writer writes such bounds"
@@ -242,13 +344,15 @@ def _before_gregorian(t: DataType, *values: Any) -> bool:
     return False
 
 
-def _beyond(df, column, t, col, stated, side) -> tuple[Any, tuple[str, ...] | None, bool] | None:
+def _beyond(facts: FileFacts, column, t, stated, side) -> tuple[Any, tuple[str, ...] | None, bool] | None:
     """A value of the column outside the stated bound, the releases whose order makes it so (None: all), and
     whether it is outside only in Java's float order (NaN, -0.0); None when every value is inside."""
+    col = facts.column(column)
     if t.root in ("FLOAT", "DOUBLE"):
-        values = np.asarray(col.drop_null() if col.null_count else col, dtype=np.float64)
-        return _float_beyond(t, values, stated, side)
-    actual = _min_max(df, column, t, col)
+        return _float_beyond(t, np.asarray(col, dtype=np.float64), stated, side)
+    if column in facts.unordered:
+        return None
+    actual = _min_max(facts, column, t, col)
     if actual is None:
         return None
     lo, hi = actual
@@ -308,7 +412,7 @@ def _signed_min_max(col: pa.ChunkedArray) -> tuple[bytes, bytes]:
     return min(values, key=_signed_key), max(values, key=_signed_key)
 
 
-def _min_max(df: DataFile, name: str, t: DataType, col: pa.ChunkedArray) -> tuple[Any, Any] | None:
+def _min_max(facts: FileFacts, name: str, t: DataType, col: pa.ChunkedArray) -> tuple[Any, Any] | None:
     """The column's minimum and maximum as internal values (None when Arrow cannot order it)."""
     try:
         pair = min_max_rows(col)
@@ -318,7 +422,7 @@ def _min_max(df: DataFile, name: str, t: DataType, col: pa.ChunkedArray) -> tupl
     except (pa.ArrowException, TypeError, UnicodeDecodeError):  # DATA_FILE_BAD_UTF8 reports bad strings
         return None
     try:
-        lo, hi = _internal(DataFile(df.format, df.columns, small), name, t)
+        lo, hi = _internal(DataFile(facts.format, facts.columns, small), name, t)
     except (pa.ArrowException, TypeError, ValueError):
         return None
     if lo is None or hi is None or _nan(lo) or _nan(hi):

@@ -7,40 +7,34 @@ import os
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import pyarrow as pa
-
 from paimon_conform.core import budget
 from paimon_conform.core.budget import BudgetExceeded
 from paimon_conform.core.errors import PaimonConformError, UsageError, checking
-from paimon_conform.core.findings import Finding, unreadable
-from paimon_conform.core.java_releases import NEWEST, between, judge
+from paimon_conform.core.findings import Finding
+from paimon_conform.core.java_releases import NEWEST, judge
 from paimon_conform.core.report import FileResult
-from paimon_conform.layouts.binary_row import bucketing
 from paimon_conform.table import features
 from paimon_conform.table import table_layout as tl
 from paimon_conform.table.chain import Chain, load_chain
-from paimon_conform.table.paths import OutsideRoot, contained, inside, is_file, list_names, plain_name
+from paimon_conform.table.paths import OutsideRoot, contained, is_file, list_names
 from paimon_conform.table.read import data_files
-from paimon_conform.table.read.index_files import MAX_INDEX_BYTES, load_index_files
+from paimon_conform.table.read.index_files import load_index_files
 from paimon_conform.table.schema import Schemas, TableSchema, branch_folders, read_schema, schema_ids
 from paimon_conform.table.validate import data_files as file_checks
-from paimon_conform.table.validate import global_index
-from paimon_conform.table.validate.blob_files import check_blob_file, check_inline_descriptors
+from paimon_conform.table.validate import file_scan, global_index
+from paimon_conform.table.validate.blob_files import check_blob_file
 from paimon_conform.table.validate.directories import BucketFile, walk
-from paimon_conform.table.validate.file_meta import check_file_meta
 from paimon_conform.table.validate.global_values import check_values
 from paimon_conform.table.validate.index_files import (
     KeyHashes,
     check_hash_index,
     check_older_index_files,
-    check_vector,
     unknown_vectors,
 )
 from paimon_conform.table.validate.row_files import is_row_file, read_row_file
@@ -65,10 +59,9 @@ class TableStats:
             self.seconds[phase] += seconds
 
 
-def _read(run: FileRun, relative: str, entry: Any) -> tuple[data_files.DataFile | None, list[Finding]]:
-    """A data file's columns and rows, counted in the run's stats; a row file, which has no columns of its own,
-    read with the types of the schema its entry names."""
-    t0 = time.perf_counter()
+def _read(run: FileRun, relative: str, entry: Any) -> tuple[Iterator[data_files.DataFile] | None, list[Finding]]:
+    """A data file's windows of rows (read_windows; each read when asked for); a row file, which has no columns
+    of its own, read whole with the types of the schema its entry names."""
     try:
         path = contained(run.root, relative)
     except OutsideRoot as out:
@@ -78,96 +71,8 @@ def _read(run: FileRun, relative: str, entry: Any) -> tuple[data_files.DataFile 
         if schema is None:  # the entry names a schema id without a schema file (reported once per id)
             return None, []
         df, found = read_row_file(path, relative, schema, entry.file.write_cols if entry else None)
-    else:
-        try:
-            df, found = data_files.read_data_file(path), []
-        except BudgetExceeded:
-            raise  # the table is unusable within the budget (exit 2 with the reason), not a finding
-        except UsageError as exc:
-            return None, [Finding("DATA_FILE_UNREADABLE", "must", "", None, str(exc), relative)]
-    if df is not None:
-        run.stats.seconds["read"] += time.perf_counter() - t0
-        run.stats.data_files += 1
-        run.stats.rows += df.table.num_rows
-    return df, found
-
-
-def check_data_file(
-    df: data_files.DataFile,
-    ref: BucketFile,
-    schema: TableSchema,
-    stats: TableStats,
-    write_cols: tuple[str, ...] | None = None,
-) -> list[Finding]:
-    """The layout checks of one data or changelog file: columns, value kinds, partition, bucket."""
-    partition_keys = frozenset(schema.partition_keys)
-    expected = features.expected_columns(schema, write_cols, [c.name for c in df.columns])
-    found = file_checks.check_columns(df, expected, ref.relative, partition_keys)
-    if any(f.code == "DATA_FILE_COLUMNS" for f in found):
-        thin = _undeclared_thin_mode(df, schema, ref.relative)
-        if thin is None:
-            return found
-        found = thin  # the rows can still be checked: the key is in the value columns
-    elif schema.primary_keys and tl.LayoutOptions.of(schema.options).thin_mode and _is_thin(df, schema):
-        msg = (
-            "a thin-mode file (no _KEY_ columns, data-file.thin-mode = true): Java before 1.0.0 does not know "
-            "thin mode, reads _KEY_ columns and fails ('Required column is missing in data file')"
-        )
-        found.append(
-            Finding(
-                "DATA_FILE_THIN_MODE",
-                "must",
-                "columns",
-                None,
-                msg,
-                ref.relative,
-                java_releases=PRE_THIN_MODE,
-                otherwise=None,
-            )
-        )
-    found += file_checks.check_value_kinds(df, ref.relative)
-    found += check_inline_descriptors(df, schema, ref.relative)
-    found += file_checks.check_parquet_nan_statistics(df, ref.relative, partition_keys)
-    found += file_checks.check_int96_before_1970(df, ref.relative, partition_keys)
-    found += file_checks.check_partition(df, ref, schema, ref.relative)
-    t1 = time.perf_counter()
-    bucket_findings, rows = file_checks.check_buckets(df, ref, schema, ref.relative)
-    stats.seconds["bucket"] += time.perf_counter() - t1
-    stats.bucket_rows += rows
-    return found + bucket_findings
-
-
-# Java reads thin-mode files from 1.0.0 on, with or without the option (apache/paimon#4651, FormatReaderMapping
-# maps every _KEY_ column to its value column); 0.9 (and 1.0-SNAPSHOT builds before #4651) read _KEY_ columns.
-PRE_THIN_MODE = between(None, "0.9")
-
-
-def _thin_fields(schema: TableSchema) -> list[tl.Field]:
-    return tl.data_file_fields(
-        schema.fields,
-        schema.primary_keys,
-        schema.partition_keys,
-        tl.LayoutOptions.of(schema.options | {"data-file.thin-mode": "true"}),
-    )
-
-
-def _is_thin(df: data_files.DataFile, schema: TableSchema) -> bool:
-    return [c.name for c in df.columns] == [f.name for f in _thin_fields(schema)]
-
-
-def _undeclared_thin_mode(df: data_files.DataFile, schema: TableSchema, file: str) -> list[Finding] | None:
-    """Findings for a primary-key file in thin-mode layout in a table that does not declare it; else None."""
-    if not schema.primary_keys or tl.LayoutOptions.of(schema.options).thin_mode or not _is_thin(df, schema):
-        return None
-    msg = (
-        "the thin-mode layout (no _KEY_ columns) in a table without data-file.thin-mode = true; Java before "
-        "1.0.0 reads _KEY_ columns there and fails ('Required column is missing in data file'); Java 1.0.0 and "
-        "later read it (apache/paimon#4651) but write this layout only when the option is set"
-    )
-    return [
-        Finding("DATA_FILE_COLUMNS", "must", "columns", None, msg, file, java_releases=PRE_THIN_MODE),
-        *file_checks.check_columns(df, _thin_fields(schema), file),
-    ]
+        return (None if df is None else iter([df])), found
+    return data_files.read_windows(path), []
 
 
 def _unreferenced(root: Path, files: list[BucketFile], chain: Chain, referenced: set[str]) -> list[Finding]:
@@ -213,60 +118,6 @@ def _misplaced(files: list[BucketFile], chain: Chain) -> None:
                 f"the entry's partition and bucket put the file at {rel}, but it is at {found[0]}: "
                 "_PARTITION or _BUCKET does not match the directory the file was written to"
             )
-
-
-def _dynamic_key_hashes(df: data_files.DataFile, schema: TableSchema) -> np.ndarray | None:
-    """Hashes of the trimmed primary key of every row (what dynamic-bucket assignment uses)."""
-    cols = data_files.key_columns(df, schema)
-    if not cols or any(n not in df.table.column_names or t.root == "UNSUPPORTED" for n, t in cols):
-        return None
-    return bucketing.hash_columns([t for _, t in cols], [data_files.hash_input(df, n, t) for n, t in cols])
-
-
-def _file_index(data: bytes, df_path: Path, table: pa.Table, schema: TableSchema, owner: str) -> list[Finding]:
-    """A file-index container (separate .index file or embedded bytes) against its data file."""
-    from paimon_conform.layouts.file_index import entry as file_index
-
-    types = {f.name: f.type for f in schema.fields if f.type.root != "UNSUPPORTED"}
-    try:
-        found = file_index.validate(data, types)
-    except BudgetExceeded:
-        raise  # the kit cannot check it within the budget: the table is unusable, not the file at fault
-    except PaimonConformError as exc:  # e.g. a payload of an index kind the column's type cannot have
-        found = [Finding("FILE_INDEX_UNREADABLE", "must", "", None, str(exc))]
-    if not unreadable(found) and df_path.suffix in (".parquet", ".orc"):
-        try:
-            found += file_index.check_against_data(data, str(df_path), types, table)
-        except BudgetExceeded:
-            raise
-        except PaimonConformError as exc:
-            found.append(Finding("FILE_INDEX_UNREADABLE", "must", "", None, str(exc)))
-    for f in found:
-        f.file = f.file or owner
-    return found
-
-
-def _index_checks(root: Path, live, df, schema: TableSchema) -> list[Finding]:
-    """The data file's file indexes: separate `.index` extra files and embedded bytes."""
-    meta = live.entry.file
-    out = []
-    folder = live.relative.rsplit("/", 1)[0]
-    data_path = contained(root, live.relative)  # read already: inside the root
-    for extra in meta.extra_files:
-        path = inside(root, f"{folder}/{extra}") if plain_name(extra) else None  # else reported by the chain
-        if not extra.endswith(".index") or path is None or not path.is_file():  # a missing one: DATA_FILE_MISSING
-            continue
-        if path.stat().st_size > MAX_INDEX_BYTES:
-            msg = f"larger than {MAX_INDEX_BYTES} bytes; not read"
-            out.append(Finding("FILE_INDEX_UNREADABLE", "must", "", None, msg, f"{folder}/{extra}"))
-            continue
-        out += _file_index(path.read_bytes(), data_path, df.table, schema, f"{folder}/{extra}")
-    if meta.embedded_index is not None:
-        owner = live.entry.manifest
-        for f in _file_index(meta.embedded_index, data_path, df.table, schema, owner):
-            f.path = f"entries[{live.entry.index}]._FILE._EMBEDDED_FILE_INDEX.{f.path}".rstrip(".")
-            out.append(f)
-    return out
 
 
 @dataclass
@@ -500,7 +351,7 @@ def _distinct(findings: list[Finding]) -> list[Finding]:
 
 
 def _check_one(run: FileRun, ref: BucketFile) -> list[Finding]:
-    """Every check of one data or changelog file, against the schema it was written with."""
+    """Every check of one data or changelog file, against the schema it was written with, window by window."""
     lf = run.live_by_path.get(ref.relative)
     entry = lf.entry if lf else run.added.get(ref.relative)
     if features.is_blob(ref.relative):
@@ -508,33 +359,83 @@ def _check_one(run: FileRun, ref: BucketFile) -> list[Finding]:
         return check_blob_file(run.root, ref.relative, entry, schema)
     if features.unread_format(ref.relative):  # named once per table by features.recognized
         return []
-    df, findings = _read(run, ref.relative, entry)
-    if df is None:
+    windows, findings = _read(run, ref.relative, entry)
+    scan = None if windows is None else _Scan(run, ref, lf, entry)
+    while windows is not None:
+        t0 = time.perf_counter()
+        try:
+            df = next(windows, None)
+        except BudgetExceeded:
+            raise  # the table is unusable within the budget (exit 2 with the reason), not a finding
+        except UsageError as exc:  # a damaged file (or row group): nothing of it is judged but that
+            findings, scan = [Finding("DATA_FILE_UNREADABLE", "must", "", None, str(exc), ref.relative)], None
+            break
+        run.stats.seconds["read"] += time.perf_counter() - t0
+        if df is None:
+            break
+        scan.add(df)
+    if scan is None:
         if ref.relative not in run.referenced and run.referenced:
             for f in findings:  # a write killed while writing it: Java never opens a file no snapshot names
                 f.severity = "warning"
                 f.message += "; no snapshot refers to this file (a write that did not finish), and Java never reads it"
         return findings
-    bad_strings = file_checks.check_strings(df, ref.relative)
-    if bad_strings:  # values that cannot be decoded: no row-level check can run on them
-        return findings + bad_strings
-    schema = run.schemas.of_file(entry, df.table.column_names)
-    if schema is None:  # the entry names a schema id without a schema file (reported once per id)
-        return findings
-    findings += check_data_file(df, ref, schema, run.stats, entry.file.write_cols if entry else None)
-    if lf is None:
-        return findings
-    t1 = time.perf_counter()
-    findings += check_file_meta(df, lf, schema, run.root)
-    e = lf.entry
-    findings += check_vector(run.state, e.partition, e.bucket, e.file.file_name, df.table.num_rows)
-    findings += _index_checks(run.root, lf, df, schema)
-    if run.dynamic and ref.relative in run.latest_data:
-        hashes = _dynamic_key_hashes(df, schema)
-        if hashes is not None:
-            run.seen.add(e.partition, e.bucket, hashes, ref.relative)
-    run.stats.seconds["entries"] += time.perf_counter() - t1
-    return findings
+    run.stats.data_files += 1
+    run.stats.rows += scan.rows
+    return findings + scan.findings()
+
+
+class _Scan:
+    """One file's checks fed window by window: UTF-8 first (a file with invalid strings gets no row-level
+    check, as no value of it can be decoded), then the layout checks and, for a live file, the entry checks."""
+
+    def __init__(self, run: FileRun, ref: BucketFile, lf: Any, entry: Any) -> None:
+        self.run, self.ref, self.lf, self.entry = run, ref, lf, entry
+        self.rows = 0
+        self.first: data_files.DataFile | None = None
+        self.bad_strings: dict[str, Finding] = {}
+        self.schema: TableSchema | None = None
+        self.layout: file_scan.LayoutChecks | None = None
+        self.entry_checks: file_scan.EntryChecks | None = None
+        self.entry_seconds = 0.0
+
+    def add(self, df: data_files.DataFile) -> None:
+        run, ref = self.run, self.ref
+        self.rows += df.table.num_rows
+        for f in file_checks.check_strings(df, ref.relative, set(self.bad_strings)):
+            self.bad_strings[f.path.split(".", 1)[1]] = f
+        if self.first is None:
+            self.first = df.header()
+            if not self.bad_strings:  # (the schema is not looked up for a file whose values cannot be decoded)
+                self.schema = run.schemas.of_file(self.entry, df.table.column_names)
+            if self.schema is not None:
+                write_cols = self.entry.file.write_cols if self.entry else None
+                self.layout = file_scan.LayoutChecks(self.first, ref, self.schema, write_cols)
+                if self.lf is not None:
+                    t1 = time.perf_counter()
+                    hashes = run.dynamic and ref.relative in run.latest_data
+                    self.entry_checks = file_scan.EntryChecks(self.first, self.lf, self.schema, run.root, hashes)
+                    self.entry_seconds += time.perf_counter() - t1
+        if self.bad_strings or self.layout is None:
+            return
+        self.layout.add(df)
+        if self.entry_checks is not None:
+            t1 = time.perf_counter()
+            self.entry_checks.add(df)
+            self.entry_seconds += time.perf_counter() - t1
+
+    def findings(self) -> list[Finding]:
+        if self.bad_strings:  # values that cannot be decoded: no row-level check can run on them
+            order = self.first.table.column_names
+            return [self.bad_strings[n] for n in sorted(self.bad_strings, key=order.index)]
+        if self.layout is None:  # the entry names a schema id without a schema file (reported once per id)
+            return []
+        found = self.layout.findings(self.run.stats)
+        if self.entry_checks is not None:
+            t1 = time.perf_counter()
+            found += self.entry_checks.findings(self.first, self.run.state, self.run.seen, self.ref.relative)
+            self.run.stats.seconds["entries"] += self.entry_seconds + time.perf_counter() - t1
+        return found
 
 
 def _kind_of(relative: str) -> str:

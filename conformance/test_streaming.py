@@ -1,0 +1,279 @@
+"""Streaming validation: a data file is checked window by window (`read_windows`: whole Parquet row groups,
+each window at most 1/WINDOW_SHARE of the memory budget), and the report, the run's statistics and the key
+hashes equal those over the file read whole.
+
+Two ways of cutting files into windows are compared with the whole-file run:
+* every file of every golden table, every third-party corpus table and a golden table with each fault of the
+  fault catalog injected, cut into slices of a few rows (so every check's gathering across windows is held
+  equal on bytes Java and other projects wrote, findings included);
+* tables the kit's engine writes with small Parquet row groups (every key type, partitioned, fixed and dynamic
+  buckets, file indexes, deletion vectors), read one row group per window by the real reader.
+And the point of it: the Arrow memory a check holds follows the largest row group, not the file.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import shutil
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+from conftest import PAIMON_CPP_TABLES, ROOT, form, require_corpus
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_fault_catalog import CATALOG, JAVA
+
+from paimon_conform.core.types import parse_type
+from paimon_conform.layouts.bitmap_index import codec as bitmap
+from paimon_conform.layouts.bloom_filter import codec as bloom
+from paimon_conform.layouts.file_index import against_data
+from paimon_conform.table.read import data_files
+from paimon_conform.table.read.data_files import Column, DataFile
+from paimon_conform.table.schema import TableSchema
+from paimon_conform.table.table_layout import Field
+from paimon_conform.table.validate import data_files as file_checks
+from paimon_conform.table.validate import file_meta
+from paimon_conform.table.validate.directories import BucketFile
+from paimon_conform.table.validate.file_meta import FileFacts
+from paimon_conform.table.validate.table import TableStats, validate_table
+
+GOLDEN_TABLES = sorted(p for p in (ROOT / "golden" / "tables").glob("*/*") if p.is_dir())
+WHOLE = data_files.read_windows
+
+
+def in_slices(rows: int):
+    """read_windows cutting each file (read whole) into windows of `rows` rows."""
+
+    def read_windows(path: Path):
+        for df in WHOLE(path):
+            n = df.table.num_rows
+            for start in range(0, n, rows) if n else [0]:
+                part = df.table.slice(start, rows)
+                yield DataFile(df.format, df.columns, part, df.parquet_metadata, df.start + start, df.total_rows)
+
+    return read_windows
+
+
+def run(root: Path) -> tuple[list[tuple], tuple[int, int, int]]:
+    stats = TableStats()
+    report = form(validate_table(root, stats=stats))
+    return report, (stats.data_files, stats.rows, stats.bucket_rows)
+
+
+def assert_same_in_slices(root: Path, monkeypatch, sizes=(1, 5)) -> list[tuple]:
+    whole = run(root)
+    for rows in sizes:
+        with monkeypatch.context() as m:
+            m.setattr(data_files, "read_windows", in_slices(rows))
+            assert run(root) == whole, f"windows of {rows} row(s)"
+    return whole[0]
+
+
+@pytest.mark.parametrize("root", GOLDEN_TABLES, ids=[f"{p.parent.name}/{p.name}" for p in GOLDEN_TABLES])
+def test_golden_table_in_slices(root, monkeypatch):
+    assert_same_in_slices(root, monkeypatch)
+
+
+def test_corpus_tables_in_slices(monkeypatch):
+    tables = sorted(p for p in require_corpus().joinpath(*PAIMON_CPP_TABLES).glob("*/*") if p.is_dir())
+    assert len(tables) >= 40
+    findings = sum(len(r[4]) for root in tables for r in assert_same_in_slices(root, monkeypatch, (3,)))
+    assert findings  # tables with findings (pk_09, the global-index tables) are among them
+
+
+@pytest.mark.parametrize(("fault", "table", "inject", "code"), CATALOG, ids=[c[0] for c in CATALOG])
+def test_faulty_table_in_slices(fault, table, inject, code, tmp_path, monkeypatch):
+    root = shutil.copytree(JAVA / table, tmp_path / table, symlinks=True)
+    inject(root)
+    report = assert_same_in_slices(root, monkeypatch, (2,))
+    assert any(f[0] == code for r in report for f in r[4]) or any(r[2] for r in report), fault
+
+
+def _engine_tables(base: Path, monkeypatch, row_group_rows: int) -> list[Path]:
+    """The peer matrix's tables (every type in every role the engine writes) written by the kit's engine with
+    Parquet row groups of `row_group_rows` rows; the roots of those written."""
+    import peers_matrix as pm
+    import pyarrow.parquet as pq
+
+    from paimon_conform.table.write import commit
+    from paimon_conform.table.write import tasks as write
+
+    plain = pq.write_table
+    monkeypatch.setattr(pq, "write_table", lambda *a, **k: plain(*a, **k, row_group_size=row_group_rows))
+    roots = []
+    for cell in pm.cells(("engine",)):
+        t = pm.spec(cell).to_json()
+        root, options, batches = pm.engine_inputs(str(base), t)
+        try:
+            for data in batches:
+                plan = write.prepare(root, data.schema, options, False)
+                commit.commit(plan, [write.write_task(plan, data.to_batches(), 0)])
+        except Exception:  # noqa: BLE001, S112 - a cell the engine refuses (the matrix records why): not this test's
+            continue
+        roots.append(root)
+    monkeypatch.setattr(pq, "write_table", plain)
+    return roots
+
+
+def test_row_group_windows(tmp_path, monkeypatch):
+    """Tables with several row groups per file, read one row group per window by the real reader: the same
+    report as reading each file whole (findings included: the matrix's tables have some for Java 0.9)."""
+    roots = _engine_tables(tmp_path, monkeypatch, 3)
+    assert len(roots) > 150
+    windows = []
+
+    def counting(path):
+        out = list(WHOLE(path))
+        windows.append(len(out))
+        return iter(out)
+
+    cut = 0
+    for root in roots:
+        whole = run(root)
+        with monkeypatch.context() as m:
+            m.setattr(data_files, "WINDOW_SHARE", 1 << 40)  # every window one row group
+            m.setattr(data_files, "read_windows", counting)
+            assert run(root) == whole, root.name
+        cut += max(windows, default=0) > 1
+        windows.clear()
+    assert cut > 150  # most files were cut
+
+
+def test_memory_follows_the_row_group(tmp_path, monkeypatch):
+    """One large file in many row groups: the Arrow memory in use while it is checked, sampled as each window
+    is read and once it is checked, stays a fraction of what reading the file whole takes."""
+    import pyarrow.parquet as pq
+
+    from paimon_conform.table.write.reference_table import write_table
+
+    plain = pq.write_table
+    monkeypatch.setattr(pq, "write_table", lambda *a, **k: plain(*a, **k, row_group_size=5_000))
+    root = tmp_path / "t"
+    write_table(root, rows=200_000, buckets=1, seed=3)
+    monkeypatch.setattr(pq, "write_table", plain)
+    files = list(root.glob("dt=*/bucket-0/data-*.parquet"))
+    assert max(pq.ParquetFile(f).metadata.num_row_groups for f in files) >= 10
+
+    def peak(windowed: bool) -> tuple[int, list[tuple]]:
+        samples = [0]
+
+        def sampled(path):
+            for df in WHOLE(path):
+                samples.append(pa.total_allocated_bytes())
+                yield df
+                samples.append(pa.total_allocated_bytes())
+
+        with monkeypatch.context() as m:
+            if windowed:
+                m.setattr(data_files, "WINDOW_SHARE", 1 << 40)
+            m.setattr(data_files, "read_windows", sampled)
+            report = run(root)
+        return max(samples), report
+
+    whole, report = peak(False)
+    windowed, same = peak(True)
+    assert same == report
+    print(windowed, whole)
+    assert windowed * 4 < whole, (windowed, whole)
+
+
+# ---------------------------------------------------------------- each gathering, against the whole file
+
+WINDOWED_TYPES = ["BIGINT", "DOUBLE", "STRING", "BYTES"]
+
+
+@st.composite
+def windowed_files(draw):
+    """A file's rows (a key column of one type, a DOUBLE with NaN / -0.0, value kinds some of which are no row
+    kind, sequence numbers) and the row numbers where windows start."""
+    kind = draw(st.sampled_from(WINDOWED_TYPES))
+    n = draw(st.integers(1, 40))
+    values = {
+        "BIGINT": st.integers(-(2**63), 2**63 - 1),
+        "DOUBLE": st.sampled_from([math.nan, -0.0, 0.0, 1.5, -2.5, math.inf, -math.inf]),
+        "STRING": st.text(max_size=4),
+        "BYTES": st.binary(max_size=3),
+    }[kind]
+    keys = draw(st.lists(st.one_of(st.none(), values), min_size=n, max_size=n))
+    floats = draw(st.lists(st.sampled_from([None, math.nan, -0.0, 0.0, 1.0, -1.0]), min_size=n, max_size=n))
+    kinds = draw(st.lists(st.sampled_from([0, 0, 0, 1, 2, 3, 7, -1]), min_size=n, max_size=n))
+    seqs = draw(st.lists(st.integers(0, 1000), min_size=n, max_size=n))
+    cuts = sorted(set(draw(st.lists(st.integers(1, max(n - 1, 1)), max_size=6))) - {n})
+    return kind, keys, floats, kinds, seqs, cuts
+
+
+def _arrow(kind: str, values: list) -> pa.Array:
+    return pa.array(
+        values, {"BIGINT": pa.int64(), "DOUBLE": pa.float64(), "STRING": pa.string(), "BYTES": pa.binary()}[kind]
+    )
+
+
+def _windows(table: pa.Table, cuts: list[int]) -> list[DataFile]:
+    cols = [Column(f.name, None, None) for f in table.schema]
+    edges = [0, *cuts, table.num_rows]
+    return [
+        DataFile("parquet", cols, table.slice(a, b - a), None, a, table.num_rows) for a, b in itertools.pairwise(edges)
+    ]
+
+
+@settings(max_examples=150)
+@given(windowed_files(), st.data())
+def test_gatherings_equal_the_whole_file(case, data):
+    """Value kinds, buckets (the first row elsewhere, numbered in the file), the sequence range, -U/-D rows, the
+    first and last key, null counts, every statistics bound in Java's order, bloom / bitmap payloads built from
+    other values: the same over any cut into windows as over the file whole."""
+    kind, keys, floats, kinds, seqs, cuts = case
+    t = parse_type(kind)
+    table = pa.table(
+        {
+            "_KEY_k": _arrow(kind, keys),
+            "k": _arrow(kind, keys),
+            "f": pa.array(floats, pa.float64()),
+            "_SEQUENCE_NUMBER": pa.array(seqs, pa.int64()),
+            "_VALUE_KIND": pa.array(kinds, pa.int8()),
+        }
+    )
+    whole = _windows(table, [])
+    parts = _windows(table, cuts)
+    fields = [Field(0, "k", t, True), Field(1, "f", parse_type("DOUBLE"), True)]
+    schema = TableSchema(0, fields, [], ["k"], {"bucket": "3"})
+    ref = BucketFile("bucket-1/data-0.parquet", "data", (), 1)
+
+    stated = data.draw(st.sampled_from([v for v in keys if v is not None] or [None]))
+
+    def gathered(windows: list[DataFile]):
+        vk, facts = file_checks.ValueKinds(), FileFacts(windows[0], schema)
+        buckets = file_checks.Buckets(ref, schema, ref.relative, table.column_names)
+        for w in windows:
+            vk.add(w)
+            facts.add(w)
+            buckets.add(w)
+        bounds = {
+            (c, side, repr(s)): file_meta._beyond(facts, c, ct, s, side)
+            for c, ct, values in (("k", t, [stated]), ("f", parse_type("DOUBLE"), [0.0, -0.0, 1.0, math.nan]))
+            for s in values
+            if s is not None
+            for side in ("min", "max")
+        }
+        keys_seen = (facts.first_key, facts.last_key, facts.sequence, facts.deletes, dict(facts.nulls))
+        return vk.findings("f"), buckets.findings(), keys_seen, bounds
+
+    a = gathered(whole)
+    b = gathered(parts)
+    assert repr(b[:3]) == repr(a[:3])
+    assert repr(sorted(b[3].items())) == repr(sorted(a[3].items()))
+    # index payloads built from other values than the file's: the findings (false negatives, wrong rows) too
+    present = [v for v in keys if v is not None] or [None]
+    other = data.draw(st.lists(st.sampled_from([None, *present]), min_size=len(keys), max_size=len(keys)))
+    payloads = {"bloom-filter": bloom.build(t, [v for v in other if v is not None] or [keys[0]])}
+    if kind in ("BIGINT", "STRING"):  # (Java has no bitmap index of DOUBLE or BYTES)
+        payloads["bitmap"] = bitmap.build(t, other)
+    internal = keys
+    for index_type, payload in payloads.items():
+        whole_check = against_data.check_payload(index_type, payload, t, internal, "p")
+        check = against_data.PayloadCheck(index_type, payload, t, "p", 0, len(internal))
+        for w in parts:
+            check.add(internal[w.start : w.start + w.table.num_rows], w.start)
+        assert [vars(f) for f in check.findings()] == [vars(f) for f in whole_check]
