@@ -40,10 +40,10 @@ class LayoutChecks:
     def __init__(self, first: DataFile, ref: BucketFile, schema: TableSchema, write_cols: tuple[str, ...] | None):
         self.first, self.ref, self.schema = first, ref, schema
         self.partition_keys = frozenset(schema.partition_keys)
-        self.found = self._columns(write_cols)
-        self.rows_ok = not any(f.code == "DATA_FILE_COLUMNS" for f in self.found) or self._thin is not None
-        if self._thin is not None:
-            self.found = self._thin  # the rows can still be checked: the key is in the value columns
+        self.found, thin = self._columns(write_cols)
+        self.rows_ok = not any(f.code == "DATA_FILE_COLUMNS" for f in self.found) or thin is not None
+        if thin is not None:
+            self.found = thin  # the rows can still be checked: the key is in the value columns
         self.kinds = file_checks.ValueKinds()
         self.descriptors = InlineDescriptors(schema, ref.relative)
         self.nan: dict[str, None] = {}
@@ -52,13 +52,13 @@ class LayoutChecks:
         self.buckets = file_checks.Buckets(ref, schema, ref.relative, first.table.column_names)
         self.bucket_seconds = 0.0
 
-    def _columns(self, write_cols: tuple[str, ...] | None) -> list[Finding]:
+    def _columns(self, write_cols: tuple[str, ...] | None) -> tuple[list[Finding], list[Finding] | None]:
+        """The column findings, and those of an undeclared thin-mode file (None when it is not one)."""
         df, schema, file = self.first, self.schema, self.ref.relative
-        self._thin: list[Finding] | None = None
         expected = features.expected_columns(schema, write_cols, [c.name for c in df.columns])
         found = file_checks.check_columns(df, expected, file, self.partition_keys)
         if any(f.code == "DATA_FILE_COLUMNS" for f in found):
-            self._thin = _undeclared_thin_mode(df, schema, file)
+            return found, _undeclared_thin_mode(df, schema, file)
         elif schema.primary_keys and tl.LayoutOptions.of(schema.options).thin_mode and _is_thin(df, schema):
             msg = (
                 "a thin-mode file (no _KEY_ columns, data-file.thin-mode = true): Java before 1.0.0 does not know "
@@ -76,7 +76,7 @@ class LayoutChecks:
                     otherwise=None,
                 )
             )
-        return found
+        return found, None
 
     def add(self, df: DataFile) -> None:
         if not self.rows_ok:
