@@ -151,7 +151,7 @@ def test_a_bug_in_a_check_exits_2_naming_the_file_not_a_traceback(monkeypatch, c
         raise KeyError("boom")
 
     table = GOLDEN / "tables" / "java-0.9.0" / "append-fixed3-avro"
-    monkeypatch.setattr(data_files, "check_value_kinds", broken)
+    monkeypatch.setattr(data_files.ValueKinds, "add", broken)
     assert cli.main(["validate", str(table)]) == 2
     err = capsys.readouterr().err
     assert "internal error while checking" in err

@@ -265,13 +265,6 @@ class ValueKinds:
         return [_f("DATA_FILE_BAD_VALUE_KIND", file, f"rows[{row}].{self.name}", msg)]
 
 
-def check_value_kinds(df: DataFile, file: str) -> list[Finding]:
-    """Every _VALUE_KIND is a row-kind byte."""
-    kinds = ValueKinds()
-    kinds.add(df)
-    return kinds.findings(file)
-
-
 def _distinct(df: DataFile, name: str) -> DataFile:
     """The file reduced to the distinct values of one column (Arrow does it; not for Avro's Python rows)."""
     if df.format == "avro":
@@ -364,10 +357,3 @@ class Buckets:
             f"bucket-{bucket} ({function} bucket function over {keys}, bucket = {n})"
         )
         return [_f("DATA_FILE_WRONG_BUCKET", self.file, f"rows[{row}]", msg)], self.rows
-
-
-def check_buckets(df: DataFile, ref: BucketFile, schema: TableSchema, file: str) -> tuple[list[Finding], int]:
-    """Every row's bucket key hashes to the file's bucket; returns findings and rows checked."""
-    buckets = Buckets(ref, schema, file, df.table.column_names)
-    buckets.add(df)
-    return buckets.findings()
