@@ -277,3 +277,14 @@ def test_gatherings_equal_the_whole_file(case, data):
         for w in parts:
             check.add(internal[w.start : w.start + w.table.num_rows], w.start)
         assert [vars(f) for f in check.findings()] == [vars(f) for f in whole_check]
+
+
+def test_bloom_tells_zero_from_negative_zero_and_counts_nan_once():
+    """Found by the property above: values are told apart as Java hashes them (doubleToLongBits), so a filter
+    holding -0.0 but not 0.0 misses the file's 0.0 (a read of `= 0.0` would skip it), and NaNs are one value."""
+    t = parse_type("DOUBLE")
+    payload = bloom.build(t, [-0.0])
+    [f] = against_data.check_payload("bloom-filter", payload, t, [-0.0, 0.0], "p")
+    assert f.code == "BLOOM_FALSE_NEGATIVE" and f.message.startswith("1 value(s)") and "0.0" in f.message
+    [g] = against_data.check_payload("bloom-filter", payload, t, [float("nan"), -0.0, float("nan")], "p")
+    assert g.message.startswith("1 value(s)") and "NaN" in g.message

@@ -46,7 +46,7 @@ class PayloadCheck:
     def __init__(self, index_type: str, payload: bytes, t: DataType, path: str, base: int, num_rows: int) -> None:
         self.kind, self.t, self.path, self.base = index_type, t, path, base
         self.found: list[Finding] = []
-        self.missing: dict[Any, None] = {}  # bloom: values not in the filter, first occurrence order
+        self.missing: dict[Any, Any] = {}  # bloom: values not in the filter by identity, first occurrence order
         self.code = {"bitmap": "BITMAP_WRONG_ROWS", "range-bitmap": "RANGE_BITMAP_WRONG_ROWS", "bsi": "BSI_WRONG_ROWS"}
         try:
             self._open(payload, num_rows)
@@ -89,12 +89,25 @@ class PayloadCheck:
             self.found = [Finding.from_error(err)]
 
     def _bloom(self, values: list[Any]) -> None:
-        present = list(dict.fromkeys(v for v in values if v is not None))  # each distinct value of the window once
-        if not present:
+        distinct: dict[Any, Any] = {}  # each distinct value of the window once, by Java's identity
+        for v in values:
+            if v is not None:
+                distinct.setdefault(self._identity(v), v)
+        if not distinct:
             return
+        present = list(distinct.values())
         k, bits = self.bloom
         for i in np.flatnonzero(~bloom.contains(hashing.fast_hash_many(self.t, present), k, bits)).tolist():
-            self.missing[present[i]] = None
+            self.missing.setdefault(self._identity(present[i]), present[i])
+
+    def _identity(self, v: Any) -> Any:
+        """What tells two values apart for the filter: floats by their bits (Java's floatToIntBits /
+        doubleToLongBits: -0.0 is not 0.0, every NaN is one), other values by equality."""
+        if self.t.root == "FLOAT":
+            return hashing.float_bits(v)
+        if self.t.root == "DOUBLE":
+            return hashing.double_bits(v)
+        return v
 
     def _bitmap(self, values: list[Any], start: int) -> None:
         t, index = self.t, self.index
@@ -124,7 +137,7 @@ class PayloadCheck:
     def findings(self) -> list[Finding]:
         if self.found or not self.missing:
             return self.found
-        v = next(iter(self.missing))
+        v = next(iter(self.missing.values()))
         msg = (
             f"{len(self.missing)} value(s) of the data file are not in the filter, e.g. {to_json(self.t, v)!r}: "
             "readers would skip the file"
