@@ -279,8 +279,11 @@ def _parquet_window_reads(path: Path, windows: list[list[int]]) -> Iterator[Data
     start = 0
     for groups in windows:
         table = read_parquet(path, row_groups=groups, exact=True)
-        yield DataFile("parquet", _parquet_columns(pf, table), table, pf.metadata, start, pf.metadata.num_rows)
+        df = DataFile("parquet", _parquet_columns(pf, table), table, pf.metadata, start, pf.metadata.num_rows)
         start += table.num_rows
+        del table
+        yield df
+        del df  # (the next window is read without this one's rows held here)
 
 
 def count_in(col: pa.ChunkedArray, values: list[int]) -> tuple[int, int]:

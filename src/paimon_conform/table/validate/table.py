@@ -374,6 +374,7 @@ def _check_one(run: FileRun, ref: BucketFile) -> list[Finding]:
         if df is None:
             break
         scan.add(df)
+        del df  # (the next window is read without this one's rows held here)
     if scan is None:
         if ref.relative not in run.referenced and run.referenced:
             for f in findings:  # a write killed while writing it: Java never opens a file no snapshot names
