@@ -11,7 +11,7 @@ import numpy as np
 from paimon_conform.core import hashing
 from paimon_conform.core.errors import LayoutError
 from paimon_conform.core.findings import Finding
-from paimon_conform.core.types import DataType, to_json
+from paimon_conform.core.types import DataType, java_order, to_json
 from paimon_conform.layouts.bitmap_index import codec as bitmap
 from paimon_conform.layouts.bloom_filter import codec as bloom
 from paimon_conform.layouts.bsi import codec as bsi
@@ -89,25 +89,17 @@ class PayloadCheck:
             self.found = [Finding.from_error(err)]
 
     def _bloom(self, values: list[Any]) -> None:
-        distinct: dict[Any, Any] = {}  # each distinct value of the window once, by Java's identity
+        identity = java_order(self.t)  # Java's equality: -0.0 is not 0.0, every NaN is one (as the hashes see them)
+        distinct: dict[Any, Any] = {}  # each distinct value of the window once
         for v in values:
             if v is not None:
-                distinct.setdefault(self._identity(v), v)
+                distinct.setdefault(identity(v), v)
         if not distinct:
             return
         present = list(distinct.values())
         k, bits = self.bloom
         for i in np.flatnonzero(~bloom.contains(hashing.fast_hash_many(self.t, present), k, bits)).tolist():
-            self.missing.setdefault(self._identity(present[i]), present[i])
-
-    def _identity(self, v: Any) -> Any:
-        """What tells two values apart for the filter: floats by their bits (Java's floatToIntBits /
-        doubleToLongBits: -0.0 is not 0.0, every NaN is one), other values by equality."""
-        if self.t.root == "FLOAT":
-            return hashing.float_bits(v)
-        if self.t.root == "DOUBLE":
-            return hashing.double_bits(v)
-        return v
+            self.missing.setdefault(identity(present[i]), present[i])
 
     def _bitmap(self, values: list[Any], start: int) -> None:
         t, index = self.t, self.index
