@@ -359,7 +359,9 @@ def _check_one(run: FileRun, ref: BucketFile) -> list[Finding]:
         return check_blob_file(run.root, ref.relative, entry, schema)
     if features.unread_format(ref.relative):  # named once per table by features.recognized
         return []
-    windows, findings = _read(run, ref.relative, entry)
+    t0 = time.perf_counter()
+    windows, findings = _read(run, ref.relative, entry)  # (a row file is read here, whole)
+    run.stats.seconds["read"] += time.perf_counter() - t0
     scan = None if windows is None else _Scan(run, ref, lf, entry)
     while windows is not None:
         t0 = time.perf_counter()
