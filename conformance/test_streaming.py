@@ -285,6 +285,9 @@ def test_bloom_tells_zero_from_negative_zero_and_counts_nan_once():
     t = parse_type("DOUBLE")
     payload = bloom.build(t, [-0.0])
     [f] = against_data.check_payload("bloom-filter", payload, t, [-0.0, 0.0], "p")
-    assert f.code == "BLOOM_FALSE_NEGATIVE" and f.message.startswith("1 value(s)") and "0.0" in f.message
+    assert f.code == "BLOOM_FALSE_NEGATIVE"
+    assert f.message.startswith("1 value(s)")
+    assert "0.0" in f.message
     [g] = against_data.check_payload("bloom-filter", payload, t, [float("nan"), -0.0, float("nan")], "p")
-    assert g.message.startswith("1 value(s)") and "NaN" in g.message
+    assert g.message.startswith("1 value(s)")
+    assert "NaN" in g.message
