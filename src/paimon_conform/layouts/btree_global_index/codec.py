@@ -7,6 +7,7 @@ relative row id i). `read(data)` parses with the spec; `check(index, t)` lists t
 
 from __future__ import annotations
 
+import functools
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from typing import Any
 import numpy as np
 from pyroaring import BitMap64
 
-from paimon_conform.core import block_codec, structure
+from paimon_conform.core import block_codec, budget, structure
 from paimon_conform.core.block_codec import NONE, var_int
 from paimon_conform.core.errors import EncodeError
 from paimon_conform.core.findings import Finding
@@ -133,7 +134,13 @@ class Index:
 
 
 def read(data: bytes) -> Index:
-    """The index as the spec's parser reads it; LayoutError on any fault it meets."""
+    """The index as the spec's parser reads it; LayoutError on any fault it meets. The last two files read
+    are kept, per memory budget (validating and inspecting one file parse its blocks once)."""
+    return _read(bytes(data), budget.current().max_memory)
+
+
+@functools.lru_cache(maxsize=2)
+def _read(data: bytes, max_memory: int) -> Index:
     obj = structure.parse(NAME, data)
     slots = obj.data_blocks
     null_rows = roaring64_entry.bitmap(obj.null_rows) if obj.footer.has_null_rows else BitMap64()
