@@ -291,3 +291,45 @@ def test_bloom_tells_zero_from_negative_zero_and_counts_nan_once():
     [g] = against_data.check_payload("bloom-filter", payload, t, [float("nan"), -0.0, float("nan")], "p")
     assert g.message.startswith("1 value(s)")
     assert "NaN" in g.message
+
+
+def test_cli_budget_sets_the_windows(tmp_path, monkeypatch):
+    """As a user runs it: `validate TABLE --max-memory 16M` reads a file of many row groups in several windows
+    (1/16 of the budget each), and reports exactly what the default budget's single window does."""
+    import json
+
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    from paimon_conform import cli
+    from paimon_conform.table.write import commit
+    from paimon_conform.table.write import tasks as write
+
+    plain = pq.write_table
+    monkeypatch.setattr(pq, "write_table", lambda *a, **k: plain(*a, **k, row_group_size=5_000))
+    root = tmp_path / "t"
+    ids = np.arange(200_000, dtype=np.int64)
+    batch = pa.table({"id": ids, "v": ids / 8, "s": pa.array([f"s{i % 997}" for i in range(len(ids))])})
+    plan = write.prepare(root, batch.schema, {"bucket": "-1", "file.format": "parquet"}, False)
+    commit.commit(plan, [write.write_task(plan, batch.to_batches(), 0)])
+    monkeypatch.setattr(pq, "write_table", plain)
+    windows: list[int] = []
+
+    def counting(path):
+        n = 0
+        for df in WHOLE(path):
+            n += 1
+            yield df
+        windows.append(n)
+
+    monkeypatch.setattr(data_files, "read_windows", counting)
+    reports = []
+    for extra in ([], ["--max-memory", "16M"]):
+        out = tmp_path / f"report{len(reports)}.json"
+        assert cli.main(["validate", str(root), "--report", "json", "-o", str(out), *extra]) == 0
+        reports.append([{k: v for k, v in f.items() if k != "seconds"} for f in json.loads(out.read_text())["files"]])
+        reports.append(max(windows))
+        windows.clear()
+    assert reports[0] == reports[2]
+    assert reports[1] == 1  # the default budget: each file one window
+    assert reports[3] > 2  # 16M: 1 MiB windows
