@@ -38,6 +38,9 @@ def check_payload(
     return check.findings()
 
 
+WRONG_ROWS = {"bitmap": "BITMAP_WRONG_ROWS", "range-bitmap": "RANGE_BITMAP_WRONG_ROWS", "bsi": "BSI_WRONG_ROWS"}
+
+
 class PayloadCheck:
     """One index payload against the column values it indexes, given window by window (`add(values, start)`,
     rows numbered from `start`): no bloom false negative; a bitmap's, range bitmap's or BSI's row count equal to
@@ -47,7 +50,6 @@ class PayloadCheck:
         self.kind, self.t, self.path, self.base = index_type, t, path, base
         self.found: list[Finding] = []
         self.missing: dict[Any, Any] = {}  # bloom: values not in the filter by identity, first occurrence order
-        self.code = {"bitmap": "BITMAP_WRONG_ROWS", "range-bitmap": "RANGE_BITMAP_WRONG_ROWS", "bsi": "BSI_WRONG_ROWS"}
         try:
             self._open(payload, num_rows)
         except LayoutError as err:
@@ -72,7 +74,7 @@ class PayloadCheck:
             return
         if stored_rows != num_rows:
             msg = f"the index has {stored_rows} rows, the data file {num_rows}"
-            self.found = [Finding(self.code[self.kind], "must", f"{self.path}.num_rows", self.base, msg)]
+            self.found = [Finding(WRONG_ROWS[self.kind], "must", f"{self.path}.num_rows", self.base, msg)]
 
     def add(self, values: list[Any], start: int) -> None:
         """The values of rows start, start + 1, ... (bloom: any values, in row order)."""
@@ -123,7 +125,7 @@ class PayloadCheck:
         for row, (v, got) in enumerate(zip(values, stored, strict=True), start):
             if self.to_key(self.t, v) != got:
                 msg = f"row {row} holds {to_json(self.t, v)!r} in the data file, something else in the index"
-                self.found = [Finding(self.code[self.kind], "must", self.path, self.base, msg)]
+                self.found = [Finding(WRONG_ROWS[self.kind], "must", self.path, self.base, msg)]
                 return
 
     def findings(self) -> list[Finding]:

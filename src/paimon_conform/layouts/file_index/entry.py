@@ -309,6 +309,7 @@ class AgainstData:
         parse_fits(data, NAME)
         self.data, self.data_file = data, data_file
         self.obj = structure.parse(NAME, data)
+        self.names = {c.name.value for c in self.obj.columns}
         self.types = types if isinstance(types, dict) else None
         self.bloom_only = {
             c.name.value
@@ -322,8 +323,7 @@ class AgainstData:
         from paimon_conform.formats import columns as datafile
         from paimon_conform.layouts.file_index import against_data
 
-        names = {c.name.value for c in self.obj.columns}
-        _, columns = datafile.columns(self.data_file, names, table, self.bloom_only, self.types)
+        _, columns = datafile.columns(self.data_file, self.names, table, self.bloom_only, self.types)
         if self.slots is None:
             self.slots = self._slots(columns, file_rows)
         for check, name in self.slots:

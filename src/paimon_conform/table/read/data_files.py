@@ -316,6 +316,11 @@ def key_columns(df: DataFile, schema: TableSchema) -> list[tuple[str, DataType]]
     return [(prefix + k if prefix + k in df.table.column_names else k, schema.field(k).type) for k in keys]
 
 
+def whole_key(keys: list[tuple[str, DataType]], names: list[str]) -> bool:
+    """The file holds every key column (key_columns), each of a type the kit reads."""
+    return bool(keys) and all(n in names and t.root != "UNSUPPORTED" for n, t in keys)
+
+
 def hash_input(df: DataFile, name: str, t: DataType) -> Any:
     """A column as bucketing.hash_columns takes it (Avro rows are converted to internal values first)."""
     return df.table.column(name) if df.format != "avro" else _internal(df, name, t)

@@ -29,19 +29,16 @@ AVRO_ALIASES = {"int8": "int32", "int16": "int32", "time": "int32"}
 ORC_ALIASES = {"time": "int32"}  # Java's ORC writer stores TIME as int (millis of day)
 
 
-def check_parquet_nan_statistics(
-    df: DataFile, file: str, partition_keys: frozenset[str] = frozenset(), with_nan: list[str] | None = None
-) -> list[Finding]:
+def check_parquet_nan_statistics(df: DataFile, file: str, with_nan: list[str]) -> list[Finding]:
     """FLOAT / DOUBLE columns holding NaN whose Parquet row-group statistics have a finite min and max.
 
     pyarrow leaves NaN out of them; Java's Parquet reader (parquet-java) filters row groups by them, so
     `k = NaN` skips the NaN rows (Java 0.9.0 and 1.0 do, conformance/test_type_matrix_peers.py). Java's
-    own writer keeps NaN in, and parquet-java then ignores the statistics. `with_nan`: the columns known to
-    hold NaN (every window of the file seen), else those of `df`."""
+    own writer keeps NaN in, and parquet-java then ignores the statistics. `with_nan`: the columns holding NaN
+    (nan_columns over every window of the file)."""
     meta = df.parquet_metadata
     if df.format != "parquet" or meta is None:
         return []
-    with_nan = nan_columns(df, partition_keys) if with_nan is None else with_nan
     if not with_nan:
         return []
     out = []
@@ -86,14 +83,11 @@ def _nan_statistics(name: str, group: int, low: float, high: float, file: str) -
     )
 
 
-def check_int96_before_1970(
-    df: DataFile, file: str, partition_keys: frozenset[str] = frozenset(), hits: set[str] | None = None
-) -> list[Finding]:
+def check_int96_before_1970(df: DataFile, file: str, hits: set[str]) -> list[Finding]:
     """INT96 timestamps before 1970 with sub-millisecond digits: Java 0.9.0 and 1.0 throw reading them
     (Timestamp.fromEpochMillis: the nanos of the millisecond come out negative), Java's own files included.
     Partition columns are left out: Java takes their values from the partition, not from the file. `hits`:
-    the columns known to hold one (every window seen), else those of `df`."""
-    hits = int96_before_1970(df, partition_keys) if hits is None else hits
+    the columns holding one (int96_before_1970 over every window of the file)."""
     out = []
     for c in df.columns:
         if c.name in hits:
@@ -276,12 +270,9 @@ def _distinct(df: DataFile, name: str) -> DataFile:
     return DataFile(df.format, df.columns, pa.table({name: values}))
 
 
-def check_partition(
-    df: DataFile, ref: BucketFile, schema: TableSchema, file: str, misses: dict[str, str] | None = None
-) -> list[Finding]:
+def check_partition(ref: BucketFile, schema: TableSchema, file: str, misses: dict[str, str]) -> list[Finding]:
     """Every row's partition values render to its directory's values. `misses`: the first value of each key that
-    does not (partition_misses over every window of the file), else those of `df`."""
-    misses = partition_misses(df, ref, schema) if misses is None else misses
+    does not (partition_misses over every window of the file)."""
     for key, text in zip(schema.partition_keys, ref.partition, strict=True):
         if key in misses:
             msg = f"a row holds {key}={misses[key]!r}, the directory says {text!r}"

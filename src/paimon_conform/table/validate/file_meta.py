@@ -22,7 +22,7 @@ from paimon_conform.layouts.binary_row import codec as binary_row
 from paimon_conform.table import table_layout as tl
 from paimon_conform.table.chain import LiveFile
 from paimon_conform.table.metadata import ManifestEntry
-from paimon_conform.table.read.data_files import DataFile, _internal, count_in, key_columns
+from paimon_conform.table.read.data_files import DataFile, _internal, count_in, key_columns, whole_key
 from paimon_conform.table.schema import TableSchema
 
 
@@ -64,7 +64,7 @@ class FileFacts:
         kind = tl.spec()["system_fields"]["value_kind"]["name"]
         if kind in table.column_names:
             self.deletes += count_in(table.column(kind), [tl.row_kind_byte("-U"), tl.row_kind_byte("-D")])[0]
-        if _whole_key(self.keys, table.column_names):  # (values, not slices: a slice would keep the window)
+        if whole_key(self.keys, table.column_names):  # (values, not slices: a slice would keep the window)
             if self.first_key is None:
                 self.first_key = _row_values(df, self.keys, 0)
             self.last_key = _row_values(df, self.keys, table.num_rows - 1)
@@ -84,11 +84,6 @@ class FileFacts:
     def column(self, name: str) -> pa.ChunkedArray:
         """The values holding the column's extremes (no nulls)."""
         return pa.chunked_array(self.parts.get(name, []), type=self.arrow_types[name])
-
-
-def _whole_key(keys: list[tuple[str, DataType]], names: list[str]) -> bool:
-    """The file holds every key column, each of a type the kit reads."""
-    return bool(keys) and all(n in names and t.root != "UNSUPPORTED" for n, t in keys)
 
 
 def _least(a: Any, b: Any) -> Any:
@@ -144,14 +139,9 @@ def check_size_and_rows(e: ManifestEntry, size: int | None, rows: int | None) ->
     return out
 
 
-def check_file_meta(
-    df: DataFile, live: LiveFile, schema: TableSchema, root: Path, facts: FileFacts | None = None
-) -> list[Finding]:
-    """Findings of one data file against its manifest entry; reported on the manifest. `facts`: gathered over
-    every window of the file (else from `df`, the file read whole)."""
-    if facts is None:
-        facts = FileFacts(df, schema)
-        facts.add(df)
+def check_file_meta(facts: FileFacts, live: LiveFile, schema: TableSchema, root: Path) -> list[Finding]:
+    """Findings of one data file (its facts, gathered over every window) against its manifest entry; reported on
+    the manifest."""
     e, meta = live.entry, live.entry.file
     owner, at = e.manifest, f"entries[{e.index}]._FILE"
     size = (root / live.relative).stat().st_size if live.relative else None
@@ -200,7 +190,7 @@ def _deletes(facts: FileFacts, meta: Any, owner: str, at: str) -> list[Finding]:
 
 
 def _key_range(facts: FileFacts, meta: Any, owner: str, at: str) -> list[Finding]:
-    if not _whole_key(facts.keys, facts.names):
+    if not whole_key(facts.keys, facts.names):
         return []
     types = [t for _, t in facts.keys]
     out = []

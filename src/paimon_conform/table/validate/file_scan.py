@@ -97,11 +97,9 @@ class LayoutChecks:
         df, file = self.first, self.ref.relative
         found = self.found + self.kinds.findings(file) + self.descriptors.findings()
         order = [c.name for c in df.columns]
-        found += file_checks.check_parquet_nan_statistics(
-            df, file, self.partition_keys, sorted(self.nan, key=order.index)
-        )
-        found += file_checks.check_int96_before_1970(df, file, self.partition_keys, self.int96)
-        found += file_checks.check_partition(df, self.ref, self.schema, file, self.partition)
+        found += file_checks.check_parquet_nan_statistics(df, file, sorted(self.nan, key=order.index))
+        found += file_checks.check_int96_before_1970(df, file, self.int96)
+        found += file_checks.check_partition(self.ref, self.schema, file, self.partition)
         bucket_findings, rows = self.buckets.findings()
         stats.seconds["bucket"] += self.bucket_seconds
         stats.bucket_rows += rows
@@ -207,9 +205,8 @@ class EntryChecks:
         self.live, self.schema, self.root = live, schema, root
         self.facts = FileFacts(first, schema)
         self.indexes = index_checks(root, live, schema)
-        self.key_cols = data_files.key_columns(first, schema) if hashes else []
-        if any(n not in first.table.column_names or t.root == "UNSUPPORTED" for n, t in self.key_cols):
-            self.key_cols = []
+        keys = data_files.key_columns(first, schema) if hashes else []
+        self.key_cols = keys if data_files.whole_key(keys, first.table.column_names) else []
         self.hashes: list[np.ndarray] = []
 
     def add(self, df: DataFile) -> None:
@@ -222,8 +219,8 @@ class EntryChecks:
             types = [t for _, t in cols]
             self.hashes.append(bucketing.hash_columns(types, [data_files.hash_input(df, n, t) for n, t in cols]))
 
-    def findings(self, first: DataFile, state: Any, seen: Any, relative: str) -> list[Finding]:
-        found = check_file_meta(first, self.live, self.schema, self.root, self.facts)
+    def findings(self, state: Any, seen: Any, relative: str) -> list[Finding]:
+        found = check_file_meta(self.facts, self.live, self.schema, self.root)
         e = self.live.entry
         found += check_vector(state, e.partition, e.bucket, e.file.file_name, self.facts.rows)
         for slot in self.indexes:

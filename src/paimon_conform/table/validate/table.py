@@ -436,7 +436,7 @@ class _Scan:
         found = self.layout.findings(self.run.stats)
         if self.entry_checks is not None:
             t1 = time.perf_counter()
-            found += self.entry_checks.findings(self.first, self.run.state, self.run.seen, self.ref.relative)
+            found += self.entry_checks.findings(self.run.state, self.run.seen, self.ref.relative)
             self.run.stats.seconds["entries"] += self.entry_seconds + time.perf_counter() - t1
         return found
 
