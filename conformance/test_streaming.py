@@ -91,21 +91,26 @@ def test_faulty_table_in_slices(fault, table, inject, code, tmp_path, monkeypatc
     assert any(f[0] == code for r in report for f in r[4]) or any(r[2] for r in report), fault
 
 
-def _engine_tables(base: Path, monkeypatch, row_group_rows: int) -> list[Path]:
-    """The peer matrix's tables (every type in every role the engine writes) written by the kit's engine with
-    Parquet row groups of `row_group_rows` rows; the roots of those written."""
+def _engine_tables(base: Path, monkeypatch, part_rows: int, fmt: str = "parquet") -> list[Path]:
+    """The peer matrix's tables (every type in every role the engine writes) written by the kit's engine in
+    `fmt`, with Parquet row groups or ORC stripes of `part_rows` rows; the roots of those written."""
     import peers_matrix as pm
+    import pyarrow.orc as po
     import pyarrow.parquet as pq
 
     from paimon_conform.table.write import commit
     from paimon_conform.table.write import tasks as write
 
-    plain = pq.write_table
-    monkeypatch.setattr(pq, "write_table", lambda *a, **k: plain(*a, **k, row_group_size=row_group_rows))
+    plain, plain_orc = pq.write_table, po.write_table
+    monkeypatch.setattr(pq, "write_table", lambda *a, **k: plain(*a, **k, row_group_size=part_rows))
+    # ORC C++ cuts a stripe once its buffers pass the stripe size, a compression block at least: uncompressed
+    small = {"stripe_size": 1, "batch_size": part_rows, "compression": "uncompressed"}
+    monkeypatch.setattr(po, "write_table", lambda *a, **k: plain_orc(*a, **{**k, **small}))
     roots = []
     for cell in pm.cells(("engine",)):
         t = pm.spec(cell).to_json()
         root, options, batches = pm.engine_inputs(str(base), t)
+        options["file.format"] = fmt
         try:
             for data in batches:
                 plan = write.prepare(root, data.schema, options, False)
@@ -114,14 +119,22 @@ def _engine_tables(base: Path, monkeypatch, row_group_rows: int) -> list[Path]:
             continue
         roots.append(root)
     monkeypatch.setattr(pq, "write_table", plain)
+    monkeypatch.setattr(po, "write_table", plain_orc)
     return roots
 
 
-def test_row_group_windows(tmp_path, monkeypatch):
-    """Tables with several row groups per file, read one row group per window by the real reader: the same
-    report as reading each file whole (findings included: the matrix's tables have some for Java 0.9)."""
-    roots = _engine_tables(tmp_path, monkeypatch, 3)
-    assert len(roots) > 150
+@pytest.mark.parametrize("fmt", ["parquet", "orc"])
+def test_row_group_windows(fmt, tmp_path, monkeypatch):
+    """Tables with several row groups (stripes) per file, read one row group (stripe) per window by the real
+    reader: the same report as reading each file whole (findings included: the matrix's tables have some for
+    Java 0.9). ORC windows are read by the ORC worker stripe by stripe, timestamps as exact decimals."""
+    roots = _engine_tables(tmp_path, monkeypatch, 3, fmt)
+    assert all(f.name.endswith((f".{fmt}", f".{fmt}.index")) for r in roots for f in r.glob("**/data-*"))
+    written = {"parquet": 150, "orc": 120}[fmt]  # ORC: no timestamp before 1970 with a fraction (Java throws)
+    assert len(roots) > written
+    # ORC C++ counts no integer buffered for run-length encoding toward the stripe size: tables of integer
+    # columns alone stay one stripe (test_orc_stripe_windows_hold_javas_timestamps cuts timestamps)
+    cuts = {"parquet": 150, "orc": 60}[fmt]
     windows = []
 
     def counting(path):
@@ -138,7 +151,64 @@ def test_row_group_windows(tmp_path, monkeypatch):
             assert run(root) == whole, root.name
         cut += max(windows, default=0) > 1
         windows.clear()
-    assert cut > 150  # most files were cut
+    assert cut > cuts
+
+
+def test_orc_stripe_windows_hold_javas_timestamps(tmp_path, monkeypatch):
+    """An ORC table of timestamps of every precision, both kinds, inside and beyond int64 nanoseconds (years
+    1677-2262), written in stripes of 3 rows: read stripe by stripe by the ORC worker, each window's timestamps
+    are exact decimals whatever its values, and the file's values, its report and statistics equal the
+    whole-file read's (where each column is a timestamp of the finest unit holding it)."""
+    import pyarrow.orc as po
+
+    from paimon_conform.formats.columns import internal_values
+    from paimon_conform.table.write import commit
+    from paimon_conform.table.write import tasks as write
+
+    plain = po.write_table
+    small = {"stripe_size": 1, "batch_size": 3, "compression": "uncompressed"}
+    monkeypatch.setattr(po, "write_table", lambda *a, **k: plain(*a, **{**k, **small}))
+    n = 40
+    ns = [1_700_000_000_123_456_789 + i * 86_400 * 10**9 + i for i in range(n)]
+    wide = [v if i % 7 else 17_000_000_000 * 10**9 * (1 if i % 2 else -1) for i, v in enumerate(ns)]
+    data = pa.table(
+        {
+            "k": pa.array([f"key-{i:03}" for i in range(n)]),
+            "ts9": pa.array([None if i % 5 == 4 else v for i, v in enumerate(ns)], pa.timestamp("ns")),
+            "ltz6": pa.array([v // 1000 for v in ns], pa.timestamp("us", tz="UTC")),
+            "ts3": pa.array([v // 10**6 for v in ns], pa.timestamp("ms")),
+            "wide": pa.array([w // 10**9 for w in wide], pa.timestamp("s")),  # years 1431 and 2508 (whole seconds)
+        }
+    )
+    root = tmp_path / "t"
+    options = {"bucket": "1", "file.format": "orc", "primary-key": "k", "deletion-vectors.enabled": "true"}
+    plan = write.prepare(root, data.schema, options, False)
+    commit.commit(plan, [write.write_task(plan, data.to_batches(), 0)])
+    monkeypatch.setattr(po, "write_table", plain)
+    (path,) = root.glob("bucket-0/data-*.orc")
+    assert po.ORCFile(str(path)).nstripes > 10
+
+    whole = run(root)
+    (full,) = WHOLE(path)
+    monkeypatch.setattr(data_files, "WINDOW_SHARE", 1 << 40)
+    windows = list(WHOLE(path))
+    assert len(windows) == po.ORCFile(str(path)).nstripes
+    assert [w.start for w in windows] == list(itertools.accumulate([0] + [w.table.num_rows for w in windows[:-1]]))
+    assert {w.total_rows for w in windows} == {n}
+    for name, t in [
+        ("ts9", "TIMESTAMP(9)"),
+        ("ltz6", "TIMESTAMP_LTZ(6)"),
+        ("ts3", "TIMESTAMP(3)"),
+        ("wide", "TIMESTAMP(0)"),
+    ]:
+        assert all(pa.types.is_decimal(w.table.schema.field(name).type) for w in windows), name
+        assert all(c.family == "timestamp" for w in windows for c in w.columns if c.name == name)
+        typ = parse_type(t)
+        cut = [v for w in windows for v in internal_values(w.table.column(name), typ)]
+        assert cut == internal_values(full.table.column(name), typ), name
+    # read whole, each column the finest unit holding its values (beyond int64 nanoseconds: microseconds)
+    assert [full.table.schema.field(c).type.unit for c in ("ts9", "ltz6", "ts3", "wide")] == ["ns", "ns", "ns", "us"]
+    assert run(root) == whole
 
 
 def test_memory_follows_the_row_group(tmp_path, monkeypatch):

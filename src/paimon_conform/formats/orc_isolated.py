@@ -4,10 +4,10 @@ pyarrow 19's ORC reader can crash the whole process (a segmentation fault in
 `ORCFile.__init__`) on a damaged file, which a validator must survive: damaged files are
 its normal input. Every ORC read therefore goes to one long-lived worker, started as
 `python -m paimon_conform.formats.orc_isolated` (a plain subprocess: nothing of the caller's
-`__main__` is re-run, unlike multiprocessing's spawn). The protocol on its pipes: a path
-per line in; a status byte, a big-endian length and an Arrow IPC stream (or an error
-text) out. A crashed worker turns into a UsageError for that file, and the next read
-starts a fresh worker.
+`__main__` is re-run, unlike multiprocessing's spawn). The protocol on its pipes: a request
+per line in (a path, or a path, NUL, the first stripe, NUL, the number of stripes); a status
+byte, a big-endian length and an Arrow IPC stream (or an error text) out. A crashed worker
+turns into a UsageError for that file, and the next read starts a fresh worker.
 """
 
 from __future__ import annotations
@@ -25,11 +25,13 @@ from paimon_conform.core.errors import UsageError
 _worker: subprocess.Popen | None = None
 
 
-def _read_ipc(path: str) -> bytes:
-    """(worker) The ORC file's rows as Java Paimon's reader returns them, as an Arrow IPC stream.
+def _read_ipc(request: str) -> bytes:
+    """(worker) The ORC file's rows (or those of some stripes) as Java Paimon's reader returns them, as an
+    Arrow IPC stream.
 
     Timestamps come from orc_timestamps (Java's arithmetic and zones: pyarrow reads them a second off near
-    the epoch, TIMESTAMP_LTZ shifted by the writer's zone, and cannot open files of Java-only zone ids);
+    the epoch, TIMESTAMP_LTZ shifted by the writer's zone, and cannot open files of Java-only zone ids),
+    for some stripes always as exact decimal nanoseconds (so every window of a file has one type);
     CHAR(n) values right-trimmed, as Java's reader returns them.
     """
     import pyarrow.compute as pc
@@ -37,8 +39,16 @@ def _read_ipc(path: str) -> bytes:
 
     from paimon_conform.formats.orc_timestamps import char_columns, fix_table, prepare_pyarrow
 
+    path, *window = request.split("\0")
     prepare_pyarrow(path)  # before pyarrow opens the file: its writer zone must resolve
-    table = fix_table(path, po.ORCFile(path).read())
+    if window:
+        first, count = int(window[0]), int(window[1])
+        stripes = range(first, first + count)
+        f = po.ORCFile(path)
+        table = pa.Table.from_batches([f.read_stripe(i) for i in stripes], f.schema)
+        table = fix_table(path, table, stripes=stripes, exact=True)
+    else:
+        table = fix_table(path, po.ORCFile(path).read())
     for name in char_columns(path):
         if name in table.column_names and pa.types.is_string(table.schema.field(name).type):
             table = table.set_column(table.column_names.index(name), name, pc.utf8_rtrim(table.column(name), " "))
@@ -84,12 +94,15 @@ def _read_exact(stream, n: int) -> bytes:
     return data
 
 
-def read_orc(path: str | Path) -> pa.Table:
-    """All rows of an ORC file; UsageError when the file is unreadable or crashes the reader."""
+def read_orc(path: str | Path, stripes: range | None = None) -> pa.Table:
+    """All rows of an ORC file, or those of some consecutive `stripes` (timestamps then exact decimal
+    nanoseconds); UsageError when the file is unreadable or crashes the reader."""
     global _worker
     text = str(Path(path).resolve())
-    if "\n" in text:
+    if "\n" in text or "\0" in text:
         raise UsageError("an ORC path with a line break cannot be passed to the reader")
+    if stripes is not None:
+        text += f"\0{stripes.start}\0{len(stripes)}"
     worker = _start()
     try:
         worker.stdin.write(text.encode() + b"\n")  # type: ignore[union-attr]

@@ -46,12 +46,16 @@ import shutil
 import tempfile
 import zlib
 import zoneinfo
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
+from typing import Any, BinaryIO
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from paimon_conform.core.errors import UsageError
 
@@ -159,7 +163,41 @@ class _Tail:
     encrypted: bool
 
 
-def _tail(data: bytes) -> _Tail:
+class _FileBytes:
+    """An open file's bytes, read where indexed or sliced: the tail and one stripe's streams are read, never
+    the whole file. A slice reaching past the end stops at the end, as a slice of bytes does (so a length
+    field of the file never sizes a read beyond the file)."""
+
+    def __init__(self, f: BinaryIO) -> None:
+        self._f = f
+        self._size = os.fstat(f.fileno()).st_size
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __getitem__(self, key: int | slice) -> Any:
+        if isinstance(key, int):
+            at = key + self._size if key < 0 else key
+            if not 0 <= at < self._size:
+                raise IndexError("index past the end of the file")
+            self._f.seek(at)
+            return self._f.read(1)[0]
+        start, stop, step = key.indices(self._size)
+        if step != 1:
+            raise ValueError("only contiguous slices")
+        if stop <= start:
+            return b""
+        self._f.seek(start)
+        return self._f.read(stop - start)
+
+
+@contextmanager
+def _opened(path: str | Path) -> Iterator[_FileBytes]:
+    with open(path, "rb") as f:
+        yield _FileBytes(f)
+
+
+def _tail(data: bytes | _FileBytes) -> _Tail:
     if len(data) < 4 or data[:3] != b"ORC":
         raise OrcTimestampError("not an ORC file")
     ps_len = data[-1]
@@ -640,7 +678,7 @@ class _Raw:
     valid: np.ndarray
 
 
-def _stripe_footer(data: bytes, tail: _Tail, stripe: _Stripe) -> dict:
+def _stripe_footer(data: bytes | _FileBytes, tail: _Tail, stripe: _Stripe) -> dict:
     start = stripe.offset + stripe.index_length + stripe.data_length
     raw = data[start : start + stripe.footer_length]
     if len(raw) != stripe.footer_length:
@@ -665,7 +703,7 @@ def _streams(footer: dict, stripe: _Stripe) -> dict[tuple[int, int], tuple[int, 
     return out
 
 
-def _read_column(data: bytes, tail: _Tail, footer: dict, stripe: _Stripe, column: int) -> _Raw:
+def _read_column(data: bytes | _FileBytes, tail: _Tail, footer: dict, stripe: _Stripe, column: int) -> _Raw:
     streams = _streams(footer, stripe)
     if (0, 0) in streams:
         raise OrcTimestampError("the file has null rows (a PRESENT stream on its root struct)")
@@ -728,43 +766,45 @@ def _java_values(
 
 def writer_zones(path: str | Path) -> list[str]:
     """The writer time zone every stripe footer records ('' when absent)."""
-    data = Path(path).read_bytes()
-    tail = _tail(data)
-    out = []
-    for stripe in tail.stripes:
-        zone = _stripe_footer(data, tail, stripe).get(3)
-        out.append(bytes(zone[-1]).decode("utf-8", "replace") if zone else "")
+    with _opened(path) as data:
+        tail = _tail(data)
+        out = []
+        for stripe in tail.stripes:
+            zone = _stripe_footer(data, tail, stripe).get(3)
+            out.append(bytes(zone[-1]).decode("utf-8", "replace") if zone else "")
     return out
 
 
 def read_timestamps(
-    path: str | Path, columns: set[str] | None = None, reader_zone: str | None = None
+    path: str | Path, columns: set[str] | None = None, reader_zone: str | None = None, stripes: range | None = None
 ) -> dict[str, TimestampColumn]:
     """Java Paimon's values of the file's top-level timestamp columns, by name.
 
     `reader_zone` is the zone Java's reader JVM runs in; None (the default) reads every stripe
-    in the zone its writer ran in. OrcTimestampError when the file cannot be decoded; values
+    in the zone its writer ran in. `stripes`: those stripes only (their rows, in order), else every
+    stripe; only their streams are read. OrcTimestampError when the file cannot be decoded; values
     Java's reader throws on are marked `unreadable` (see TimestampColumn.check_readable).
     """
     try:
-        data = Path(path).read_bytes()
-        tail = _tail(data)
-        wanted = [c for c in _columns(tail) if columns is None or c[0] in columns]
-        if not wanted:
-            return {}
-        if tail.encrypted:
-            raise OrcTimestampError("encrypted ORC files are not supported")
-        parts: dict[str, list] = {name: [] for name, _, _ in wanted}
-        for stripe in tail.stripes:
-            footer = _stripe_footer(data, tail, stripe)
-            zone = bytes(footer[3][-1]).decode("utf-8", "replace") if footer.get(3) else ""
-            # ORC Java: no writer zone recorded -> the reader JVM's zone
-            writer = java_zone(zone or reader_zone or "UTC")
-            reader = java_zone(reader_zone) if reader_zone is not None else writer
-            for name, column, instant in wanted:
-                raw = _read_column(data, tail, footer, stripe, column)
-                values = _java_values(raw, instant, writer, reader, tail.calendar == CALENDAR_PROLEPTIC)
-                parts[name].append((*values, raw.valid))
+        with _opened(path) as data:
+            tail = _tail(data)
+            wanted = [c for c in _columns(tail) if columns is None or c[0] in columns]
+            if not wanted:
+                return {}
+            if tail.encrypted:
+                raise OrcTimestampError("encrypted ORC files are not supported")
+            chosen = tail.stripes if stripes is None else [tail.stripes[i] for i in stripes]
+            parts: dict[str, list] = {name: [] for name, _, _ in wanted}
+            for stripe in chosen:
+                footer = _stripe_footer(data, tail, stripe)
+                zone = bytes(footer[3][-1]).decode("utf-8", "replace") if footer.get(3) else ""
+                # ORC Java: no writer zone recorded -> the reader JVM's zone
+                writer = java_zone(zone or reader_zone or "UTC")
+                reader = java_zone(reader_zone) if reader_zone is not None else writer
+                for name, column, instant in wanted:
+                    raw = _read_column(data, tail, footer, stripe, column)
+                    values = _java_values(raw, instant, writer, reader, tail.calendar == CALENDAR_PROLEPTIC)
+                    parts[name].append((*values, raw.valid))
     except OrcTimestampError:
         raise
     except (IndexError, KeyError, OverflowError, UnicodeError, ValueError) as exc:
@@ -784,24 +824,43 @@ def read_timestamps(
     return out
 
 
-def arrow_array(col: TimestampColumn, arrow_type: pa.TimestampType | None = None) -> pa.Array:
+STRIPE_EXPANSION = 4  # a compressed stripe's bytes in Arrow memory, estimated: this many times its bytes on disk
+
+
+def stripe_estimates(path: str | Path) -> list[tuple[int, int]]:
+    """(rows, estimated Arrow bytes) of each stripe, from the file's tail alone. ORC records no uncompressed
+    size: the estimate is 8 bytes per row and top-level column plus the stripe's bytes on disk (times
+    STRIPE_EXPANSION when compressed). OrcTimestampError when the tail cannot be decoded."""
+    try:
+        with _opened(path) as data:
+            tail = _tail(data)
+    except OrcTimestampError:
+        raise
+    except (IndexError, KeyError, OverflowError, UnicodeError, ValueError) as exc:
+        raise OrcTimestampError(f"damaged ORC structure: {exc.__class__.__name__}: {exc}") from None
+    width = 8 * max(len(tail.subtypes[0]) if tail.subtypes else 1, 1)
+    factor = 1 if tail.compression == 0 else STRIPE_EXPANSION
+    return [(s.rows, s.rows * width + (s.index_length + s.data_length) * factor) for s in tail.stripes]
+
+
+def arrow_array(col: TimestampColumn, arrow_type: pa.TimestampType | None = None, exact: bool = False) -> pa.Array:
     """The column as an Arrow timestamp array (tz UTC for the instant type unless `arrow_type` says).
 
     The unit is `arrow_type`'s (pyarrow reads ORC as ns) when it holds every value exactly;
     else the finest unit that holds them all exactly; else (int64 nanoseconds span only
     1677..2262, Java's values 0001..9999, and some have sub-microsecond digits) exact
     decimal128(38, 0) nanoseconds since the epoch, as datafile.read_parquet gives for INT96.
+    `exact`: that decimal form whatever the values (the windows of one file then agree on the type).
     """
     tz = arrow_type.tz if arrow_type is not None else ("UTC" if col.instant else None)
     m, n = col.millis[col.valid], col.nanos[col.valid]
     units = ([arrow_type.unit] if arrow_type is not None else []) + ["ns", "us", "ms", "s"]
-    chosen = next((u for u in units if _holds(u, m, n)), None)
-    if chosen is None:
-        exact = [int(a) * 1_000_000 + int(b) for a, b in zip(col.millis.tolist(), col.nanos.tolist(), strict=True)]
-        return pa.array(
-            [Decimal(v) if ok else None for v, ok in zip(exact, col.valid.tolist(), strict=True)],
-            pa.decimal128(38, 0),
-        )
+    chosen = None if exact else next((u for u in units if _holds(u, m, n)), None)
+    if chosen is None:  # millis * 10^6 + nanos in decimal arithmetic (at most 28 digits)
+        millis = pa.array(col.millis).cast(pa.decimal128(19, 0))
+        scaled = pc.multiply(millis, pa.scalar(Decimal(1_000_000), pa.decimal128(7, 0)))
+        total = pc.add(scaled, pa.array(col.nanos).cast(pa.decimal128(19, 0))).cast(pa.decimal128(38, 0))
+        return pc.if_else(pa.array(col.valid), total, pa.scalar(None, pa.decimal128(38, 0)))
     values = np.zeros(col.valid.shape, dtype=np.int64)
     if chosen == "ns":
         values[col.valid] = m * 1_000_000 + n
@@ -829,16 +888,24 @@ def _holds(unit: str, m: np.ndarray, n: np.ndarray) -> bool:
     return bool(((n == 0) & (m % 1000 == 0)).all())
 
 
-def fix_table(path: str | Path, table: pa.Table, reader_zone: str | None = None, unreadable: str = "raise") -> pa.Table:
-    """`table` (the file's rows as pyarrow read them) with every top-level timestamp column
-    replaced by Java Paimon's values (see arrow_array for the unit). OrcTimestampError when the
+def fix_table(
+    path: str | Path,
+    table: pa.Table,
+    reader_zone: str | None = None,
+    unreadable: str = "raise",
+    stripes: range | None = None,
+    exact: bool = False,
+) -> pa.Table:
+    """`table` (the file's rows as pyarrow read them; `stripes`: those stripes' rows) with every top-level
+    timestamp column replaced by Java Paimon's values (see arrow_array for the unit; `exact`: always exact
+    decimal nanoseconds). OrcTimestampError when the
     file cannot be decoded, or (`unreadable="raise"`) when Java's reader throws on a value
     (TimestampColumn.check_readable); `unreadable="keep"` keeps the values the writer meant there
     (report them from read_timestamps(...)[name].unreadable)."""
     names = {f.name for f in table.schema if pa.types.is_timestamp(f.type)}
     if not names:
         return table
-    values = read_timestamps(path, names, reader_zone)
+    values = read_timestamps(path, names, reader_zone, stripes)
     for name, col in values.items():
         i = table.schema.get_field_index(name)
         if i < 0:
@@ -848,7 +915,7 @@ def fix_table(path: str | Path, table: pa.Table, reader_zone: str | None = None,
         if len(col.valid) != table.num_rows:
             raise OrcTimestampError(f"column {name!r}: {len(col.valid)} values for {table.num_rows} rows")
         field = table.schema.field(i)
-        array = arrow_array(col, field.type)
+        array = arrow_array(col, field.type, exact)
         if pa.types.is_decimal(array.type):  # beyond int64 nanoseconds: exact decimal nanoseconds, marked
             from paimon_conform.formats.exact_ns import exact_ns_field
 
@@ -950,8 +1017,8 @@ KIND_CHAR = 17
 
 def char_columns(path: str | Path) -> list[str]:
     """Top-level CHAR(n) columns: ORC pads them, and Java's reader returns them right-trimmed."""
-    with open(path, "rb") as f:
-        tail = _tail(f.read())
+    with _opened(path) as data:
+        tail = _tail(data)
     if not tail.kinds or tail.kinds[0] != KIND_STRUCT:
         return []
     return [

@@ -123,9 +123,13 @@ def _unit(logical_json: str) -> str | None:
 def _orc(path: Path) -> DataFile:
     from paimon_conform.formats.orc_isolated import read_orc
 
-    table = read_orc(path)
+    return _orc_file(read_orc(path))
+
+
+def _orc_file(table: pa.Table, start: int = 0, file_rows: int | None = None) -> DataFile:
+    """An ORC file's (or window's) rows with the columns they declare."""
     cols = [Column(f.name, "timestamp" if is_exact_ns(f) else arrow_family(f.type), None) for f in table.schema]
-    return DataFile("orc", cols, table)
+    return DataFile("orc", cols, table, None, start, file_rows)
 
 
 AVRO_FAMILY = {
@@ -237,45 +241,50 @@ WINDOW_SHARE = 16  # a window of rows takes at most this share of the memory bud
 
 
 def read_windows(path: Path) -> Iterator[DataFile]:
-    """The data file as consecutive windows of whole Parquet row groups, each at most 1/WINDOW_SHARE of the
-    memory budget in uncompressed bytes (a larger row group is a window of its own), so the memory of a check
-    follows the largest row group, not the file; an ORC or Avro file, or a Parquet file within one window,
-    whole (read_data_file). A window's `start` numbers its first row in the file."""
-    groups = _guarded(_parquet_windows, path, budget.current().max_memory // WINDOW_SHARE)
-    if groups is None:
+    """The data file as consecutive windows of whole Parquet row groups or ORC stripes, each at most
+    1/WINDOW_SHARE of the memory budget in uncompressed bytes (ORC's estimated: orc_timestamps.stripe_estimates;
+    a larger row group or stripe is a window of its own), so the memory of a check follows the largest row
+    group or stripe, not the file; an Avro file, or a file within one window, whole (read_data_file). A
+    window's `start` numbers its first row in the file."""
+    window_bytes = budget.current().max_memory // WINDOW_SHARE
+    windows = _guarded(_parquet_window_reads, path, window_bytes) or _orc_window_reads(path, window_bytes)
+    if windows is None:
         yield read_data_file(path)
         return
-    windows = _parquet_window_reads(path, groups)
     while (df := _guarded(next, windows, None)) is not None:  # each read guarded as read_data_file's
         yield df
 
 
-def _parquet_windows(path: Path, window_bytes: int) -> list[list[int]] | None:
-    """Row-group numbers grouped into windows of at most `window_bytes` uncompressed; None when the file is
-    not Parquet or fits one window."""
+def _grouped(sizes: list[int], window_bytes: int) -> list[list[int]] | None:
+    """Consecutive parts (row groups, stripes) of the given sizes grouped into windows of at most
+    `window_bytes` (a larger part alone); None when they fit one window."""
+    windows: list[list[int]] = []
+    size = 0
+    for i, n in enumerate(sizes):
+        n = max(n, 0)
+        if not windows or size + n > window_bytes:
+            windows.append([])
+            size = 0
+        windows[-1].append(i)
+        size += n
+    return windows if len(windows) > 1 else None
+
+
+def _parquet_window_reads(path: Path, window_bytes: int) -> Iterator[DataFile] | None:
+    """The windows of a Parquet file, each read when the caller asks for it; None when the file is not
+    Parquet or fits one window."""
     import pyarrow.parquet as pq
 
     with path.open("rb") as f:
         if f.read(4) != b"PAR1":
             return None
-    meta = pq.ParquetFile(path).metadata
-    windows: list[list[int]] = []
-    size = 0
-    for g in range(meta.num_row_groups):
-        n = max(meta.row_group(g).total_byte_size, 0)
-        if not windows or size + n > window_bytes:
-            windows.append([])
-            size = 0
-        windows[-1].append(g)
-        size += n
-    return windows if len(windows) > 1 else None
-
-
-def _parquet_window_reads(path: Path, windows: list[list[int]]) -> Iterator[DataFile]:
-    """The windows' rows, each read when the caller asks for it."""
-    import pyarrow.parquet as pq
-
     pf = pq.ParquetFile(path)
+    meta = pf.metadata
+    windows = _grouped([meta.row_group(g).total_byte_size for g in range(meta.num_row_groups)], window_bytes)
+    return None if windows is None else _parquet_reads(path, pf, windows)
+
+
+def _parquet_reads(path: Path, pf: Any, windows: list[list[int]]) -> Iterator[DataFile]:
     start = 0
     for groups in windows:
         table = read_parquet(path, row_groups=groups, exact=True)
@@ -284,6 +293,34 @@ def _parquet_window_reads(path: Path, windows: list[list[int]]) -> Iterator[Data
         del table
         yield df
         del df  # (the next window is read without this one's rows held here)
+
+
+def _orc_window_reads(path: Path, window_bytes: int) -> Iterator[DataFile] | None:
+    """The windows of an ORC file (consecutive stripes), each read by the ORC worker when the caller asks
+    for it, planned from the file's tail; None when the file is not ORC, fits one window, or its tail
+    cannot be decoded (the whole-file read then says why)."""
+    from paimon_conform.formats.orc_timestamps import OrcTimestampError, stripe_estimates
+
+    try:
+        with path.open("rb") as f:
+            if f.read(3) != b"ORC":
+                return None
+        stripes = stripe_estimates(path)
+    except (OSError, OrcTimestampError):
+        return None
+    windows = _grouped([size for _, size in stripes], window_bytes)
+    return None if windows is None else _orc_reads(path, windows, sum(rows for rows, _ in stripes))
+
+
+def _orc_reads(path: Path, windows: list[list[int]], file_rows: int) -> Iterator[DataFile]:
+    from paimon_conform.formats.orc_isolated import read_orc
+
+    start = 0
+    for stripes in windows:
+        df = _orc_file(read_orc(path, range(stripes[0], stripes[-1] + 1)), start, file_rows)
+        start += df.table.num_rows
+        yield df
+        del df
 
 
 def count_in(col: pa.ChunkedArray, values: list[int]) -> tuple[int, int]:
