@@ -13,13 +13,14 @@ from pathlib import Path
 
 import pytest
 from conftest import PAIMON_CPP_TABLES, ROOT, form, require_corpus
-from test_fault_catalog import CATALOG, JAVA, wrong_bucket
+from test_fault_catalog import CATALOG, JAVA, avro, index_manifest, write_avro, wrong_bucket
 
 from paimon_conform import cli
 from paimon_conform.core import budget
 from paimon_conform.core.budget import BudgetExceeded
 from paimon_conform.core.errors import InternalError, InvariantError, UsageError
 from paimon_conform.spark.validate import validate_on_spark
+from paimon_conform.table.read import index_files
 from paimon_conform.table.validate.table import TableStats, validate_table
 from paimon_conform.table.write.reference_table import write_table
 
@@ -70,6 +71,50 @@ def test_any_slicing(spark, slices):
     """One task, a few, more tasks than files: the same report (the merge keeps file order, first files)."""
     root = JAVA / "pk-dynamic-parquet"  # key hashes gathered across tasks for the HASH-index check
     assert_same(spark, root, slices)
+
+
+def _doubled(root: Path, kind: str) -> None:
+    """Every index file of `kind` copied under another name and listed after all the records (a second DV for
+    each data file, a second HASH file for each bucket), so different tasks read the two."""
+    im = index_manifest(root)
+    header, records, codec = avro(im)
+    copies = []
+    for r in records:
+        if r["_INDEX_TYPE"] == kind:
+            copy = dict(r, _FILE_NAME=r["_FILE_NAME"] + "-copy")
+            shutil.copyfile(root / "index" / r["_FILE_NAME"], root / "index" / copy["_FILE_NAME"])
+            copies.append(copy)
+    write_avro(im, header, records + copies, codec)
+
+
+@pytest.mark.parametrize(
+    ("table", "kind", "code"),
+    [
+        ("pk-fixed4-parquet-dv", "DELETION_VECTORS", "DV_DUPLICATE"),
+        ("pk-dynamic-parquet", "HASH", "HASH_INDEX_DUPLICATE"),
+    ],
+)
+@pytest.mark.parametrize("slices", [1, 2, 64])
+def test_index_files_read_in_tasks(spark, tmp_path, monkeypatch, table, kind, code, slices):
+    """The index files are read and checked in the tasks (the driver reads none: a spy on its DV and HASH
+    readers sees no call, where the plain run's sees every file), and what joins them is found on the driver:
+    a second vector for a data file, a second HASH file for a bucket, read by different tasks."""
+    root = shutil.copytree(JAVA / table, tmp_path / table, symlinks=True)
+    _doubled(root, kind)
+    calls: list[str] = []
+    for name in ("_read_dv", "_read_hash"):
+        real = getattr(index_files, name)
+        monkeypatch.setattr(index_files, name, lambda rel, *a, _real=real: calls.append(rel) or _real(rel, *a))
+    records = [r for r in avro(index_manifest(root))[1] if r["_INDEX_TYPE"] == kind]
+    here, there = TableStats(), TableStats()
+    a = form(validate_table(root, stats=here))
+    assert len(calls) >= len(records) > 1  # the plain run read every index file here
+    calls.clear()
+    b = form(validate_on_spark(spark, root, stats=there, slices=slices))
+    assert calls == []  # the Spark run's driver read none
+    assert b == a
+    assert (there.data_files, there.rows) == (here.data_files, here.rows)
+    assert any(f[0] == code for r in a for f in r[4])
 
 
 def test_budget_reaches_the_tasks(spark, tmp_path):

@@ -217,13 +217,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
     target = release(args.java_version)
     check_output(args.output)
     results = []
-    checker = _spark_checker(args.spark) if args.spark else None
+    workers = _spark_workers(args.spark) if args.spark else None
     for p in args.files:
         if not p.startswith("hex:") and os.path.isdir(p):  # False for any name the OS refuses (too long, NUL)
             from paimon_conform.table.validate.table import stderr_progress, validate_table
 
             progress = stderr_progress if args.progress else None
-            results += validate_table(p, progress=progress, java_version=target, checker=checker)
+            results += validate_table(p, progress=progress, java_version=target, workers=workers)
         else:
             with checking(p if not p.startswith("hex:") else "hex:…"):
                 results.append(validate_file(p, args.kind, types, args.data, args.column, target))
@@ -235,8 +235,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return exit_code(results, args.level)
 
 
-def _spark_checker(master: str):
-    """--spark: table directories have their data files checked in Spark tasks of a session on `master`."""
+def _spark_workers(master: str):
+    """--spark: table directories have their data and index files checked in Spark tasks of a session on
+    `master`."""
     try:
         from paimon_conform.spark import source, validate
     except ImportError as exc:
@@ -245,7 +246,7 @@ def _spark_checker(master: str):
         spark = source.session("paimon-conform validate", master)
     except Exception as exc:  # noqa: BLE001 - the JVM, the master URL, the cluster: the environment, not a kit bug
         raise UsageError(f"--spark {master}: Spark did not start: {str(exc).splitlines()[0][:300]}") from None
-    return validate.spark_checker(spark)
+    return validate.spark_workers(spark)
 
 
 def cmd_encode(args: argparse.Namespace) -> int:

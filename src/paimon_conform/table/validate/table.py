@@ -24,7 +24,7 @@ from paimon_conform.table import table_layout as tl
 from paimon_conform.table.chain import Chain, load_chain
 from paimon_conform.table.paths import OutsideRoot, contained, is_file, list_names
 from paimon_conform.table.read import data_files
-from paimon_conform.table.read.index_files import load_index_files
+from paimon_conform.table.read.index_files import IndexReader, load_index_files
 from paimon_conform.table.schema import Schemas, TableSchema, branch_folders, read_schema, schema_ids
 from paimon_conform.table.validate import data_files as file_checks
 from paimon_conform.table.validate import file_scan, global_index
@@ -157,6 +157,16 @@ FileChecker = Callable[[FileRun, list[BucketFile], Progress | None, str], list[F
 
 
 @dataclass
+class Workers:
+    """Where a run's work on single files runs: the data files' checks (`check_files`) and the index files'
+    reads (`read_index_files`, maps index_files.read_index_file over them in order); by default here, one
+    after the other (spark.validate.spark_workers: in Spark tasks). What joins files stays with the caller."""
+
+    check_files: FileChecker = check_here
+    read_index_files: IndexReader | None = None
+
+
+@dataclass
 class Checked:
     """What checking one slice of a run's files apart from the run found (one Spark task's share)."""
 
@@ -200,18 +210,18 @@ def validate_table(
     progress: Progress | None = None,
     stats: TableStats | None = None,
     java_version: str = NEWEST,
-    checker: FileChecker | None = None,
+    workers: Workers | None = None,
 ) -> list[FileResult]:
     """One FileResult per file with findings (and one for the table itself), judged for one Java release.
-    `checker` runs the per-file checks (default: one after the other here; `spark.validate` runs them in
-    Spark tasks); the metadata, the index files and the findings that join files stay in this process."""
+    `workers` run the checks of single data and index files (default: one after the other here;
+    `spark.validate` runs them in Spark tasks); the metadata and the findings that join files stay here."""
     root = Path(root)
     stats = stats if stats is not None else TableStats()
     if not os.path.isdir(root):  # False for a name the OS refuses (too long, NUL), not an OSError
         return [FileResult(str(root), "table", unusable="not a directory")]
     try:
         with checking(str(root)):
-            return _validate(root, progress, stats, java_version, checker or check_here)
+            return _validate(root, progress, stats, java_version, workers or Workers())
     except UsageError as exc:  # metadata the checks need is unusable (a damaged option, an escaping folder)
         return [FileResult(str(root), "table", unusable=str(exc))]
 
@@ -225,7 +235,9 @@ class _Prepared:
     findings: list[Finding]
 
 
-def _prepare(root: Path, meta: str, schema: TableSchema, files: list[BucketFile], stats: TableStats) -> _Prepared:
+def _prepare(
+    root: Path, meta: str, schema: TableSchema, files: list[BucketFile], stats: TableStats, workers: Workers
+) -> _Prepared:
     """Follow the snapshots at `meta` ('' or 'branch/branch-<name>/') and load what the file checks need."""
     schemas = Schemas(root, schema, meta)
     findings: list[Finding] = []
@@ -242,7 +254,9 @@ def _prepare(root: Path, meta: str, schema: TableSchema, files: list[BucketFile]
     bitmap64 = tl.bool_option(schema.options.get("deletion-vectors.bitmap64", False))
     types = global_index.field_types(schema)
     check_global = partial(global_index.check_global_file, owner=index_owner, types=types)
-    state = load_index_files(root, chain.index_files, index_owner, chain.index_paths, bitmap64, check_global)
+    state = load_index_files(
+        root, chain.index_files, index_owner, chain.index_paths, bitmap64, check_global, workers.read_index_files
+    )
     findings += state.findings + check_older_index_files(root, chain.older_index_files, chain.index_paths)
     findings += features.index_in_data_dir(schema) + features.recognized(root, files, schema)
     live_entries = [lf.entry for lf in chain.live]
@@ -267,7 +281,9 @@ def _prepare(root: Path, meta: str, schema: TableSchema, files: list[BucketFile]
     return _Prepared(run, chain, findings)
 
 
-def _branches(root: Path, files: list[BucketFile], stats: TableStats) -> tuple[list[_Prepared], list[Finding]]:
+def _branches(
+    root: Path, files: list[BucketFile], stats: TableStats, workers: Workers
+) -> tuple[list[_Prepared], list[Finding]]:
     """Every branch (branch/branch-<name>/ with its own schema/ and snapshot/), followed as its own table."""
     out, findings = [], []
     for meta in branch_folders(root):
@@ -280,20 +296,20 @@ def _branches(root: Path, files: list[BucketFile], stats: TableStats) -> tuple[l
             findings.append(Finding("SCHEMA_UNREADABLE", "must", "", None, f"branch {name}: {exc}", f"{meta}schema"))
             continue
         with checking(f"{root}/{meta}"):
-            out.append(_prepare(root, meta, schema, files, stats))
+            out.append(_prepare(root, meta, schema, files, stats, workers))
     return out, findings
 
 
 def _validate(
-    root: Path, progress: Progress | None, stats: TableStats, java_version: str, checker: FileChecker
+    root: Path, progress: Progress | None, stats: TableStats, java_version: str, workers: Workers
 ) -> list[FileResult]:
     try:
         schema = read_schema(root)
     except UsageError as exc:
         return [FileResult(str(root), "table", unusable=str(exc))]
     files, findings = walk(root, schema)
-    main = _prepare(root, "", schema, files, stats)
-    branches, branch_findings = _branches(root, files, stats)
+    main = _prepare(root, "", schema, files, stats, workers)
+    branches, branch_findings = _branches(root, files, stats, workers)
     findings += branch_findings
     referenced = set().union(main.chain.referenced, *(b.chain.referenced for b in branches))
     _misplaced(files, main.chain)
@@ -315,7 +331,7 @@ def _validate(
         ]
         checked.update(f.relative for f in mine)
         label = f" of {table.run.schemas.meta.rstrip('/')}" if table is not main else ""
-        findings += checker(run, mine, progress, label)
+        findings += workers.check_files(run, mine, progress, label)
         if run.dynamic:
             findings += check_hash_index(run.state, run.seen)
         chain = table.chain
