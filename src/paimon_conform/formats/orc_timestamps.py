@@ -898,10 +898,9 @@ def fix_table(
 ) -> pa.Table:
     """`table` (the file's rows as pyarrow read them; `stripes`: those stripes' rows) with every top-level
     timestamp column replaced by Java Paimon's values (see arrow_array for the unit; `exact`: always exact
-    decimal nanoseconds). OrcTimestampError when the
-    file cannot be decoded, or (`unreadable="raise"`) when Java's reader throws on a value
-    (TimestampColumn.check_readable); `unreadable="keep"` keeps the values the writer meant there
-    (report them from read_timestamps(...)[name].unreadable)."""
+    decimal nanoseconds). OrcTimestampError when the file cannot be decoded, or (`unreadable="raise"`) when
+    Java's reader throws on a value (TimestampColumn.check_readable); `unreadable="keep"` keeps the values
+    the writer meant there (report them from read_timestamps(...)[name].unreadable)."""
     names = {f.name for f in table.schema if pa.types.is_timestamp(f.type)}
     if not names:
         return table
