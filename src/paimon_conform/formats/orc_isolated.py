@@ -100,7 +100,7 @@ def read_orc(path: str | Path, stripes: range | None = None) -> pa.Table:
     global _worker
     text = str(Path(path).resolve())
     if "\n" in text or "\0" in text:
-        raise UsageError("an ORC path with a line break cannot be passed to the reader")
+        raise UsageError("an ORC path with a line break or NUL cannot be passed to the reader")
     if stripes is not None:
         text += f"\0{stripes.start}\0{len(stripes)}"
     worker = _start()
