@@ -15,6 +15,7 @@ prepare_pyarrow, pyarrow, fix_table.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import io
@@ -664,8 +665,9 @@ def _encode(msg: dict[int, list]) -> bytes:
     return bytes(out)
 
 
-def with_writer_zone(data: bytes, zone: str) -> bytes:
-    """An uncompressed one-stripe ORC file with its stripe footer's writer zone replaced."""
+def with_writer_zone(data: bytes, zone: str | int) -> bytes:
+    """An uncompressed one-stripe ORC file with its stripe footer's writer zone replaced (an int: stored as a
+    varint, as a damaged file may)."""
     tail = ots._tail(data)
     (stripe,) = tail.stripes
     ps_len = data[-1]
@@ -674,7 +676,7 @@ def with_writer_zone(data: bytes, zone: str) -> bytes:
     footer = ots._message(data[footer_at : -1 - ps_len])
     body_end = stripe.offset + stripe.index_length + stripe.data_length
     stripe_footer = ots._message(data[body_end : body_end + stripe.footer_length])
-    stripe_footer[3] = [zone.encode()]
+    stripe_footer[3] = [zone if isinstance(zone, int) else zone.encode()]
     new_stripe_footer = _encode(stripe_footer)
     grown = len(new_stripe_footer) - stripe.footer_length
     info = ots._message(footer[3][0])
@@ -686,6 +688,38 @@ def with_writer_zone(data: bytes, zone: str) -> bytes:
     new_ps = _encode(ps)
     metadata = data[body_end + stripe.footer_length : footer_at]
     return data[:body_end] + new_stripe_footer + metadata + new_footer + new_ps + bytes([len(new_ps)])
+
+
+def test_varints_where_bytes_belong(tmp_path, monkeypatch):
+    """A tail or stripe footer with a varint where a length-delimited field belongs (the root type's field
+    names, a stripe's writer zone; found by fuzzing stripe windows): OrcTimestampError, never a TypeError nor
+    bytes(n) of the varint's value; the streaming read ends in a UsageError (DATA_FILE_UNREADABLE) at most."""
+    from paimon_conform.core.errors import UsageError
+    from paimon_conform.table.read import data_files
+
+    buf = io.BytesIO()
+    po.write_table(pa.table({"ts": pa.array([0, 10**9], pa.timestamp("ns"))}), buf, compression="uncompressed")
+    data = buf.getvalue()
+    ps_len = data[-1]
+    ps = ots._message(data[-1 - ps_len : -1])
+    footer_at = len(data) - 1 - ps_len - ps[1][0]
+    footer = ots._message(data[footer_at : -1 - ps_len])
+    root = ots._message(footer[4][0])
+    root[3] = [2**40]
+    footer[4] = [_encode(root), *footer[4][1:]]
+    new_footer = _encode(footer)
+    ps[1] = [len(new_footer)]
+    new_ps = _encode(ps)
+    names = data[:footer_at] + new_footer + new_ps + bytes([len(new_ps)])
+    path = tmp_path / "bad.orc"
+    monkeypatch.setattr(data_files, "WINDOW_SHARE", 1 << 40)
+    for damaged, where in ((names, ots.stripe_estimates), (with_writer_zone(data, 2**40), ots.writer_zones)):
+        path.write_bytes(damaged)
+        for read in (where, ots.read_timestamps):
+            with pytest.raises(ots.OrcTimestampError):
+                read(path)
+        with contextlib.suppress(UsageError):
+            list(data_files.read_windows(path))
 
 
 ODD_ZONES = ["GMT+08:00", "CTT", "XYZ", "Asia/No_Such_Zone", "America/Argentina/Nowhere", "Etc/GMT-14"]

@@ -82,8 +82,9 @@ def _varint(buf: bytes, pos: int) -> tuple[int, int]:
             raise OrcTimestampError("varint too long")
 
 
-def _message(buf: bytes) -> dict[int, list]:
+def _message(buf: bytes | int) -> dict[int, list]:
     """A protobuf message's fields: number -> values (ints for varints, bytes otherwise)."""
+    buf = _text(buf)
     out: dict[int, list] = {}
     pos = 0
     while pos < len(buf):
@@ -106,6 +107,14 @@ def _message(buf: bytes) -> dict[int, list]:
     if pos != len(buf):
         raise OrcTimestampError("truncated protobuf message")
     return out
+
+
+def _text(value: bytes | int) -> bytes:
+    """A length-delimited field's bytes; OrcTimestampError when the file put a varint there (never bytes(n),
+    which would allocate n bytes)."""
+    if isinstance(value, int):
+        raise OrcTimestampError("a protobuf varint where a length-delimited field belongs")
+    return value
 
 
 def _int(msg: dict, number: int, default: int = 0) -> int:
@@ -220,7 +229,7 @@ def _tail(data: bytes | _FileBytes) -> _Tail:
         t = _message(raw)
         kinds.append(_int(t, 1))
         subtypes.append(_ints(t, 2))
-        names.append([bytes(n).decode("utf-8", "replace") for n in t.get(3, [])])
+        names.append([_text(n).decode("utf-8", "replace") for n in t.get(3, [])])
     return _Tail(compression, block_size, stripes, kinds, subtypes, names, _int(footer, 11), 10 in footer)
 
 
@@ -771,7 +780,7 @@ def writer_zones(path: str | Path) -> list[str]:
         out = []
         for stripe in tail.stripes:
             zone = _stripe_footer(data, tail, stripe).get(3)
-            out.append(bytes(zone[-1]).decode("utf-8", "replace") if zone else "")
+            out.append(_text(zone[-1]).decode("utf-8", "replace") if zone else "")
     return out
 
 
@@ -797,7 +806,7 @@ def read_timestamps(
             parts: dict[str, list] = {name: [] for name, _, _ in wanted}
             for stripe in chosen:
                 footer = _stripe_footer(data, tail, stripe)
-                zone = bytes(footer[3][-1]).decode("utf-8", "replace") if footer.get(3) else ""
+                zone = _text(footer[3][-1]).decode("utf-8", "replace") if footer.get(3) else ""
                 # ORC Java: no writer zone recorded -> the reader JVM's zone
                 writer = java_zone(zone or reader_zone or "UTC")
                 reader = java_zone(reader_zone) if reader_zone is not None else writer
