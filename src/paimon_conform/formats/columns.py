@@ -16,6 +16,7 @@ import pyarrow.compute as pc
 
 from paimon_conform.core.errors import UsageError
 from paimon_conform.core.types import DataType
+from paimon_conform.formats import file_format
 from paimon_conform.formats.exact_ns import exact_ns_field, is_exact_ns
 
 # The Arrow type of each Paimon type that has exactly one (the rest depend on precision, unit or zone).
@@ -41,11 +42,10 @@ def read_table(path: str | Path) -> pa.Table:
     """A Parquet or ORC file as an Arrow table (chosen by the file's magic bytes)."""
     p = Path(path)
     try:
-        with p.open("rb") as f:
-            head = f.read(4)
-        if head == b"PAR1":
+        fmt = file_format(p)
+        if fmt == "parquet":
             return read_parquet(p)  # not read_table: a dt=... parent would add a column
-        if head[:3] == b"ORC":
+        if fmt == "orc":
             from paimon_conform.formats.orc_isolated import read_orc
 
             return read_orc(p)

@@ -14,6 +14,7 @@ from typing import Any
 
 from paimon_conform.core import budget
 from paimon_conform.core.errors import PaimonConformError
+from paimon_conform.formats import file_format
 from paimon_conform.table import avro_container
 
 MAX_SNAPSHOT_BYTES = 16 << 20
@@ -159,12 +160,11 @@ def read_records(path: Path) -> RecordFile:
         if size > MAX_MANIFEST_BYTES:
             raise MetadataProblem("MANIFEST_UNREADABLE", "", f"larger than {MAX_MANIFEST_BYTES} bytes")
         budget.reserve(size, f"reading {path.name}")
-        with path.open("rb") as f:
-            head = f.read(4)
-        if head == avro_container.AVRO_MAGIC:
+        fmt = file_format(path)
+        if fmt == "avro":
             return read_avro(path.read_bytes())
-        if head == b"PAR1" or head[:3] == b"ORC":
-            return _columnar(path, head)
+        if fmt in ("parquet", "orc"):
+            return _columnar(path, fmt)
     except (MetadataProblem, budget.BudgetExceeded):  # past the budget: the kit cannot check it, not a finding
         raise
     except Exception as exc:  # noqa: BLE001 - fastavro and pyarrow raise many kinds on damaged files
@@ -185,9 +185,9 @@ def _unreadable(path: str, message: str) -> MetadataProblem:
     return MetadataProblem("MANIFEST_UNREADABLE", path, message)
 
 
-def _columnar(path: Path, head: bytes) -> RecordFile:
+def _columnar(path: Path, fmt: str) -> RecordFile:
     """Records of a Parquet or ORC metadata file; row counts and sizes checked against the budget first."""
-    if head == b"PAR1":
+    if fmt == "parquet":
         import pyarrow.parquet as pq
 
         pf = pq.ParquetFile(path)
@@ -195,12 +195,10 @@ def _columnar(path: Path, head: bytes) -> RecordFile:
         raw = sum(md.row_group(i).total_byte_size for i in range(md.num_row_groups))
         _rows_fit(md.num_rows, md.num_columns, raw, path)
         table = pf.read()
-        fmt = "parquet"
     else:
         from paimon_conform.formats.orc_isolated import read_orc
 
         table = read_orc(path)  # read in the ORC worker process; its rows are built here
-        fmt = "orc"
     _rows_fit(table.num_rows, sum(_leaves(t) for t in table.schema.types), table.nbytes, path)
     return RecordFile(fmt, None, table.to_pylist())
 

@@ -18,6 +18,7 @@ import pyarrow.compute as pc
 from paimon_conform.core import budget
 from paimon_conform.core.errors import UsageError
 from paimon_conform.core.types import EPOCH, DataType
+from paimon_conform.formats import file_format
 from paimon_conform.formats.columns import (
     internal_values,
     paimon_type,
@@ -216,15 +217,8 @@ def read_data_file(path: Path) -> DataFile:
 
 
 def _read_known(path: Path) -> DataFile | None:
-    with path.open("rb") as f:
-        head = f.read(4)
-    if head == b"PAR1":
-        return _parquet(path)
-    if head[:3] == b"ORC":
-        return _orc(path)
-    if head == b"Obj\x01":
-        return _avro(path)
-    return None
+    read = {"parquet": _parquet, "orc": _orc, "avro": _avro}.get(file_format(path))
+    return None if read is None else read(path)
 
 
 def _guarded(read: Any, *args: Any) -> Any:
@@ -247,7 +241,12 @@ def read_windows(path: Path) -> Iterator[DataFile]:
     group or stripe, not the file; an Avro file, or a file within one window, whole (read_data_file). A
     window's `start` numbers its first row in the file."""
     window_bytes = budget.current().max_memory // WINDOW_SHARE
-    windows = _guarded(_parquet_window_reads, path, window_bytes) or _orc_window_reads(path, window_bytes)
+    fmt = _guarded(file_format, path)
+    windows = None
+    if fmt == "parquet":
+        windows = _guarded(_parquet_window_reads, path, window_bytes)
+    elif fmt == "orc":
+        windows = _orc_window_reads(path, window_bytes)
     if windows is None:
         yield read_data_file(path)
         return
@@ -271,13 +270,9 @@ def _grouped(sizes: list[int], window_bytes: int) -> list[list[int]] | None:
 
 
 def _parquet_window_reads(path: Path, window_bytes: int) -> Iterator[DataFile] | None:
-    """The windows of a Parquet file, each read when the caller asks for it; None when the file is not
-    Parquet or fits one window."""
+    """The windows of a Parquet file, each read when the caller asks for it; None when it fits one window."""
     import pyarrow.parquet as pq
 
-    with path.open("rb") as f:
-        if f.read(4) != b"PAR1":
-            return None
     pf = pq.ParquetFile(path)
     meta = pf.metadata
     windows = _grouped([meta.row_group(g).total_byte_size for g in range(meta.num_row_groups)], window_bytes)
@@ -297,14 +292,11 @@ def _parquet_reads(path: Path, pf: Any, windows: list[list[int]]) -> Iterator[Da
 
 def _orc_window_reads(path: Path, window_bytes: int) -> Iterator[DataFile] | None:
     """The windows of an ORC file (consecutive stripes), each read by the ORC worker when the caller asks
-    for it, planned from the file's tail; None when the file is not ORC, fits one window, or its tail
-    cannot be decoded (the whole-file read then says why)."""
+    for it, planned from the file's tail; None when it fits one window or its tail cannot be decoded (the
+    whole-file read then says why)."""
     from paimon_conform.formats.orc_timestamps import OrcTimestampError, stripe_estimates
 
     try:
-        with path.open("rb") as f:
-            if f.read(3) != b"ORC":
-                return None
         stripes = stripe_estimates(path)
     except (OSError, OrcTimestampError):
         return None
@@ -366,10 +358,8 @@ def hash_input(df: DataFile, name: str, t: DataType) -> Any:
 def read_columns(path: Path, columns: list[str]) -> pa.Table:
     """Some columns of a data file: Parquet read column by column, ORC and Avro through the validator's
     reader (ORC in its worker process). UsageError when the file is damaged or lacks a column."""
-    with path.open("rb") as fh:
-        head = fh.read(4)
     table = None
-    if head == b"PAR1":
+    if file_format(path) == "parquet":
         import pyarrow.parquet as pq
 
         try:
