@@ -16,6 +16,8 @@ from __future__ import annotations
 import itertools
 import math
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pyarrow as pa
@@ -92,35 +94,49 @@ def test_faulty_table_in_slices(fault, table, inject, code, tmp_path, monkeypatc
     assert any(f[0] == code for r in report for f in r[4]) or any(r[2] for r in report), fault
 
 
-def _engine_tables(base: Path, monkeypatch, part_rows: int, fmt: str = "parquet") -> list[Path]:
-    """The peer matrix's tables (every type in every role the engine writes) written by the kit's engine in
-    `fmt`, with Parquet row groups or ORC stripes of `part_rows` rows; the roots of those written."""
-    import peers_matrix as pm
+@contextmanager
+def small_parts(rows: int) -> Iterator[None]:
+    """The kit's engine writes Parquet row groups and ORC stripes of `rows` rows inside the block. (ORC C++ cuts
+    a stripe once its buffers pass the stripe size, a compression block at least: so uncompressed.)"""
     import pyarrow.orc as po
     import pyarrow.parquet as pq
 
+    plain, plain_orc = pq.write_table, po.write_table
+    small = {"stripe_size": 1, "batch_size": rows, "compression": "uncompressed"}
+    pq.write_table = lambda *a, **k: plain(*a, **k, row_group_size=rows)
+    po.write_table = lambda *a, **k: plain_orc(*a, **{**k, **small})
+    try:
+        yield
+    finally:
+        pq.write_table, po.write_table = plain, plain_orc
+
+
+def engine_commit(root: Path, data: pa.Table, options: dict[str, str]) -> None:
+    """One commit of `data` by the kit's write engine."""
     from paimon_conform.table.write import commit
     from paimon_conform.table.write import tasks as write
 
-    plain, plain_orc = pq.write_table, po.write_table
-    monkeypatch.setattr(pq, "write_table", lambda *a, **k: plain(*a, **k, row_group_size=part_rows))
-    # ORC C++ cuts a stripe once its buffers pass the stripe size, a compression block at least: uncompressed
-    small = {"stripe_size": 1, "batch_size": part_rows, "compression": "uncompressed"}
-    monkeypatch.setattr(po, "write_table", lambda *a, **k: plain_orc(*a, **{**k, **small}))
+    plan = write.prepare(root, data.schema, options, False)
+    commit.commit(plan, [write.write_task(plan, data.to_batches(), 0)])
+
+
+def _engine_tables(base: Path, part_rows: int, fmt: str = "parquet") -> list[Path]:
+    """The peer matrix's tables (every type in every role the engine writes) written by the kit's engine in
+    `fmt`, with Parquet row groups or ORC stripes of `part_rows` rows; the roots of those written."""
+    import peers_matrix as pm
+
     roots = []
     for cell in pm.cells(("engine",)):
         t = pm.spec(cell).to_json()
         root, options, batches = pm.engine_inputs(str(base), t)
         options["file.format"] = fmt
         try:
-            for data in batches:
-                plan = write.prepare(root, data.schema, options, False)
-                commit.commit(plan, [write.write_task(plan, data.to_batches(), 0)])
+            with small_parts(part_rows):
+                for data in batches:
+                    engine_commit(root, data, options)
         except Exception:  # noqa: BLE001, S112 - a cell the engine refuses (the matrix records why): not this test's
             continue
         roots.append(root)
-    monkeypatch.setattr(pq, "write_table", plain)
-    monkeypatch.setattr(po, "write_table", plain_orc)
     return roots
 
 
@@ -129,7 +145,7 @@ def test_row_group_windows(fmt, tmp_path, monkeypatch):
     """Tables with several row groups (stripes) per file, read one row group (stripe) per window by the real
     reader: the same report as reading each file whole (findings included: the matrix's tables have some for
     Java 0.9). ORC windows are read by the ORC worker stripe by stripe, timestamps as exact decimals."""
-    roots = _engine_tables(tmp_path, monkeypatch, 3, fmt)
+    roots = _engine_tables(tmp_path, 3, fmt)
     assert all(f.name.endswith((f".{fmt}", f".{fmt}.index")) for r in roots for f in r.glob("**/data-*"))
     written = {"parquet": 150, "orc": 120}[fmt]  # ORC: no timestamp before 1970 with a fraction (Java throws)
     assert len(roots) > written
@@ -163,12 +179,7 @@ def test_orc_stripe_windows_hold_javas_timestamps(tmp_path, monkeypatch):
     import pyarrow.orc as po
 
     from paimon_conform.formats.columns import internal_values
-    from paimon_conform.table.write import commit
-    from paimon_conform.table.write import tasks as write
 
-    plain = po.write_table
-    small = {"stripe_size": 1, "batch_size": 3, "compression": "uncompressed"}
-    monkeypatch.setattr(po, "write_table", lambda *a, **k: plain(*a, **{**k, **small}))
     n = 40
     ns = [1_700_000_000_123_456_789 + i * 86_400 * 10**9 + i for i in range(n)]
     wide = [v if i % 7 else 17_000_000_000 * 10**9 * (1 if i % 2 else -1) for i, v in enumerate(ns)]
@@ -183,9 +194,8 @@ def test_orc_stripe_windows_hold_javas_timestamps(tmp_path, monkeypatch):
     )
     root = tmp_path / "t"
     options = {"bucket": "1", "file.format": "orc", "primary-key": "k", "deletion-vectors.enabled": "true"}
-    plan = write.prepare(root, data.schema, options, False)
-    commit.commit(plan, [write.write_task(plan, data.to_batches(), 0)])
-    monkeypatch.setattr(po, "write_table", plain)
+    with small_parts(3):
+        engine_commit(root, data, options)
     (path,) = root.glob("bucket-0/data-*.orc")
     assert po.ORCFile(str(path)).nstripes > 10
 
@@ -217,27 +227,17 @@ def orc_in_stripes(tmp_path_factory):
     """A primary-key table whose one ORC data file holds 200 rows in 40 stripes, and that file's bytes."""
     import pyarrow.orc as po
 
-    from paimon_conform.table.write import commit
-    from paimon_conform.table.write import tasks as write
-
-    plain = po.write_table
-    po.write_table = lambda *a, **k: plain(
-        *a, **{**k, "stripe_size": 1, "batch_size": 5, "compression": "uncompressed"}
+    n = 200
+    data = pa.table(
+        {
+            "k": pa.array([f"key-{i:04}" for i in range(n)]),
+            "ts": pa.array(range(0, n * 10**9, 10**9), pa.timestamp("us")),
+            "v": pa.array([float(i) for i in range(n)]),
+        }
     )
-    try:
-        n = 200
-        data = pa.table(
-            {
-                "k": pa.array([f"key-{i:04}" for i in range(n)]),
-                "ts": pa.array(range(0, n * 10**9, 10**9), pa.timestamp("us")),
-                "v": pa.array([float(i) for i in range(n)]),
-            }
-        )
-        root = tmp_path_factory.mktemp("orc") / "t"
-        plan = write.prepare(root, data.schema, {"bucket": "1", "file.format": "orc", "primary-key": "k"}, False)
-        commit.commit(plan, [write.write_task(plan, data.to_batches(), 0)])
-    finally:
-        po.write_table = plain
+    root = tmp_path_factory.mktemp("orc") / "t"
+    with small_parts(5):
+        engine_commit(root, data, {"bucket": "1", "file.format": "orc", "primary-key": "k"})
     (path,) = root.glob("bucket-0/*.orc")
     assert po.ORCFile(str(path)).nstripes == 40
     return root, path, path.read_bytes()
@@ -273,11 +273,9 @@ def test_memory_follows_the_row_group(tmp_path, monkeypatch):
 
     from paimon_conform.table.write.reference_table import write_table
 
-    plain = pq.write_table
-    monkeypatch.setattr(pq, "write_table", lambda *a, **k: plain(*a, **k, row_group_size=5_000))
     root = tmp_path / "t"
-    write_table(root, rows=200_000, buckets=1, seed=3)
-    monkeypatch.setattr(pq, "write_table", plain)
+    with small_parts(5_000):
+        write_table(root, rows=200_000, buckets=1, seed=3)
     files = list(root.glob("dt=*/bucket-0/data-*.parquet"))
     assert max(pq.ParquetFile(f).metadata.num_row_groups for f in files) >= 10
 
@@ -424,20 +422,14 @@ def test_cli_budget_sets_the_windows(tmp_path, monkeypatch):
     import json
 
     import numpy as np
-    import pyarrow.parquet as pq
 
     from paimon_conform import cli
-    from paimon_conform.table.write import commit
-    from paimon_conform.table.write import tasks as write
 
-    plain = pq.write_table
-    monkeypatch.setattr(pq, "write_table", lambda *a, **k: plain(*a, **k, row_group_size=5_000))
     root = tmp_path / "t"
     ids = np.arange(200_000, dtype=np.int64)
     batch = pa.table({"id": ids, "v": ids / 8, "s": pa.array([f"s{i % 997}" for i in range(len(ids))])})
-    plan = write.prepare(root, batch.schema, {"bucket": "-1", "file.format": "parquet"}, False)
-    commit.commit(plan, [write.write_task(plan, batch.to_batches(), 0)])
-    monkeypatch.setattr(pq, "write_table", plain)
+    with small_parts(5_000):
+        engine_commit(root, batch, {"bucket": "-1", "file.format": "parquet"})
     windows: list[int] = []
 
     def counting(path):
