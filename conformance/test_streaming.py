@@ -266,6 +266,94 @@ def test_damaged_orc_stripes(orc_in_stripes, data):
     assert reports[0] == reports[1]
 
 
+AVRO_ROWS = 40_000
+
+
+@pytest.fixture(scope="module")
+def java_avro(paimon_java, tmp_path_factory):
+    """An append table Java Paimon 1.0 writes (AvroTableWriter: BIGINT, DOUBLE, STRING, DECIMAL(10, 2),
+    TIMESTAMP(3), DATE and an INT column null in the first half of the rows) whose one Avro data file holds
+    AVRO_ROWS rows in many blocks; the table's root, the file and its bytes."""
+    root = tmp_path_factory.mktemp("avro") / "t"
+    paimon_java.run_java_tables(paimon_java.PAIMON_10_VERSION, "AvroTableWriter", str(root), str(AVRO_ROWS), "1")
+    (path,) = root.glob("bucket-0/data-*.avro")
+    return root, path, path.read_bytes()
+
+
+def _blocks(path: Path) -> int:
+    import fastavro
+
+    with path.open("rb") as f:
+        return sum(1 for _ in fastavro.block_reader(f))
+
+
+def test_avro_block_windows(java_avro, tmp_path, monkeypatch):
+    """A Java-written Avro data file of many blocks, read one block per window: the windows number their rows
+    in the file, give each column one Arrow type (the DECIMAL the schema's precision, the INT column typed
+    where a window holds only its nulls), hold the whole read's values, and the report and statistics equal
+    the whole-file run's; the same with a fault only the last block shows (an id below the entry's minimum)."""
+    import fastavro
+
+    root, path, _ = java_avro
+    blocks = _blocks(path)
+    assert blocks > 10
+    whole = run(root)
+    assert whole[1][1] == AVRO_ROWS
+    (full,) = WHOLE(path)
+    with monkeypatch.context() as m:
+        m.setattr(data_files, "WINDOW_SHARE", 1 << 40)
+        windows = list(WHOLE(path))
+        assert len(windows) == blocks
+        assert [w.start for w in windows] == list(itertools.accumulate([0] + [w.table.num_rows for w in windows[:-1]]))
+        assert {w.total_rows for w in windows} == {AVRO_ROWS}
+        assert {w.table.schema for w in windows} == {full.table.schema}
+        assert full.table.schema.field("d").type == pa.decimal128(10, 2)
+        assert windows[0].table.column("n").null_count == windows[0].table.num_rows
+        assert pa.concat_tables(w.table for w in windows).equals(full.table)
+        assert run(root) == whole
+
+    faulty = tmp_path / "t"
+    shutil.copytree(root, faulty)
+    (copy,) = faulty.glob("bucket-0/data-*.avro")
+    with path.open("rb") as f:
+        reader = fastavro.reader(f)
+        schema, codec, records = reader.writer_schema, reader.codec, list(reader)
+    records[-1]["id"] = -1
+    with copy.open("wb") as f:
+        fastavro.writer(f, schema, records, codec=codec, sync_interval=16_000)
+    assert _blocks(copy) > 10
+    broken = run(faulty)
+    assert broken != whole
+    assert any(f[0] == "MANIFEST_VALUE_STATS" for r in broken[0] for f in r[4]), broken[0]
+    with monkeypatch.context() as m:
+        m.setattr(data_files, "WINDOW_SHARE", 1 << 40)
+        assert run(faulty) == broken
+
+
+@settings(max_examples=60)
+@given(st.data())
+def test_damaged_avro_blocks(java_avro, data):
+    """The Avro file with a few bytes changed anywhere (header, block frames, compressed records, sync
+    markers): the run read block by block never ends in an internal error, and finds what the run reading
+    the file whole finds."""
+    root, path, original = java_avro
+    damaged = bytearray(original)
+    for at, value in data.draw(
+        st.lists(st.tuples(st.integers(0, len(original) - 1), st.integers(0, 255)), min_size=1, max_size=4)
+    ):
+        damaged[at] = value
+    path.write_bytes(bytes(damaged))
+    try:
+        reports = []
+        for share in (1 << 40, 1):  # one block per window; the file whole
+            data_files.WINDOW_SHARE = share
+            reports.append(sorted((f.code, f.severity, f.path) for r in validate_table(root) for f in r.findings))
+    finally:
+        data_files.WINDOW_SHARE = WINDOW_SHARE
+        path.write_bytes(original)
+    assert reports[0] == reports[1]
+
+
 def test_memory_follows_the_row_group(tmp_path, monkeypatch):
     """One large file in many row groups: the Arrow memory in use while it is checked, sampled as each window
     is read and once it is checked, stays a fraction of what reading the file whole takes."""

@@ -115,6 +115,10 @@ class Meter:
         self.used += nbytes
         reserve(self.used, self.what)
 
+    def release(self, nbytes: int) -> None:
+        """Take back `nbytes` no longer held (e.g. the rows of a window handed on)."""
+        self.used = max(0, self.used - nbytes)
+
     def room(self) -> int:
         """Bytes still free under the budget."""
         return max(0, current().max_memory - self.used)

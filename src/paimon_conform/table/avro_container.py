@@ -13,7 +13,9 @@ import io
 import lzma
 import sys
 import zlib
-from typing import Any
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, BinaryIO
 
 from paimon_conform.core import budget
 from paimon_conform.core.errors import PaimonConformError
@@ -49,22 +51,28 @@ def _unreadable(path: str, message: str) -> AvroContainerError:
     return AvroContainerError(path, message)
 
 
-class _Cursor:
-    """Avro's zigzag varints and length-prefixed bytes, read from a buffer and never past its end."""
+class Cursor:
+    """Avro's zigzag varints and length-prefixed bytes, read from a binary stream of `size` bytes (a file, or
+    BytesIO) and never past its end."""
 
-    def __init__(self, data: bytes, pos: int = 0) -> None:
-        self.data, self.pos = data, pos
+    def __init__(self, stream: BinaryIO, size: int) -> None:
+        self.stream, self.size, self.pos = stream, size, stream.tell()
 
     def remaining(self) -> int:
-        return len(self.data) - self.pos
+        return self.size - self.pos
+
+    def seek(self, pos: int) -> None:
+        """Go back (or on) to byte `pos` of the stream."""
+        self.stream.seek(pos)
+        self.pos = pos
 
     def long(self, where: str) -> int:
         """One zigzag varint (at most 10 bytes)."""
         acc = shift = 0
         for _ in range(10):
-            if self.pos >= len(self.data):
+            if self.pos >= self.size:
                 raise _unreadable(where, f"the file ends inside a number at byte {self.pos}")
-            b = self.data[self.pos]
+            b = self.stream.read(1)[0]
             self.pos += 1
             acc |= (b & 0x7F) << shift
             if b < 0x80:
@@ -76,11 +84,20 @@ class _Cursor:
         """The next `n` bytes, when that many remain."""
         if not 0 <= n <= self.remaining():
             raise _unreadable(where, f"claims {n} bytes at byte {self.pos}, {self.remaining()} remain")
+        out = self.stream.read(n)
+        if len(out) != n:  # the file shrank while it was read
+            raise _unreadable(where, f"the file ends at byte {self.pos + len(out)}, {n} bytes were to follow")
         self.pos += n
-        return self.data[self.pos - n : self.pos]
+        return out
+
+    def skip(self, n: int, where: str) -> None:
+        """Move past the next `n` bytes, when that many remain, without reading them."""
+        if not 0 <= n <= self.remaining():
+            raise _unreadable(where, f"claims {n} bytes at byte {self.pos}, {self.remaining()} remain")
+        self.seek(self.pos + n)
 
 
-def _avro_header(cur: _Cursor) -> tuple[dict[str, bytes], bytes]:
+def _avro_header(cur: Cursor) -> tuple[dict[str, bytes], bytes]:
     """The metadata map and sync marker of an Avro file's header."""
     cur.take(len(AVRO_MAGIC), "header.magic")
     meta: dict[str, bytes] = {}
@@ -206,7 +223,7 @@ def _decompress(codec: str, raw: bytes, room: int, where: str) -> bytes:
     if codec == "snappy":  # a raw snappy block (its length first), then the CRC32 of the uncompressed bytes
         if len(raw) < 5:
             raise _unreadable(where, "a snappy block shorter than its CRC")
-        cur = _Cursor(raw[:-4])
+        cur = Cursor(io.BytesIO(raw[:-4]), len(raw) - 4)
         size = shift = 0
         for _ in range(5):
             b = cur.take(1, where)[0]
@@ -241,18 +258,49 @@ def _footprint(value: Any) -> int:
     return size
 
 
-def read(data: bytes) -> tuple[Any, list[dict]]:
-    """(writer schema, records) of an Avro object container file, read block by block within the budget.
+def _flat_footprint(record: dict) -> int:
+    """_footprint of a record whose every field holds a scalar (no list, map or record)."""
+    return sys.getsizeof(record) + sum(map(sys.getsizeof, record.values()))
 
-    Each block's record count and byte size are checked against the bytes that remain, its
-    decompressed size against the budget, its record count against what its bytes can hold, and
-    the records' worst-case size against the budget, all before decoding; the records must use
-    the block exactly, and the sync marker must follow.
-    """
+
+def _is_scalar(t: Any) -> bool:
+    """Whether values of Avro type `t` decode to scalars (a union of them included), not lists or dicts."""
+    if isinstance(t, list):
+        return all(map(_is_scalar, t))
+    if isinstance(t, dict):
+        return t.get("type") in ("enum", "fixed", *PRIMITIVES)
+    return t in PRIMITIVES
+
+
+def _is_flat(doc: Any) -> bool:
+    """Whether the writer schema is a record (or Java's ["null", record]) of scalar fields alone."""
+    if isinstance(doc, list):
+        records = [d for d in doc if d != "null"]
+        return len(records) == 1 and _is_flat(records[0])
+    fields = doc.get("fields") if isinstance(doc, dict) and doc.get("type") == "record" else None
+    return isinstance(fields, list) and all(isinstance(f, dict) and _is_scalar(f.get("type")) for f in fields)
+
+
+@dataclass
+class Header:
+    """What an Avro container file's header says: its writer schema (as fastavro.reader gives it, and parsed
+    for decoding), codec and sync marker, and the fewest encoded bytes and most Python bytes of a record."""
+
+    schema: Any
+    decoder: Any
+    codec: str
+    sync: bytes
+    least: int
+    cost: int
+    ratio: float
+    flat: bool  # every record a dict of scalars (_is_flat)
+
+
+def read_header(cur: Cursor) -> Header:
+    """The header of the container file at the cursor, which it leaves at the first block."""
     import fastavro
     from fastavro.schema import parse_schema
 
-    cur = _Cursor(data)
     meta, sync = _avro_header(cur)
     if "avro.schema" not in meta:
         raise _unreadable("header.meta", "no avro.schema")
@@ -264,36 +312,83 @@ def read(data: bytes) -> tuple[Any, list[dict]]:
         raise _unreadable("header.meta.avro.schema", f"not JSON: {exc}") from None
     codec = meta.get("avro.codec", b"null").decode("utf-8", "replace") or "null"
     schema = parse_schema(doc, {}, _write_hint=False, _force=True)  # what fastavro.reader gives as writer_schema
-    decoder = fastavro.parse_schema(doc)
     shape = _Shape()
     least, cost = shape.of(doc)
     if least == 0:
         raise _unreadable(
             "schema", "a record of the writer schema can be written in zero bytes: no byte bounds a count"
         )
-    meter = budget.Meter("the records of this metadata file")
-    meter.charge(len(data))  # the file's own bytes stay in memory while it is read
-    records: list[dict] = []
+    return Header(schema, fastavro.parse_schema(doc), codec, sync, least, cost, shape.ratio, _is_flat(doc))
+
+
+def _block_frame(cur: Cursor, block: int) -> tuple[int, int]:
+    """(record count, byte size) of the block at the cursor, both checked not negative."""
+    where = f"blocks[{block}]"
+    count = cur.long(f"{where}.count")
+    size = cur.long(f"{where}.size")
+    if count < 0 or size < 0:
+        raise _unreadable(where, f"a negative record count ({count}) or byte size ({size})")
+    return count, size
+
+
+def _sync(cur: Cursor, head: Header, block: int) -> None:
+    if cur.take(AVRO_SYNC_SIZE, f"blocks[{block}].sync") != head.sync:
+        raise _unreadable(f"blocks[{block}].sync", "the sync marker after the block is not the header's")
+
+
+def block_counts(cur: Cursor, head: Header) -> list[int]:
+    """The record count each block from the cursor on claims, read from the blocks' frames alone (their
+    records skipped, each sync marker checked); the cursor ends at the end of the file. A count is a claim:
+    blocks() checks it against the block's bytes when it decodes them."""
+    counts: list[int] = []
+    while cur.remaining():
+        count, size = _block_frame(cur, len(counts))
+        cur.skip(size, f"blocks[{len(counts)}].size")
+        _sync(cur, head, len(counts))
+        counts.append(count)
+    return counts
+
+
+def blocks(cur: Cursor, head: Header, meter: budget.Meter) -> Iterator[list[dict]]:
+    """The records of each block from the cursor on, decoded one block at a time within the budget.
+
+    Each block's record count and byte size are checked against the bytes that remain, its decompressed
+    size against what `meter` leaves of the budget, its record count against what its bytes can hold, and
+    the records' worst-case size against the budget, all before decoding; the records must use the block
+    exactly, and the sync marker must follow. The decoded records are charged to `meter` (the caller
+    releases what it no longer holds).
+    """
+    import fastavro
+
     block = 0
     while cur.remaining():
         where = f"blocks[{block}]"
-        count = cur.long(f"{where}.count")
-        size = cur.long(f"{where}.size")
-        if count < 0 or size < 0:
-            raise _unreadable(where, f"a negative record count ({count}) or byte size ({size})")
+        count, size = _block_frame(cur, block)
         raw = cur.take(size, f"{where}.size")
-        if cur.take(AVRO_SYNC_SIZE, f"{where}.sync") != sync:
-            raise _unreadable(f"{where}.sync", "the sync marker after the block is not the header's")
-        body = _decompress(codec, raw, meter.room(), where)
-        if count > len(body) // least:
-            msg = f"claims {count} records in {len(body)} bytes; each record takes at least {least} byte(s)"
+        _sync(cur, head, block)
+        body = _decompress(head.codec, raw, meter.room(), where)
+        del raw
+        if count > len(body) // head.least:
+            msg = f"claims {count} records in {len(body)} bytes; each record takes at least {head.least} byte(s)"
             raise _unreadable(f"{where}.count", msg)
-        budget.reserve(meter.used + count * (cost + 8) + int(len(body) * shape.ratio), meter.what)
+        budget.reserve(meter.used + count * (head.cost + 8) + int(len(body) * head.ratio), meter.what)
         stream = io.BytesIO(body)
-        got = [fastavro.schemaless_reader(stream, decoder, None) for _ in range(count)]
+        got = [fastavro.schemaless_reader(stream, head.decoder, None) for _ in range(count)]
         if stream.tell() != len(body):
             raise _unreadable(where, f"{len(body) - stream.tell()} byte(s) of the block follow its {count} records")
-        meter.charge(sum(_footprint(r) for r in got) + 8 * count)
-        records += got
+        meter.charge(sum(map(_flat_footprint if head.flat else _footprint, got)) + 8 * count)
+        yield got
         block += 1
-    return schema, records
+
+
+def read(data: bytes) -> tuple[Any, list[dict]]:
+    """(writer schema, records) of an Avro object container file held in memory, read block by block within
+    the budget (blocks())."""
+    cur = Cursor(io.BytesIO(data), len(data))
+    head = read_header(cur)
+    meter = budget.Meter("the records of this metadata file")
+    meter.charge(len(data))  # the file's own bytes stay in memory while it is read
+    records: list[dict] = []
+    for got in blocks(cur, head, meter):
+        records += got
+    return head.schema, records

@@ -4,7 +4,6 @@ and the columns of a file a scan or a compaction reads, with the rows its deleti
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Context, Decimal, localcontext
@@ -17,7 +16,7 @@ import pyarrow.compute as pc
 
 from paimon_conform.core import budget
 from paimon_conform.core.errors import UsageError
-from paimon_conform.core.types import EPOCH, DataType
+from paimon_conform.core.types import DataType
 from paimon_conform.formats import file_format
 from paimon_conform.formats.columns import (
     internal_values,
@@ -25,8 +24,8 @@ from paimon_conform.formats.columns import (
     read_parquet,
 )
 from paimon_conform.formats.exact_ns import is_exact_ns
-from paimon_conform.table import avro_container
 from paimon_conform.table import table_layout as tl
+from paimon_conform.table.read import avro_rows
 from paimon_conform.table.schema import TableSchema
 
 # Storage families: a data file column matches the schema type when both fall in one family.
@@ -133,79 +132,14 @@ def _orc_file(table: pa.Table, start: int = 0, file_rows: int | None = None) -> 
     return DataFile("orc", cols, table, None, start, file_rows)
 
 
-AVRO_FAMILY = {
-    "boolean": "bool",
-    "int": "int32",
-    "long": "int64",
-    "float": "float32",
-    "double": "float64",
-    "string": "string",
-    "bytes": "binary",
-    "fixed": "binary",
-}
-AVRO_LOGICAL = {
-    "date": "date",
-    "time-millis": "time",
-    "timestamp-millis": "timestamp",
-    "timestamp-micros": "timestamp",
-    "local-timestamp-millis": "timestamp",
-    "local-timestamp-micros": "timestamp",
-    "decimal": "decimal",
-}
-
-
-def _avro_family(t: Any) -> str | None:
-    if isinstance(t, list):
-        inner = [x for x in t if x != "null"]
-        return _avro_family(inner[0]) if len(inner) == 1 else None
-    if isinstance(t, dict):
-        if t.get("logicalType") in AVRO_LOGICAL:
-            return AVRO_LOGICAL[t["logicalType"]]
-        return _avro_family(t.get("type"))
-    return AVRO_FAMILY.get(t) if isinstance(t, str) else None
-
-
-def _avro_value(v: Any) -> Any:
-    """fastavro's decoded logical values back to plain forms Arrow can hold."""
-    if isinstance(v, dt.datetime):
-        base = dt.datetime(1970, 1, 1, tzinfo=v.tzinfo)
-        return (v - base) // dt.timedelta(microseconds=1)
-    if isinstance(v, dt.date):
-        return (v - EPOCH).days
-    if isinstance(v, dt.time):
-        return ((v.hour * 60 + v.minute) * 60 + v.second) * 1000 + v.microsecond // 1000
-    return v
-
-
-def _avro_record(schema: Any) -> dict:
-    """The top-level record schema; Java Paimon writes it as the union ["null", record]."""
-    if isinstance(schema, list):
-        records = [s for s in schema if isinstance(s, dict) and s.get("type") == "record"]
-        if len(records) == 1 and all(s == "null" or s is records[0] for s in schema):
-            return records[0]
-    if isinstance(schema, dict) and schema.get("type") == "record":
-        return schema
-    raise ValueError(f"top-level Avro schema is not a record: {str(schema)[:80]}")
-
-
 def _avro(path: Path) -> DataFile:
-    budget.reserve(path.stat().st_size, f"reading {path.name}")
-    try:  # block by block, every claimed count checked against the bytes and the budget first
-        writer_schema, records = avro_container.read(path.read_bytes())
-    except avro_container.AvroContainerError as exc:
-        raise UsageError(f"not a readable Avro file: {exc}") from None
-    schema = _avro_record(writer_schema)
-    names = [fld["name"] for fld in schema["fields"]]
-    rows = [[_avro_value(r.get(n)) for n in names] for r in records]
-    cols = [Column(fld["name"], _avro_family(fld["type"]), None) for fld in schema["fields"]]
-    arrays = {}
-    for i, n in enumerate(names):
-        values = [r[i] for r in rows]
-        try:
-            arrays[n] = pa.array(values)
-        except (pa.ArrowException, OverflowError):  # a column the kit does not model (nested types)
-            arrays[n] = pa.array([None] * len(values), pa.null())
-    return DataFile("avro", cols, pa.table(arrays) if names else pa.table({}))
+    (whole,) = avro_rows.read(path)
+    return _avro_file(whole)
+
+
+def _avro_file(w: avro_rows.Window) -> DataFile:
+    """An Avro file's (or window's) rows with the columns its writer schema declares."""
+    return DataFile("avro", [Column(n, fam, None) for n, fam in w.fields], w.table, None, w.start, w.file_rows)
 
 
 def read_data_file(path: Path) -> DataFile:
@@ -238,8 +172,9 @@ def read_windows(path: Path) -> Iterator[DataFile]:
     """The data file as consecutive windows of whole Parquet row groups or ORC stripes, each at most
     1/WINDOW_SHARE of the memory budget in uncompressed bytes (ORC's estimated: orc_timestamps.stripe_estimates;
     a larger row group or stripe is a window of its own), so the memory of a check follows the largest row
-    group or stripe, not the file; an Avro file, or a file within one window, whole (read_data_file). A
-    window's `start` numbers its first row in the file."""
+    group or stripe, not the file; an Avro file as windows of whole blocks, their decoded records each passing
+    that share (avro_rows.read); a Parquet or ORC file within one window whole (read_data_file). A window's
+    `start` numbers its first row in the file."""
     window_bytes = budget.current().max_memory // WINDOW_SHARE
     fmt = _guarded(file_format, path)
     windows = None
@@ -247,6 +182,8 @@ def read_windows(path: Path) -> Iterator[DataFile]:
         windows = _guarded(_parquet_window_reads, path, window_bytes)
     elif fmt == "orc":
         windows = _orc_window_reads(path, window_bytes)
+    elif fmt == "avro":
+        windows = (_avro_file(w) for w in avro_rows.read(path, window_bytes))
     if windows is None:
         yield read_data_file(path)
         return
