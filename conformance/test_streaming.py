@@ -272,8 +272,9 @@ AVRO_ROWS = 40_000
 @pytest.fixture(scope="module")
 def java_avro(paimon_java, tmp_path_factory):
     """An append table Java Paimon 1.0 writes (AvroTableWriter: BIGINT, DOUBLE, STRING, DECIMAL(10, 2),
-    TIMESTAMP(3), DATE and an INT column null in the first half of the rows) whose one Avro data file holds
-    AVRO_ROWS rows in many blocks; the table's root, the file and its bytes."""
+    TIMESTAMP(3), DATE and an INT column null in the first half of the rows; bloom filters on the STRING and
+    TIMESTAMP columns, a bitmap on the DATE) whose one Avro data file holds AVRO_ROWS rows in many
+    blocks; the table's root, the file and its bytes."""
     root = tmp_path_factory.mktemp("avro") / "t"
     paimon_java.run_java_tables(paimon_java.PAIMON_10_VERSION, "AvroTableWriter", str(root), str(AVRO_ROWS), "1")
     (path,) = root.glob("bucket-0/data-*.avro")
@@ -291,14 +292,19 @@ def test_avro_block_windows(java_avro, tmp_path, monkeypatch):
     """A Java-written Avro data file of many blocks, read one block per window: the windows number their rows
     in the file, give each column one Arrow type (the DECIMAL the schema's precision, the INT column typed
     where a window holds only its nulls), hold the whole read's values, and the report and statistics equal
-    the whole-file run's; the same with a fault only the last block shows (an id below the entry's minimum)."""
+    the whole-file run's (no finding: Java wrote it); the same with a fault only the last block shows (an id
+    below the entry's minimum), and with the file's bloom filters emptied (every value a false negative,
+    found as the file index is checked against each window's rows)."""
     import fastavro
+    from test_fault_catalog import bloom_missing_value
 
     root, path, _ = java_avro
     blocks = _blocks(path)
     assert blocks > 10
     whole = run(root)
     assert whole[1][1] == AVRO_ROWS
+    assert [r[4] for r in whole[0]] == [[]] * len(whole[0])
+    assert list(root.glob("bucket-0/data-*.avro.index"))  # the bloom and bitmap indexes, checked against the rows
     (full,) = WHOLE(path)
     with monkeypatch.context() as m:
         m.setattr(data_files, "WINDOW_SHARE", 1 << 40)
@@ -328,6 +334,16 @@ def test_avro_block_windows(java_avro, tmp_path, monkeypatch):
     with monkeypatch.context() as m:
         m.setattr(data_files, "WINDOW_SHARE", 1 << 40)
         assert run(faulty) == broken
+
+    no_bloom = tmp_path / "b"
+    shutil.copytree(root, no_bloom)
+    bloom_missing_value(no_bloom)
+    report = run(no_bloom)
+    negatives = [f for r in report[0] for f in r[4] if f[0] == "BLOOM_FALSE_NEGATIVE"]
+    assert len(negatives) == 2, report[0]  # s and ts
+    with monkeypatch.context() as m:
+        m.setattr(data_files, "WINDOW_SHARE", 1 << 40)
+        assert run(no_bloom) == report
 
 
 @settings(max_examples=60)

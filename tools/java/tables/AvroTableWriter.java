@@ -5,7 +5,9 @@
 //
 // The table: id BIGINT, v DOUBLE, s STRING (the benchmark's columns), and with WIDE = 1 also
 // d DECIMAL(10, 2), ts TIMESTAMP(3), day DATE, n INT (null in the first half of the rows, so a window of the
-// file's first blocks holds nulls only); bucket = -1, file.format = avro, target-file-size 4 GB (one file).
+// file's first blocks holds nulls only), with bloom-filter indexes on s and ts (Java's bloom filter takes no
+// DECIMAL) and a bitmap index on day (Java writes file indexes for append tables in any format);
+// bucket = -1, file.format = avro, target-file-size 4 GB (one file).
 // Row i: id = i, v = (i mod 1000) / 8, s = "s" + (i mod 50000), d = (i mod 100000) / 100 - 500,
 // ts = i seconds after 2024-01-01T00:00:00.123, day = 2024-01-01 + (i mod 3000) days, n = i mod 7.
 import org.apache.paimon.data.BinaryString;
@@ -54,7 +56,9 @@ public class AvroTableWriter {
             builder.column("d", DataTypes.DECIMAL(10, 2))
                     .column("ts", DataTypes.TIMESTAMP(3))
                     .column("day", DataTypes.DATE())
-                    .column("n", DataTypes.INT());
+                    .column("n", DataTypes.INT())
+                    .option("file-index.bloom-filter.columns", "s,ts")
+                    .option("file-index.bitmap.columns", "day");
         }
         Path path = new Path(dir.getPath());
         LocalFileIO io = LocalFileIO.create();

@@ -38,7 +38,7 @@ LOGICAL = {
     "decimal": "decimal",
 }
 # The Arrow type of a column's values once plain (plain_value): what pa.array infers from them, fixed here so
-# that a window of nulls, or of other decimal digits, does not give the column another type
+# that a window of nulls, or of other decimal digits, does not give the column another type (TEMPORAL below)
 ARROW = {
     "boolean": pa.bool_(),
     "int": pa.int64(),
@@ -48,6 +48,16 @@ ARROW = {
     "string": pa.string(),
     "bytes": pa.binary(),
     "fixed": pa.binary(),
+}
+# Dates, times and timestamps as plain_value gives them (days, milliseconds of the day, microseconds since the
+# epoch), typed as the Parquet reader types them, so that formats.columns.internal_values reads every format alike
+TEMPORAL = {
+    "date": pa.date32(),
+    "time-millis": pa.time32("ms"),
+    "timestamp-millis": pa.timestamp("us"),
+    "timestamp-micros": pa.timestamp("us"),
+    "local-timestamp-millis": pa.timestamp("us"),
+    "local-timestamp-micros": pa.timestamp("us"),
 }
 MAX_DECIMAL_PRECISION = 76  # Arrow's decimal256
 
@@ -80,8 +90,8 @@ def arrow_type(t: Any) -> pa.DataType | None:
             if not (isinstance(p, int) and isinstance(s, int) and 0 <= s <= p <= MAX_DECIMAL_PRECISION and p):
                 return None
             return pa.decimal128(p, s) if p <= 38 else pa.decimal256(p, s)
-        if logical in LOGICAL:
-            return pa.int64()  # days, milliseconds of the day, microseconds since the epoch (plain_value)
+        if logical in TEMPORAL:
+            return TEMPORAL[logical]
         if logical is not None:
             return None  # a logical type fastavro may decode to objects of its own (uuid, ...)
         return ARROW.get(t.get("type")) if isinstance(t.get("type"), str) else None

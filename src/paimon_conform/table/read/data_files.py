@@ -263,8 +263,6 @@ def count_in(col: pa.ChunkedArray, values: list[int]) -> tuple[int, int]:
 
 def _internal(df: DataFile, name: str, t: DataType) -> list[Any]:
     col = df.table.column(name)
-    if df.format == "avro" and t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
-        return [None if v is None else (v // 1000, (v % 1000) * 1000) for v in col.to_pylist()]
     if df.format == "avro" and t.root == "DECIMAL":
         with localcontext(Context(prec=100)):  # the default 28 digits would round DECIMAL(38, s)
             return [

@@ -260,9 +260,7 @@ class ValueKinds:
 
 
 def _distinct(df: DataFile, name: str) -> DataFile:
-    """The file reduced to the distinct values of one column (Arrow does it; not for Avro's Python rows)."""
-    if df.format == "avro":
-        return df
+    """The file reduced to the distinct values of one column."""
     try:
         values = distinct_values(df.table.column(name))
     except pa.ArrowException:

@@ -149,7 +149,7 @@ class IndexCheck:
             raise  # the kit cannot check it within the budget: the table is unusable, not the file at fault
         except PaimonConformError as exc:  # e.g. a payload of an index kind the column's type cannot have
             self.found = [Finding("FILE_INDEX_UNREADABLE", "must", "", None, str(exc))]
-        if not unreadable(self.found) and df_path.suffix in (".parquet", ".orc"):
+        if not unreadable(self.found) and df_path.suffix in (".parquet", ".orc", ".avro"):
             self._guard(lambda: setattr(self, "against", file_index.AgainstData(data, str(df_path), types)))
 
     def _guard(self, step: Any) -> None:
