@@ -145,7 +145,7 @@ def fast_hash(t: DataType, v: Any) -> int:
     return wang64(integer_key(t, v))
 
 
-def fast_hash_many(t: DataType, values: Sequence[Any]) -> np.ndarray:
+def fast_hash_many(t: DataType, values: Sequence[Any] | pa.Array) -> np.ndarray:
     """FastHash of many non-null internal values (a list, or an Arrow array of the column's values)."""
     if t.is_string or t.is_binary:
         large = pa.large_string() if t.is_string else pa.large_binary()
@@ -154,8 +154,7 @@ def fast_hash_many(t: DataType, values: Sequence[Any]) -> np.ndarray:
         except (pa.ArrowException, TypeError, ValueError) as exc:
             raise EncodeError(f"{t}: values that are not {'text' if t.is_string else 'bytes'}: {exc}") from None
         return xxh64_column(*binary_buffers(arr))
-    if t.root in ("TINYINT", "SMALLINT", "INT", "BIGINT", "DATE", "TIME"):
-        return wang64_array(np.asarray(values, dtype=np.int64))
-    if isinstance(values, pa.Array):
-        raise EncodeError(f"{t}: give the internal values as a list (Arrow columns: strings, binaries, integers)")
-    return wang64_array(np.fromiter((integer_key(t, v) for v in values), dtype=np.int64, count=len(values)))
+    check_bloom_type(t)
+    from paimon_conform.core.index_keys import java_longs
+
+    return wang64_array(java_longs(t, values)[1])  # integer_key of every value, column-wise

@@ -14,12 +14,14 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 from pyroaring import BitMap
 
 from paimon_conform.core import structure
 from paimon_conform.core.errors import EncodeError, LayoutError
 from paimon_conform.core.findings import Finding
 from paimon_conform.core.hashing import double_bits, float_bits, timestamp_from_long, timestamp_long
+from paimon_conform.core.index_keys import java_longs
 from paimon_conform.core.javahash import JavaHashMap, binary_string_hash, int32, long_hash
 from paimon_conform.core.types import DataType
 from paimon_conform.layouts.roaring32 import codec as roaring
@@ -125,25 +127,19 @@ def serialize(bitmap: BitMap) -> bytes:
 
 def group_rows(t: DataType, values: Sequence[Any] | pa.Array) -> tuple[list[Any], list[np.ndarray], np.ndarray, int]:
     """Distinct map keys in first-occurrence order, the rows of each, the null rows, last non-null row.
-    `values`: internal values (None = null), or for the integer types an Arrow array of the column."""
+    `values`: internal values (None = null), or an Arrow array of the column."""
     n = len(values)
-    integers = key_kind(t) in ("i1", "i2", "i4", "i8") and t.root not in ("TIMESTAMP", "TIMESTAMP_LTZ")
-    if isinstance(values, pa.Array):
-        if not integers:
-            raise EncodeError(f"{t}: give the internal values as a list (Arrow columns: integer types)")
-        is_null = np.asarray(values.is_null(), dtype=bool)
-        ints = np.asarray(values.fill_null(0).to_numpy(zero_copy_only=False)).astype(np.int64)
-    else:
-        is_null = np.fromiter((v is None for v in values), dtype=bool, count=n)
-        ints = np.array([0 if v is None else v for v in values], dtype=np.int64) if integers else None
-    nulls = np.flatnonzero(is_null)
-    rows = np.flatnonzero(~is_null)
-    if ints is not None:
+    kind = key_kind(t)
+    if kind != "string":  # map_key is the column's Java long (index_keys.java_longs); a BOOLEAN's is the bool
         from paimon_conform.core import kernels  # numba: imported when first needed
 
-        codes, distinct = kernels.first_codes(ints[rows] if nulls.size else ints)
-        keys: list[Any] = distinct.tolist()
+        rows, longs = java_longs(t, values)
+        codes, distinct = kernels.first_codes(longs)
+        keys: list[Any] = [bool(k) for k in distinct.tolist()] if kind == "boolean" else distinct.tolist()
+    elif isinstance(values, pa.ChunkedArray | pa.Array):
+        rows, keys, codes = _string_codes(values)
     else:
+        rows = np.flatnonzero(np.fromiter((v is not None for v in values), dtype=bool, count=n))
         index: dict[Any, int] = {}
         codes = np.fromiter(
             (index.setdefault(map_key(t, values[i]), len(index)) for i in rows.tolist()),
@@ -151,11 +147,24 @@ def group_rows(t: DataType, values: Sequence[Any] | pa.Array) -> tuple[list[Any]
             count=rows.size,
         )
         keys = list(index)
+    is_null = np.ones(n, dtype=bool)
+    is_null[rows] = False
+    nulls = np.flatnonzero(is_null)
     small = np.uint16 if len(keys) <= 0xFFFF else np.int64  # radix sort for narrow codes
     order = np.argsort(codes.astype(small), kind="stable")
     bounds = np.searchsorted(codes[order], np.arange(len(keys) + 1))
     groups = [rows[order[bounds[i] : bounds[i + 1]]] for i in range(len(keys))]
     return keys, groups, nulls, int(rows[-1]) if rows.size else -1
+
+
+def _string_codes(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, list[bytes], np.ndarray]:
+    """(non-null rows, distinct UTF-8 keys in first-occurrence order, each row's key number) of a string column."""
+    arr = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+    rows = np.flatnonzero(np.asarray(arr.is_valid(), dtype=bool)) if arr.null_count else np.arange(len(arr))
+    present = arr.drop_null().cast(pa.large_binary())
+    distinct = pc.unique(present)  # in first-occurrence order
+    codes = np.asarray(pc.index_in(present, value_set=distinct).to_numpy(zero_copy_only=False), dtype=np.int64)
+    return rows.astype(np.int64), distinct.to_pylist(), codes
 
 
 def build(

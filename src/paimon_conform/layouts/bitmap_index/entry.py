@@ -8,7 +8,10 @@ the index block size.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
+
+import pyarrow as pa
 
 from paimon_conform.core import budget
 from paimon_conform.core.errors import LayoutError
@@ -74,10 +77,17 @@ def payload_case(data: bytes, t: DataType) -> dict[str, Any] | None:
 def build_payload(entry: dict[str, Any], t: DataType | None, column_values: list | None) -> bytes:
     """Payload from {"version", "row_values"} or from the column's values and options."""
     rows = payload_rows(entry, t, column_values, KIND)
-    options = entry.get("options", {})
-    version = int(entry.get("version", options.get("version", 2)))
-    block = entry.get("index_block_size", parse_memory_size(options.get("index-block-size", "16kb")))
-    return bitmap.build(t, rows, version, block)
+    return build_values(t, rows, entry.get("options", {}), entry.get("version"), entry.get("index_block_size"))
+
+
+def build_values(
+    t: DataType, values: Sequence[Any] | pa.Array, options: dict[str, Any], version: Any = None, block_size: Any = None
+) -> bytes:
+    """The payload for a column's internal values (None = null), or the column as Arrow, and the index's
+    options (`version`, `index-block-size`; a case's own `version` and `index_block_size` first)."""
+    version = options.get("version", 2) if version is None else version
+    block = parse_memory_size(options.get("index-block-size", "16kb")) if block_size is None else block_size
+    return bitmap.build(t, values, int(version), block)
 
 
 def inspect(data: bytes, types: Any = None) -> dict[str, Any]:

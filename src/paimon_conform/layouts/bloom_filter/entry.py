@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
+
+import pyarrow as pa
 
 from paimon_conform.core import structure
 from paimon_conform.core.errors import CaseError, LayoutError
@@ -30,13 +33,14 @@ def build_payload(entry: dict[str, Any], column_type: DataType | None, values: l
         return data
     if column_type is None or values is None:
         raise CaseError("a bloom-filter entry needs either bits or a column type and values")
-    options = entry.get("options", {})
-    internal = [to_internal(column_type, v) for v in values]
+    return build_values(column_type, [to_internal(column_type, v) for v in values], entry.get("options", {}))
+
+
+def build_values(t: DataType, values: Sequence[Any] | pa.Array, options: dict[str, Any]) -> bytes:
+    """The payload for a column's internal values (None = null), or the column as Arrow, and the index's
+    options (`items`, `fpp`)."""
     return bloom.build(
-        column_type,
-        internal,
-        int(options.get("items", bloom.DEFAULT_ITEMS)),
-        float(options.get("fpp", bloom.DEFAULT_FPP)),
+        t, values, int(options.get("items", bloom.DEFAULT_ITEMS)), float(options.get("fpp", bloom.DEFAULT_FPP))
     )
 
 

@@ -11,12 +11,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 from pyroaring import BitMap
 
 from paimon_conform.core import budget, structure
 from paimon_conform.core.errors import EncodeError, LayoutError
 from paimon_conform.core.findings import Finding
 from paimon_conform.core.hashing import timestamp_long
+from paimon_conform.core.index_keys import java_longs
 from paimon_conform.core.types import DataType
 from paimon_conform.layouts.bitmap_index.codec import serialize
 from paimon_conform.layouts.roaring32 import codec as roaring
@@ -47,12 +49,12 @@ def to_long(t: DataType, v: Any) -> int | None:
     return int(v)
 
 
-def _half(rows: list[int], values: list[int]) -> bytes:
-    """One BitSliceIndexRoaringBitmap.Appender: min 0, max, existence, slices."""
-    top = max(values, default=0)
+def _half(rows: np.ndarray, values: np.ndarray) -> bytes:
+    """One BitSliceIndexRoaringBitmap.Appender: min 0, max, existence, slices (rows and their values >= 0)."""
+    top = int(values.max()) if values.size else 0
     out = struct.pack(">Bqq", 1, 0, top)
-    arr = np.asarray(values, dtype=np.uint64)
-    rows_arr = np.asarray(rows, dtype=np.uint32)
+    arr = values.astype(np.uint64)
+    rows_arr = rows.astype(np.uint32)
     out += serialize(roaring.bitmap_of(rows_arr))
     out += struct.pack(">i", top.bit_length())
     for i in range(top.bit_length()):
@@ -60,18 +62,18 @@ def _half(rows: list[int], values: list[int]) -> bytes:
     return out
 
 
-def build(t: DataType, values: Sequence[Any]) -> bytes:
-    """Payload the Java writer produces for these internal values (None = null)."""
-    longs = [to_long(t, v) for v in values]
-    if LONG_MIN in longs:
+def build(t: DataType, values: Sequence[Any] | pa.Array) -> bytes:
+    """Payload the Java writer produces for these internal values (None = null), or for the column as Arrow."""
+    check_type(t)
+    rows, longs = java_longs(t, values)  # to_long of every value, column-wise
+    if (longs == LONG_MIN).any():
         raise EncodeError("Long.MIN_VALUE cannot be written to a bsi index (Java throws)")
-    pos = [(i, v) for i, v in enumerate(longs) if v is not None and v >= 0]
-    neg = [(i, -v) for i, v in enumerate(longs) if v is not None and v < 0]
     out = struct.pack(">Bi", 1, len(values))
-    for half in (pos, neg):
-        out += struct.pack(">B", 1 if half else 0)
-        if half:
-            out += _half([r for r, _ in half], [v for _, v in half])
+    negative = longs < 0
+    for half, sign in ((~negative, 1), (negative, -1)):
+        out += struct.pack(">B", 1 if half.any() else 0)
+        if half.any():
+            out += _half(rows[half], sign * longs[half])
     return out
 
 

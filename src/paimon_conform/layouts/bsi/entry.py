@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
+
+import pyarrow as pa
 
 from paimon_conform.core.errors import LayoutError
 from paimon_conform.core.findings import Finding
@@ -49,7 +52,13 @@ def inspect(data: bytes, types: Any = None) -> dict[str, Any]:
 
 def build_payload(entry: dict[str, Any], t: DataType | None, column_values: list | None) -> bytes:
     """Payload from {"row_values"} or from the column's values."""
-    return bsi.build(t, payload_rows(entry, t, column_values, KIND))
+    return build_values(t, payload_rows(entry, t, column_values, KIND), entry.get("options", {}))
+
+
+def build_values(t: DataType, values: Sequence[Any] | pa.Array, options: dict[str, Any]) -> bytes:
+    """The payload for a column's internal values (None = null), or the column as Arrow (the index has no
+    options)."""
+    return bsi.build(t, values)
 
 
 def encode(case: dict[str, Any]) -> bytes:

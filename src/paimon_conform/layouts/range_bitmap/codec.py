@@ -15,11 +15,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 from pyroaring import BitMap
 
 from paimon_conform.core import budget, structure
 from paimon_conform.core.errors import EncodeError, LayoutError
 from paimon_conform.core.findings import Finding
+from paimon_conform.core.index_keys import java_longs
 from paimon_conform.core.options import parse_memory_size
 from paimon_conform.core.types import DataType
 from paimon_conform.layouts.bitmap_index import codec as bitmap
@@ -70,27 +73,45 @@ def to_key(t: DataType, v: Any) -> Any:
     return v[0] if t.root == "DECIMAL" else map_key(t, v)
 
 
-def codes_of(t: DataType, values: Sequence[Any]) -> tuple[list[Any], np.ndarray, np.ndarray]:
-    """Sorted distinct keys, the non-null rows, and each such row's code (= the key's rank)."""
+def codes_of(t: DataType, values: Sequence[Any] | pa.Array) -> tuple[list[Any], np.ndarray, np.ndarray]:
+    """Sorted distinct keys, the non-null rows, and each such row's code (= the key's rank). `values`: internal
+    values (None = null), or an Arrow array of the column."""
     kind = key_kind(t)
-    keys = [to_key(t, v) for v in values]
-    rows = np.fromiter((i for i, k in enumerate(keys) if k is not None), dtype=np.int64)
-    present = [keys[i] for i in rows.tolist()]
     if kind == "string":
-        distinct = sorted(set(present))
-        index = {k: i for i, k in enumerate(distinct)}
-        codes = np.fromiter((index[k] for k in present), dtype=np.int64, count=len(present))
-        return distinct, rows, codes
-    order = np.array([sort_key(kind, k) for k in present], dtype=np.int64)
-    uniq, codes = np.unique(order, return_inverse=True)
+        return _string_codes(t, values)
+    rows, longs = java_longs(t, values)  # to_key: the bitmap index's key, DECIMAL its unscaled long
+    if kind == "f4":  # sort_key, column-wise: Float.compare / Double.compare order of the bits
+        order = longs ^ ((longs >> 31) & 0x7FFFFFFF)
+    elif kind == "f8":
+        order = longs ^ ((longs >> 63) & 0x7FFFFFFFFFFFFFFF)
+    else:
+        order = longs
+    uniq, first, codes = np.unique(order, return_index=True, return_inverse=True)
     if kind in ("f4", "f8"):
-        back = {sort_key(kind, k): k for k in present}
-        distinct = [back[o] for o in uniq.tolist()]
+        distinct = longs[first].tolist()
     elif kind == "boolean":
         distinct = [bool(o) for o in uniq.tolist()]
     else:
         distinct = uniq.tolist()
     return distinct, rows, codes.reshape(-1).astype(np.int64)
+
+
+def _string_codes(t: DataType, values: Sequence[Any] | pa.Array) -> tuple[list[Any], np.ndarray, np.ndarray]:
+    """codes_of a string column: keys its UTF-8 bytes, sorted as unsigned bytes."""
+    if isinstance(values, pa.ChunkedArray | pa.Array):
+        arr = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+        rows = np.flatnonzero(np.asarray(arr.is_valid(), dtype=bool)).astype(np.int64)
+        present = arr.drop_null().cast(pa.large_binary())
+        distinct = pc.unique(present)
+        distinct = distinct.take(pc.sort_indices(distinct))  # memcmp order: Python's bytes order
+        codes = np.asarray(pc.index_in(present, value_set=distinct).to_numpy(zero_copy_only=False), dtype=np.int64)
+        return distinct.to_pylist(), rows, codes
+    keys = [to_key(t, v) for v in values]
+    rows = np.fromiter((i for i, k in enumerate(keys) if k is not None), dtype=np.int64)
+    present = [keys[i] for i in rows.tolist()]
+    ordered = sorted(set(present))
+    index = {k: i for i, k in enumerate(ordered)}
+    return ordered, rows, np.fromiter((index[k] for k in present), dtype=np.int64, count=len(present))
 
 
 def _fixed_chunks(kind: str, keys: list[Any], chunk_size: int) -> list[tuple[int, int]]:
@@ -164,8 +185,8 @@ def code_bsi(rows: np.ndarray, codes: np.ndarray, num_keys: int) -> bytes:
     return struct.pack(">i", len(head)) + head + ebm + b"".join(slices)
 
 
-def build(t: DataType, values: Sequence[Any], chunk_size: Any = None) -> bytes:
-    """Payload RangeBitmapFileIndex writes for these internal values (None = null)."""
+def build(t: DataType, values: Sequence[Any] | pa.Array, chunk_size: Any = None) -> bytes:
+    """Payload RangeBitmapFileIndex writes for these internal values (None = null), or for the column as Arrow."""
     kind = key_kind(t)
     size = chunk_size_bytes(t, chunk_size)
     keys, rows, codes = codes_of(t, values)

@@ -7,7 +7,10 @@ when the dictionary was chunked with a size other than the type's default.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
+
+import pyarrow as pa
 
 from paimon_conform.core.errors import LayoutError
 from paimon_conform.core.findings import Finding, raise_first_must
@@ -36,8 +39,15 @@ def payload_case(data: bytes, t: DataType, index: range_bitmap.Index | None = No
 def build_payload(entry: dict[str, Any], t: DataType | None, column_values: list | None) -> bytes:
     """Payload from {"row_values", "chunk_size"} or from the column's values and options."""
     rows = payload_rows(entry, t, column_values, KIND)
-    size = entry.get("chunk_size", entry.get("options", {}).get("chunk-size"))
-    return range_bitmap.build(t, rows, size)
+    return build_values(t, rows, entry.get("options", {}), entry.get("chunk_size"))
+
+
+def build_values(
+    t: DataType, values: Sequence[Any] | pa.Array, options: dict[str, Any], chunk_size: Any = None
+) -> bytes:
+    """The payload for a column's internal values (None = null), or the column as Arrow, and the index's
+    options (`chunk-size`; a case's own `chunk_size` first)."""
+    return range_bitmap.build(t, values, options.get("chunk-size") if chunk_size is None else chunk_size)
 
 
 def inspect(data: bytes, types: Any = None) -> dict[str, Any]:

@@ -21,17 +21,17 @@ import pyarrow.compute as pc
 from paimon_conform.core import hashing
 from paimon_conform.core.errors import EncodeError, UsageError
 from paimon_conform.core.options import parse_memory_size
-from paimon_conform.core.types import DataType, java_order, to_json
+from paimon_conform.core.types import DataType, java_order
 from paimon_conform.formats import columns as datafile
 from paimon_conform.layouts.binary_row import codec as binary_row
 from paimon_conform.layouts.bitmap_index import codec as bitmap
-from paimon_conform.layouts.bitmap_index.entry import build_payload as bitmap_payload
+from paimon_conform.layouts.bitmap_index import entry as bitmap_index
 from paimon_conform.layouts.bloom_filter import entry as bloom_filter
 from paimon_conform.layouts.bsi import codec as bsi
-from paimon_conform.layouts.bsi.entry import build_payload as bsi_payload
+from paimon_conform.layouts.bsi import entry as bsi_index
 from paimon_conform.layouts.file_index import entry as file_index
 from paimon_conform.layouts.range_bitmap import codec as range_bitmap
-from paimon_conform.layouts.range_bitmap.entry import build_payload as range_payload
+from paimon_conform.layouts.range_bitmap import entry as range_bitmap_index
 from paimon_conform.table import table_layout as tl
 from paimon_conform.table.paths import contained
 from paimon_conform.table.write.plan import RETRACT, NewFile, TaskResult, WritePlan
@@ -39,11 +39,11 @@ from paimon_conform.table.write.plan import RETRACT, NewFile, TaskResult, WriteP
 FORMATS = ("parquet", "orc", "row")
 STATS_TRUNCATE = 16
 DEFAULT_IN_MANIFEST = 500
-PAYLOADS = {
-    "bloom-filter": bloom_filter.build_payload,
-    "bitmap": bitmap_payload,
-    "range-bitmap": range_payload,
-    "bsi": bsi_payload,
+PAYLOADS = {  # each takes (type, the column as Arrow, the index's options)
+    "bloom-filter": bloom_filter.build_values,
+    "bitmap": bitmap_index.build_values,
+    "range-bitmap": range_bitmap_index.build_values,
+    "bsi": bsi_index.build_values,
 }
 
 
@@ -148,12 +148,10 @@ def build_index(table: pa.Table, plan: WritePlan) -> bytes | None:
     columns = []
     for name, kinds in wanted:
         t = plan.schema.field(name).type
-        values = [None if v is None else to_json(t, v) for v in internal(table.column(name), t)]
+        column = table.column(name).combine_chunks()  # built from the Arrow column, no value by value
         # Java's defaults where an option is unset (a bloom filter sized for 10^6 items), except the bitmap version:
         # version 1 unless the options ask for 2, since Java before 1.1 cannot read version 2 (1.1's default)
-        columns.append(
-            (name, [(kind, PAYLOADS[kind]({"options": _index_options(kind, opts)}, t, values)) for kind, opts in kinds])
-        )
+        columns.append((name, [(kind, PAYLOADS[kind](t, column, _index_options(kind, opts))) for kind, opts in kinds]))
     return file_index.write(columns)
 
 
