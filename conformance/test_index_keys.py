@@ -291,3 +291,13 @@ def test_bsi_equals_the_value_by_value_build(column):
     for form in _forms(t, values):
         listed = values if isinstance(form, list) else internal_values(pa.chunked_array([form]), t)
         assert _outcome(bsi.build, t, form) == _outcome(reference_bsi, t, listed), getattr(form, "type", "list")
+
+
+def test_an_arrow_form_not_read_here_is_refused_not_guessed():
+    """An Arrow type the readers never give (unsigned ints, decimals at another scale) is refused with an
+    EncodeError, never read as something else."""
+    with pytest.raises(EncodeError, match="uint32"):
+        java_longs(parse_type("INT"), pa.array([1], pa.uint32()))
+    with pytest.raises(EncodeError, match="decimal128"):
+        java_longs(parse_type("DECIMAL(10, 2)"), pa.array([1], pa.decimal128(10, 3)))
+    assert java_longs(parse_type("DECIMAL(10, 2)"), pa.array([1], pa.decimal128(10, 2)))[1].tolist() == [100]

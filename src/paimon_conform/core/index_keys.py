@@ -6,7 +6,7 @@ bitmap_index.codec.map_key, bsi.codec.to_long) stay the references these equal, 
 
 A column comes as internal values (None = null) or as an Arrow array of the types the kit's readers and
 writers give (ints, date32, time32 / time64, timestamp of any unit, float32 / float64, bool, decimal128 at
-the type's scale); another Arrow type is read through formats.columns.internal_values first."""
+the type's scale); another Arrow type is refused (formats.columns.internal_values reads it as values)."""
 
 from __future__ import annotations
 
@@ -36,11 +36,9 @@ def java_longs(t: DataType, values: Sequence[Any] | pa.Array | pa.ChunkedArray) 
         values = values.combine_chunks()
     if isinstance(values, pa.Array):
         got = _arrow(t, values)
-        if got is not None:
-            return got
-        from paimon_conform.formats.columns import internal_values
-
-        values = internal_values(pa.chunked_array([values]), t)
+        if got is None:
+            raise EncodeError(f"{t}: an Arrow column of {values.type} is not read here; give the internal values")
+        return got
     return _listed(t, values)
 
 
