@@ -170,7 +170,7 @@ def _string_codes(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, list[
 def build(
     t: DataType, values: Sequence[Any] | pa.Array, version: int = 2, block_size: int = DEFAULT_BLOCK_SIZE
 ) -> bytes:
-    """Payload BitmapFileIndex writes for these internal values (None = null).
+    """Payload BitmapFileIndex writes for these internal values (None = null), or for the column as Arrow.
 
     Java calls computeIfAbsent once per non-null row; only insertions change the
     map, and a resize (checked at the start of each call) happens before the

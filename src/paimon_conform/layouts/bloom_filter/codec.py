@@ -69,8 +69,8 @@ def build_from_hashes(hashes: np.ndarray, items: int, fpp: float) -> bytes:
 
 
 def build(t: DataType, values: Sequence[Any] | pa.Array, items: int = DEFAULT_ITEMS, fpp: float = DEFAULT_FPP) -> bytes:
-    """Payload BloomFilterFileIndex writes for these internal values (nulls skipped): a list, or for CHAR /
-    VARCHAR / BINARY and the integer types an Arrow array of the column (hashed from its buffers)."""
+    """Payload BloomFilterFileIndex writes for these internal values (nulls skipped): a list, or an Arrow array
+    of the column (hashed from its buffers: strings and binaries by XXH64, the rest by index_keys.java_longs)."""
     present = values.drop_null() if isinstance(values, pa.Array) else [v for v in values if v is not None]
     return build_from_hashes(fast_hash_many(t, present), items, fpp)
 
