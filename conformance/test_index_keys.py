@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from paimon_conform.core import hashing
 from paimon_conform.core.errors import EncodeError
-from paimon_conform.core.index_keys import ROOTS, java_longs
+from paimon_conform.core.index_keys import ROOTS, java_longs, present_longs
 from paimon_conform.core.types import DataType, parse_type
 from paimon_conform.formats.columns import internal_values
 from paimon_conform.layouts.bitmap_index import codec as bitmap
@@ -146,6 +146,7 @@ def test_java_longs_of_arrow_columns_equal_their_internal_values(column):
             continue
         rows, longs = java_longs(t, arr)
         assert (rows.tolist(), longs.tolist()) == (want[0].tolist(), want[1].tolist()), arr.type
+        assert present_longs(t, arr).tolist() == present_longs(t, listed).tolist() == longs.tolist()
         assert (rows.tolist(), longs.tolist()) == (java_longs(t, pa.chunked_array([arr]))[0].tolist(), longs.tolist())
 
 

@@ -155,6 +155,6 @@ def fast_hash_many(t: DataType, values: Sequence[Any] | pa.Array) -> np.ndarray:
             raise EncodeError(f"{t}: values that are not {'text' if t.is_string else 'bytes'}: {exc}") from None
         return xxh64_column(*binary_buffers(arr))
     check_bloom_type(t)
-    from paimon_conform.core.index_keys import java_longs
+    from paimon_conform.core.index_keys import present_longs
 
-    return wang64_array(java_longs(t, values)[1])  # integer_key of every value, column-wise
+    return wang64_array(present_longs(t, values))  # integer_key of every value, column-wise

@@ -30,51 +30,54 @@ UNIT_NANOS = {"s": 1_000_000_000, "ms": 1_000_000, "us": 1_000, "ns": 1}
 
 def java_longs(t: DataType, values: Sequence[Any] | pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
     """(the rows holding a value, each one's long) of a column of type `t` (a root of ROOTS)."""
-    if t.root not in ROOTS:
-        raise EncodeError(f"{t} has no long key in Paimon's file indexes")
+    _check_root(t)
     if isinstance(values, pa.ChunkedArray):
         values = values.combine_chunks()
+    if not isinstance(values, pa.Array):
+        return _listed(t, values)
+    if not values.null_count:
+        return np.arange(len(values), dtype=np.int64), _arrow(t, values)
+    valid = values.is_valid()
+    return np.flatnonzero(np.asarray(valid, dtype=bool)), _arrow(t, values.filter(valid))
+
+
+def present_longs(t: DataType, values: Sequence[Any] | pa.Array) -> np.ndarray:
+    """The longs of a column's values, nulls left out, without their rows (what a bloom filter hashes)."""
+    _check_root(t)
     if isinstance(values, pa.Array):
-        got = _arrow(t, values)
-        if got is None:
-            raise EncodeError(f"{t}: an Arrow column of {values.type} is not read here; give the internal values")
-        return got
-    return _listed(t, values)
+        return _arrow(t, values.drop_null() if values.null_count else values)
+    return _listed(t, values)[1]
 
 
-def _present(arr: pa.Array) -> tuple[np.ndarray, pa.Array]:
-    """The rows of an Arrow array holding a value, and those values."""
-    if not arr.null_count:
-        return np.arange(len(arr), dtype=np.int64), arr
-    valid = np.asarray(arr.is_valid(), dtype=bool)
-    return np.flatnonzero(valid), arr.filter(arr.is_valid())
+def _check_root(t: DataType) -> None:
+    if t.root not in ROOTS:
+        raise EncodeError(f"{t} has no long key in Paimon's file indexes")
 
 
-def _arrow(t: DataType, arr: pa.Array) -> tuple[np.ndarray, np.ndarray] | None:
-    """java_longs of an Arrow array of a type read here directly; None for any other Arrow type."""
-    at = arr.type
+def _arrow(t: DataType, present: pa.Array) -> np.ndarray:
+    """The longs of an Arrow array without nulls; EncodeError for an Arrow type not read here."""
+    at = present.type
     root = t.root
-    rows, present = _present(arr)
     if root in ("TINYINT", "SMALLINT", "INT", "BIGINT", "DATE") and (
         (pa.types.is_integer(at) and not pa.types.is_unsigned_integer(at)) or pa.types.is_date32(at)
     ):
         raw = present.cast(pa.int32()) if pa.types.is_date32(at) else present
-        return rows, np.asarray(raw.to_numpy(zero_copy_only=False), dtype=np.int64)
+        return np.asarray(raw.to_numpy(zero_copy_only=False), dtype=np.int64)
     if root == "TIME" and pa.types.is_time(at):
         raw = present.cast(pa.int32() if pa.types.is_time32(at) else pa.int64())
         ints = np.asarray(raw.to_numpy(zero_copy_only=False), dtype=np.int64)
         nanos = UNIT_NANOS[at.unit]
-        return rows, ints * (nanos // 1_000_000) if nanos >= 1_000_000 else ints // (1_000_000 // nanos)
+        return ints * (nanos // 1_000_000) if nanos >= 1_000_000 else ints // (1_000_000 // nanos)
     if root in ("TIMESTAMP", "TIMESTAMP_LTZ") and pa.types.is_timestamp(at):
         raw = np.asarray(present.cast(pa.int64()).to_numpy(zero_copy_only=False), dtype=np.int64)
-        return rows, _timestamp_longs(t, raw, at.unit)
+        return _timestamp_longs(t, raw, at.unit)
     if root in ("FLOAT", "DOUBLE") and pa.types.is_floating(at) and not pa.types.is_float16(at):
-        return rows, _float_bits(root, np.asarray(present.to_numpy(zero_copy_only=False)))
+        return _float_bits(root, np.asarray(present.to_numpy(zero_copy_only=False)))
     if root == "BOOLEAN" and pa.types.is_boolean(at):
-        return rows, np.asarray(present.to_numpy(zero_copy_only=False), dtype=np.int64)
+        return np.asarray(present.to_numpy(zero_copy_only=False), dtype=np.int64)
     if root == "DECIMAL" and pa.types.is_decimal128(at) and at.scale == t.scale:
-        return rows, _unscaled(t, present)
-    return None
+        return _unscaled(t, present)
+    raise EncodeError(f"{t}: an Arrow column of {at} is not read here; give the internal values")
 
 
 def _timestamp_longs(t: DataType, raw: np.ndarray, unit: str) -> np.ndarray:
