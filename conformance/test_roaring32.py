@@ -31,6 +31,14 @@ def test_roaring32_encoder_parser_pyroaring_agree(values):
 
 
 @given(positions32())
+def test_encoder_fast_path_equals_javas_container_plan(values):
+    """encode_roaring32 takes CRoaring's bytes where they are shown to be Java's (is_java_canonical): they
+    equal the bytes Java's container rule plans, container by container (plan_containers)."""
+    arr = roaring.as_sorted_unique(values, roaring.MAX_U32)
+    assert roaring.encode_roaring32(values) == roaring.serialize_containers(roaring.plan_containers(arr))
+
+
+@given(positions32())
 def test_roaring32_case_round_trip(values):
     data = roaring.encode_roaring32(values)
     case = r32.inspect(data)

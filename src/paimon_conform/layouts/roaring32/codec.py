@@ -165,6 +165,12 @@ def encode_roaring32(
     file exactly; leave them None for what Java writes.
     """
     arr = as_sorted_unique(values, MAX_U32)
+    if kinds is None and run_cookie is None:  # CRoaring's bytes where they are shown to be Java's
+        bm = bitmap_of(arr)
+        bm.run_optimize()
+        data = bm.serialize()
+        if is_java_canonical(bm, data):
+            return data
     return serialize_containers(plan_containers(arr, kinds), run_cookie)
 
 
