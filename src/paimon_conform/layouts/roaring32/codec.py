@@ -192,7 +192,7 @@ def to_ranges(values: np.ndarray) -> list[list[int]]:
 def pairs(firsts: np.ndarray, lasts: np.ndarray) -> list[list[int]]:
     """Run bounds as a case's [[first, last], ...] (refused when the list would pass the memory budget)."""
     budget.reserve(RANGE_BYTES * int(firsts.size), f"a list of {firsts.size} ranges")
-    return [[int(a), int(b)] for a, b in zip(firsts.tolist(), lasts.tolist(), strict=True)]
+    return np.stack([np.asarray(firsts, np.uint64), np.asarray(lasts, np.uint64)], axis=1).tolist()
 
 
 def check_ranges(ranges: Sequence[Sequence[int]], limit: int = MAX_U64) -> int:
