@@ -8,6 +8,7 @@ overflow Java throws on included."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -191,12 +192,7 @@ def test_builds_from_arrow_columns_equal_builds_from_internal_values(kind, colum
     t, values = column
     if not takes(t):
         return
-    if t.root in ROOTS:
-        forms = arrow_forms(t, values)
-    else:
-        forms = [pa.array(values, pa.string()), pa.array(values, pa.large_string())]
-    for arr in forms:
-        listed = internal_values(pa.chunked_array([arr]), t)
+    for arr, listed in _forms(t, values)[1:]:
         assert _outcome(build, t, arr) == _outcome(build, t, listed), arr.type
 
 
@@ -245,53 +241,44 @@ def reference_bsi(t: DataType, values: list) -> bytes:
     return out
 
 
-def _forms(t: DataType, values: list) -> list:
-    """The column as internal values and in each of its Arrow forms."""
+def _forms(t: DataType, values: list) -> list[tuple[Any, list]]:
+    """(the column in one form, the internal values a reader reads from that form): the internal values
+    themselves, then each Arrow form."""
     if t.root in ROOTS:
-        return [values, *arrow_forms(t, values)]
-    return [values, pa.array(values, pa.string()), pa.array(values, pa.large_string())]
+        arrays = arrow_forms(t, values)
+    else:
+        arrays = [pa.array(values, pa.string()), pa.array(values, pa.large_string())]
+    return [(values, values), *((a, internal_values(pa.chunked_array([a]), t)) for a in arrays)]
 
 
-@given(any_columns())
-def test_bitmap_groups_equal_the_value_by_value_groups(column):
+def _groups(t: DataType, values) -> str:
+    keys, groups, nulls, last = bitmap.group_rows(t, values)
+    return repr((keys, [g.tolist() for g in groups], nulls.tolist(), last))
+
+
+def _codes(t: DataType, values) -> str:
+    keys, rows, codes = range_bitmap.codes_of(t, values)
+    return repr((keys, rows.tolist(), codes.tolist()))
+
+
+STEPS = {  # a column-wise step, the value-by-value reference it must equal, the types it takes
+    "bitmap group_rows": (_groups, lambda t, v: repr(reference_groups(t, v)), lambda t: t.root in bitmap.KEY_KINDS),
+    "range-bitmap codes_of": (_codes, lambda t, v: repr(reference_codes(t, v)), BUILDS["range-bitmap"][0]),
+    "bsi build": (bsi.build, reference_bsi, BUILDS["bsi"][0]),
+}
+
+
+@pytest.mark.parametrize("step", sorted(STEPS))
+@given(column=any_columns())
+def test_column_wise_steps_equal_the_value_by_value_references(step, column):
+    """Each form of a column gives, column-wise, what the reference gives value by value for the internal
+    values read from that form (or both refuse, as Java throws)."""
+    ours, reference, takes = STEPS[step]
     t, values = column
-    if t.root not in bitmap.KEY_KINDS:
+    if not takes(t):
         return
-    for form in _forms(t, values):
-        listed = values if isinstance(form, list) else internal_values(pa.chunked_array([form]), t)
-        want = _outcome(lambda t, v: repr(reference_groups(t, v)), t, listed)
-
-        def got(t, v):
-            keys, groups, nulls, last = bitmap.group_rows(t, v)
-            return repr((keys, [g.tolist() for g in groups], nulls.tolist(), last))
-
-        assert _outcome(got, t, form) == want, getattr(form, "type", "list")
-
-
-@given(any_columns())
-def test_range_bitmap_codes_equal_the_value_by_value_ranks(column):
-    t, values = column
-    if not _takes(range_bitmap.key_kind, t):
-        return
-    for form in _forms(t, values):
-        listed = values if isinstance(form, list) else internal_values(pa.chunked_array([form]), t)
-        want = _outcome(lambda t, v: repr(reference_codes(t, v)), t, listed)
-
-        def got(t, v):
-            keys, rows, codes = range_bitmap.codes_of(t, v)
-            return repr((keys, rows.tolist(), codes.tolist()))
-
-        assert _outcome(got, t, form) == want, getattr(form, "type", "list")
-
-
-@given(any_columns())
-def test_bsi_equals_the_value_by_value_build(column):
-    t, values = column
-    if t.root not in bsi.SUPPORTED:
-        return
-    for form in _forms(t, values):
-        listed = values if isinstance(form, list) else internal_values(pa.chunked_array([form]), t)
-        assert _outcome(bsi.build, t, form) == _outcome(reference_bsi, t, listed), getattr(form, "type", "list")
+    for form, listed in _forms(t, values):
+        assert _outcome(ours, t, form) == _outcome(reference, t, listed), getattr(form, "type", "list")
 
 
 def test_an_arrow_form_not_read_here_is_refused_not_guessed():
