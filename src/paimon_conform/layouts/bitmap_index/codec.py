@@ -137,7 +137,7 @@ def group_rows(t: DataType, values: Sequence[Any] | pa.Array) -> tuple[list[Any]
         codes, distinct = kernels.first_codes(longs)
         keys: list[Any] = [bool(k) for k in distinct.tolist()] if kind == "boolean" else distinct.tolist()
     elif isinstance(values, pa.ChunkedArray | pa.Array):
-        rows, keys, codes = _string_codes(values)
+        rows, keys, codes = arrow_string_codes(values)
     else:
         rows = np.flatnonzero(np.fromiter((v is not None for v in values), dtype=bool, count=n))
         index: dict[Any, int] = {}
@@ -157,12 +157,17 @@ def group_rows(t: DataType, values: Sequence[Any] | pa.Array) -> tuple[list[Any]
     return keys, groups, nulls, int(rows[-1]) if rows.size else -1
 
 
-def _string_codes(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, list[bytes], np.ndarray]:
-    """(non-null rows, distinct UTF-8 keys in first-occurrence order, each row's key number) of a string column."""
+def arrow_string_codes(
+    values: pa.Array | pa.ChunkedArray, ordered: bool = False
+) -> tuple[np.ndarray, list[bytes], np.ndarray]:
+    """(non-null rows, the distinct UTF-8 keys, each row's key number) of an Arrow string column: keys in
+    first-occurrence order (the bitmap index's), or `ordered` as unsigned bytes (the range-bitmap's ranks)."""
     arr = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
     rows = np.flatnonzero(np.asarray(arr.is_valid(), dtype=bool)) if arr.null_count else np.arange(len(arr))
     present = arr.drop_null().cast(pa.large_binary())
     distinct = pc.unique(present)  # in first-occurrence order
+    if ordered:
+        distinct = distinct.take(pc.sort_indices(distinct))  # memcmp order: Python's bytes order
     codes = np.asarray(pc.index_in(present, value_set=distinct).to_numpy(zero_copy_only=False), dtype=np.int64)
     return rows.astype(np.int64), distinct.to_pylist(), codes
 

@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 from pyroaring import BitMap
 
 from paimon_conform.core import budget, structure
@@ -99,13 +98,8 @@ def codes_of(t: DataType, values: Sequence[Any] | pa.Array) -> tuple[list[Any], 
 def _string_codes(t: DataType, values: Sequence[Any] | pa.Array) -> tuple[list[Any], np.ndarray, np.ndarray]:
     """codes_of a string column: keys its UTF-8 bytes, sorted as unsigned bytes."""
     if isinstance(values, pa.ChunkedArray | pa.Array):
-        arr = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
-        rows = np.flatnonzero(np.asarray(arr.is_valid(), dtype=bool)).astype(np.int64)
-        present = arr.drop_null().cast(pa.large_binary())
-        distinct = pc.unique(present)
-        distinct = distinct.take(pc.sort_indices(distinct))  # memcmp order: Python's bytes order
-        codes = np.asarray(pc.index_in(present, value_set=distinct).to_numpy(zero_copy_only=False), dtype=np.int64)
-        return distinct.to_pylist(), rows, codes
+        rows, keys, codes = bitmap.arrow_string_codes(values, ordered=True)
+        return keys, rows, codes
     keys = [to_key(t, v) for v in values]
     rows = np.fromiter((i for i, k in enumerate(keys) if k is not None), dtype=np.int64)
     present = [keys[i] for i in rows.tolist()]
