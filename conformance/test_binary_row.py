@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from strategies import INTERNAL_VALUES
 
 from paimon_conform.cli import main
+from paimon_conform.core.errors import LayoutError
 from paimon_conform.core.types import parse_type, to_internal
 from paimon_conform.layouts.binary_row import bucketing as bk
 from paimon_conform.layouts.binary_row import codec as br
@@ -143,6 +144,35 @@ def test_read_as_java_equals_read_on_java_bytes(row):
     types = [parse_type(t) for t in names]
     data = br.write(types, list(values))
     assert br.read_as_java(types, data) == br.read(types, data)
+
+
+@given(
+    st.lists(st.sampled_from(sorted(INTERNAL_VALUES)), min_size=1, max_size=6).flatmap(
+        lambda tys: st.tuples(st.just(tys), st.tuples(*[st.none() | INTERNAL_VALUES[t] for t in tys]))
+    ),
+    st.booleans(),
+)
+def test_remembered_rows_read_as_the_parser_reads_them(row, serialized):
+    """read() remembers small rows: each call gives the parser's values in a list of its own, for the types it is
+    given (the same bytes under other types are parsed again), and a refusal is raised again on every call."""
+    names, values = row
+    types = [parse_type(t) for t in names]
+    data = br.write(types, list(values))
+    if serialized:
+        data = br.serialize_for_manifest(data, len(types))
+    first = br.read(types, data, serialized)
+    assert first == br._read(types, data, serialized)
+    first[1].append("changed by a caller")
+    assert br.read(types, data, serialized) == br._read(types, data, serialized)
+    other = [parse_type("STRING") if t.root != "VARCHAR" else parse_type("BIGINT") for t in types]
+    try:
+        want = br._read(other, data, serialized)
+    except LayoutError:
+        for _ in range(2):
+            with pytest.raises(LayoutError):
+                br.read(other, data, serialized)
+    else:
+        assert br.read(other, data, serialized) == want
 
 
 @given(

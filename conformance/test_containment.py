@@ -14,14 +14,17 @@ import os
 import shutil
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
 
 import fastavro
 import pyarrow as pa
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from paimon_conform.core.errors import UsageError
+from paimon_conform.table import paths
 from paimon_conform.table.read import reader
 from paimon_conform.table.validate.table import validate_table
 from paimon_conform.table.write.reference_table import write_table
@@ -263,3 +266,36 @@ def test_a_new_table_whose_metadata_folder_leads_outside_is_not_written_through(
         write_once()
     assert seen == []
     assert list(outside.iterdir()) == []
+
+
+_ELEMENT = st.sampled_from(["a", "b", "f", "l1", "l2", "l3", "nope"])
+_TARGET = st.sampled_from(["a", "b", "a/b", "../out", "/", "f", "l1", "l2", "nope", "a/l2", "../t/a", "."])
+
+
+@given(
+    links=st.lists(st.tuples(st.sampled_from(["l1", "a/l2", "a/b/l3"]), _TARGET), max_size=3, unique_by=lambda t: t[0]),
+    names=st.lists(st.lists(_ELEMENT, min_size=0, max_size=5), min_size=1, max_size=8),
+)
+def test_resolving_below_the_real_root_equals_realpath(tmp_path_factory, links, names):
+    """contained()'s walk below the root's real path gives os.path.realpath's answer for every name: plain
+    directories and files, missing elements, a file named as a directory, symlinks in and out, chains, loops."""
+    top = tmp_path_factory.mktemp("walk")
+    (top / "out").mkdir()
+    root = top / "t"
+    (root / "a" / "b").mkdir(parents=True)
+    (root / "f").write_text("x")
+    for name, target in links:
+        (root / name).symlink_to(target)
+    base = os.path.realpath(root)
+    for parts in names:
+        rel = "/".join(parts)
+        want = os.path.realpath(os.path.join(root, *parts))
+        assert paths._real_below(base, tuple(parts)) == want, rel
+        outside = not (want == base or want.startswith(base + os.sep))
+        for pinned in (False, True):  # validate_table resolves the root once per run (paths.pinned_root)
+            with paths.pinned_root(root) if pinned else nullcontext():
+                if outside:
+                    with pytest.raises(paths.OutsideRoot):
+                        paths.contained(root, rel)
+                else:
+                    assert str(paths.contained(root, rel)) == want

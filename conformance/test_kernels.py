@@ -11,7 +11,7 @@ import xxhash
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paimon_conform.core import hashing, kernels
+from paimon_conform.core import hashing, kernel_calls, kernels
 from paimon_conform.core.types import parse_type
 from paimon_conform.layouts.binary_row import bucketing as bk
 from paimon_conform.layouts.binary_row import codec as br
@@ -105,3 +105,58 @@ def test_bloom_from_string_columns_equals_lists(values, binary):
     listed = [None if v is None else v.encode() for v in values] if binary else values
     col = pa.array(listed, pa.binary() if binary else pa.string())
     assert bloom.build(t, col, 50) == bloom.build(t, listed, 50)
+
+
+# The small-input paths (core/kernel_calls.py and bloom.bit_set: numpy / Python below COMPILED_FROM values, so
+# that a process checking only small files never loads numba) against the kernels, on the same inputs; then the
+# dispatch.
+
+
+@given(st.lists(st.binary(max_size=140), max_size=30), st.integers(0, 3))
+def test_small_xxh64_equals_the_kernel(values, cut):
+    offsets, data = _column(values)
+    offsets = offsets[min(cut, len(values)) :]  # a slice of a column: offsets into the whole data buffer
+    assert kernel_calls.xxh64_values(offsets, data).tolist() == kernels.xxh64_values(offsets, data).tolist()
+
+
+@given(st.lists(st.integers(-(2**63), 2**63 - 1) | st.sampled_from([0, -1, 2**63 - 1, -(2**63)]), max_size=60))
+def test_small_wang64_equals_the_kernel(values):
+    v = np.array(values, dtype=np.int64).view(np.uint64)
+    assert kernel_calls.wang64_values(v).tolist() == kernels.wang64_values(v).tolist()
+    assert kernel_calls.wang64_numpy(v).tolist() == [hashing.wang64(x) & (2**64 - 1) for x in values]
+
+
+@given(st.lists(st.integers(-(2**63), 2**63 - 1), max_size=60), st.integers(0, 12), st.integers(1, 5000))
+def test_small_bloom_bits_equal_the_kernel(hashes, k, num_bits):
+    h = np.array(hashes, dtype=np.int64)
+    small = bloom.bit_set(h, k, num_bits)
+    assert small.dtype == np.uint8
+    assert small.tobytes() == kernels.bloom_bits(h.view(np.uint64), k, num_bits).tobytes()
+
+
+@given(st.lists(st.integers(-(2**63), 2**63 - 1) | st.integers(-3, 3), max_size=80))
+def test_small_first_codes_equal_the_kernel(values):
+    arr = np.array(values, dtype=np.int64)
+    codes, distinct = kernel_calls.first_codes(arr)
+    want_codes, want_distinct = kernels.first_codes(arr)
+    assert (codes.dtype, distinct.dtype) == (want_codes.dtype, want_distinct.dtype)
+    assert codes.tolist() == want_codes.tolist()
+    assert distinct.tolist() == want_distinct.tolist()
+
+
+def test_the_dispatch_takes_the_kernel_from_compiled_from_values(monkeypatch):
+    """Below COMPILED_FROM the small path runs, from it the kernel: each call is seen on the side it takes."""
+    seen: list[str] = []
+    for name in ("xxh64_values", "wang64_values", "bloom_bits", "first_codes"):
+        real = getattr(kernels, name)
+        monkeypatch.setattr(kernels, name, lambda *a, _real=real, _n=name: seen.append(_n) or _real(*a))
+    limit = kernel_calls.COMPILED_FROM
+    for n, compiled in ((limit - 1, False), (limit, True)):
+        seen.clear()
+        ints = np.arange(n, dtype=np.uint64)
+        offsets, data = _column([b"x"] * n)
+        kernel_calls.xxh64_values(offsets, data)
+        kernel_calls.wang64_values(ints)
+        bloom.bit_set(ints.view(np.int64), 3, 1024)
+        kernel_calls.first_codes(ints.view(np.int64))
+        assert seen == (["xxh64_values", "wang64_values", "bloom_bits", "first_codes"] if compiled else [])

@@ -97,6 +97,47 @@ def test_out_of_range_values_are_encode_errors():
         roaring.from_ranges([[1, 5], [3, 9]])
 
 
+def _scalar_values(ranges, limit):
+    """from_ranges' reference: check pair by pair, then one arange per pair."""
+    roaring._check_ranges_scalar(ranges, limit)
+    return [v for a, b in ranges for v in range(int(a), int(b) + 1)]
+
+
+_bound = st.one_of(st.integers(0, 40), st.integers(2**32 - 20, 2**32 + 2), st.integers(2**64 - 20, 2**64 + 1))
+_ranges = st.lists(
+    st.one_of(
+        st.lists(_bound, min_size=2, max_size=2),
+        st.lists(st.integers(-3, 40), min_size=1, max_size=3),  # negatives and wrong lengths
+        st.tuples(_bound, _bound).map(list),
+        st.lists(st.booleans(), min_size=2, max_size=2),
+    ),
+    max_size=6,
+)
+
+
+@given(
+    st.one_of(_ranges, _ranges.map(lambda r: sorted(r, key=lambda p: p[:1]))), st.sampled_from([2**32 - 1, 2**64 - 1])
+)
+def test_column_wise_ranges_equal_pair_by_pair(ranges, limit):
+    """The column-wise range check and expansion give the scalar reference's values and refusals, pair for pair."""
+    try:
+        want = _scalar_values(ranges, limit)
+    except (EncodeError, IndexError, ValueError) as exc:  # not pairs (1 or 3 elements): the case schema refuses
+        with pytest.raises(type(exc)):
+            roaring.from_ranges(ranges, limit)
+        return
+    if len(want) > 10_000:
+        return
+    assert roaring.check_ranges(ranges, limit) == len(want)
+    assert roaring.from_ranges(ranges, limit).tolist() == want
+
+
+def test_column_wise_ranges_full_u64_span():
+    """[0, 2^64 - 1] holds 2^64 values: the uint64 sum wraps to 0 and must still count them."""
+    assert roaring.check_ranges([[0, 2**64 - 1]]) == 2**64
+    assert roaring.check_ranges([[0, 9], [10, 2**64 - 1]]) == 2**64
+
+
 @given(st.lists(st.integers(0, 2**40), max_size=200))
 def test_ranges_round_trip(values):
     arr = np.unique(np.asarray(values, dtype=np.uint64))

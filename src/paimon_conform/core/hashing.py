@@ -18,6 +18,7 @@ import numpy as np
 import pyarrow as pa
 import xxhash
 
+from paimon_conform.core import kernel_calls
 from paimon_conform.core.errors import EncodeError
 from paimon_conform.core.types import DataType
 
@@ -49,9 +50,7 @@ def wang64(key: int) -> int:
 
 def wang64_array(keys: np.ndarray) -> np.ndarray:
     """wang64 over an int64 array (compiled loop; same results as wang64)."""
-    from paimon_conform.core import kernels  # numba: imported when first needed
-
-    return kernels.wang64_values(np.ascontiguousarray(keys, dtype=np.int64).view(np.uint64)).view(np.int64)
+    return kernel_calls.wang64_values(np.ascontiguousarray(keys, dtype=np.int64).view(np.uint64)).view(np.int64)
 
 
 def xxh64(data: bytes) -> int:
@@ -69,9 +68,7 @@ def binary_buffers(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
 
 def xxh64_column(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
     """XXH64 (seed 0, signed) of every value of a binary column given by its offsets (n + 1) and data bytes."""
-    from paimon_conform.core import kernels  # numba: imported when first needed
-
-    return kernels.xxh64_values(np.ascontiguousarray(offsets, dtype=np.int64), data).view(np.int64)
+    return kernel_calls.xxh64_values(np.ascontiguousarray(offsets, dtype=np.int64), data).view(np.int64)
 
 
 def float_bits(v: float) -> int:

@@ -11,6 +11,10 @@ external path (`data-file.external-paths`, Paimon 1.1+) are reported and not ope
 from __future__ import annotations
 
 import os
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path, PurePosixPath
 
 from paimon_conform.core.errors import UsageError
@@ -41,6 +45,43 @@ def _real(path: Path | str) -> str:
     return os.path.realpath(path)
 
 
+_PINNED: ContextVar[dict[str, str] | None] = ContextVar("paimon_conform_pinned_roots", default=None)
+
+
+@contextmanager
+def pinned_root(root: Path | str) -> Iterator[None]:
+    """Resolve the root's real path once for the block (one validation run) instead of once per name: the
+    containment check itself is unchanged, every name is still resolved below that real path."""
+    key = os.fspath(root)
+    token = _PINNED.set({**(_PINNED.get() or {}), key: _real(root)})
+    try:
+        yield
+    finally:
+        _PINNED.reset(token)
+
+
+def _real_root(root: Path | str) -> str:
+    pinned = _PINNED.get()
+    base = pinned.get(os.fspath(root)) if pinned else None
+    return base if base is not None else _real(root)
+
+
+def _real_below(base: str, parts: tuple[str, ...]) -> str:
+    """os.path.realpath(base/parts...) for a real `base` and plain parts (no `.`, `..` or empty element):
+    one lstat per part below the base instead of one per element from `/`. A symlink on the way hands the
+    whole path to realpath; a missing element ends the walk, as in realpath (nothing under it can exist)."""
+    path = base
+    for i, part in enumerate(parts):
+        path = os.path.join(path, part)
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError:  # missing, or a file where a directory was named: realpath keeps the rest as written
+            return os.path.join(path, *parts[i + 1 :])
+        if stat.S_ISLNK(mode):
+            return _real(os.path.join(base, *parts))
+    return path
+
+
 def _under(real: str, base: str) -> bool:
     return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
 
@@ -59,8 +100,8 @@ def contained(root: Path, relative: str) -> Path:
     if not all(_short(p) for p in rel.parts):
         raise OutsideRoot(root, relative, f"has an element longer than {NAME_MAX} bytes")
     try:
-        base = _real(root)
-        real = _real(root.joinpath(*rel.parts))
+        base = _real_root(root)
+        real = _real_below(base, rel.parts)
     except (OSError, RuntimeError, ValueError) as exc:
         raise OutsideRoot(root, relative, f"cannot be resolved ({exc.__class__.__name__})") from None
     if not _under(real, base):

@@ -23,7 +23,7 @@ import mmh3
 import numpy as np
 import pyarrow as pa
 
-from paimon_conform.core import budget, hashing, javahash
+from paimon_conform.core import budget, hashing, javahash, kernel_calls
 from paimon_conform.core.errors import EncodeError, UsageError
 from paimon_conform.core.types import DataType, to_internal
 from paimon_conform.formats import columns as datafile
@@ -504,9 +504,7 @@ def _hash_one_var(words: list[int | np.ndarray], slot: int, arr: pa.Array, fixed
     table = np.empty((len(words), n), dtype=np.uint32)
     for j, w in enumerate(words):
         table[j] = w
-    from paimon_conform.core import kernels  # numba: imported when first needed
-
-    return kernels.murmur_one_var(table, slot, data, starts, lengths, nulls, fixed)
+    return kernel_calls.compiled().murmur_one_var(table, slot, data, starts, lengths, nulls, fixed)
 
 
 def bucket_columns(

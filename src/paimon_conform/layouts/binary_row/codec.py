@@ -8,6 +8,7 @@ then a variable part padded to 8 bytes per item. Hashing and buckets are in
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
 from collections.abc import Sequence
@@ -185,8 +186,26 @@ def _field_value(t: DataType, field: Any, path: str, at: int) -> Any:
     return slot.value
 
 
+CACHED_ROW_BYTES = 4096  # rows up to this size are remembered (manifests repeat partitions and stats rows)
+
+
 def read(types: Sequence[DataType], data: bytes, serialized: bool = False) -> tuple[int, list[Any]]:
     """(row kind byte, internal values) of a row written with these field types."""
+    if len(data) <= CACHED_ROW_BYTES:
+        kind, values = _read_cached(tuple(types), bytes(data), serialized)
+        return kind, list(values)
+    return _read(types, data, serialized)
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_cached(types: tuple[DataType, ...], data: bytes, serialized: bool) -> tuple[int, tuple[Any, ...]]:
+    """read() of a small row, kept: its values are immutable (numbers, str, bytes, tuples); a LayoutError is
+    raised again on every call, never kept."""
+    kind, values = _read(types, data, serialized)
+    return kind, tuple(values)
+
+
+def _read(types: Sequence[DataType], data: bytes, serialized: bool) -> tuple[int, list[Any]]:
     row = parse(types, data, serialized)
     base = 4 if serialized else 0
     values = []

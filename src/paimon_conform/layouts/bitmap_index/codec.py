@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pyroaring import BitMap
 
-from paimon_conform.core import structure
+from paimon_conform.core import kernel_calls, structure
 from paimon_conform.core.errors import EncodeError, LayoutError
 from paimon_conform.core.findings import Finding
 from paimon_conform.core.hashing import double_bits, float_bits, timestamp_from_long, timestamp_long
@@ -131,10 +131,8 @@ def group_rows(t: DataType, values: Sequence[Any] | pa.Array) -> tuple[list[Any]
     n = len(values)
     kind = key_kind(t)
     if kind != "string":  # map_key is the column's Java long (index_keys.java_longs); a BOOLEAN's is the bool
-        from paimon_conform.core import kernels  # numba: imported when first needed
-
         rows, longs = java_longs(t, values)
-        codes, distinct = kernels.first_codes(longs)
+        codes, distinct = kernel_calls.first_codes(longs)
         keys: list[Any] = [bool(k) for k in distinct.tolist()] if kind == "boolean" else distinct.tolist()
     elif isinstance(values, pa.ChunkedArray | pa.Array):
         rows, keys, codes = arrow_string_codes(values)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from paimon_conform.core import budget
+from paimon_conform.core import budget, kernel_calls
 from paimon_conform.core.errors import EncodeError
 from paimon_conform.core.hashing import fast_hash, fast_hash_many
 from paimon_conform.core.types import DataType
@@ -62,10 +62,17 @@ def build_from_hashes(hashes: np.ndarray, items: int, fpp: float) -> bytes:
     """Payload for already-hashed non-null values."""
     num_bits, k = sizing(items, fpp)
     budget.reserve(num_bits // 8 + 1, f"a bloom filter of {num_bits} bits (items {items}, fpp {fpp})")
-    from paimon_conform.core import kernels  # numba: imported when first needed
+    return struct.pack(">i", k) + bit_set(np.ascontiguousarray(hashes, dtype=np.int64), k, num_bits).tobytes()
 
-    bits = kernels.bloom_bits(np.ascontiguousarray(hashes, dtype=np.int64).view(np.uint64), k, num_bits)
-    return struct.pack(">i", k) + bits.tobytes()
+
+def bit_set(hashes: np.ndarray, k: int, num_bits: int) -> np.ndarray:
+    """The ceil(num_bits / 8) bytes (uint8) of the bit set after BloomFilter64.addHash of each int64 hash: from
+    `positions` for fewer than COMPILED_FROM hashes, else in the compiled loop (kernels.bloom_bits)."""
+    if len(hashes) < kernel_calls.COMPILED_FROM:
+        bits = np.zeros(num_bits, dtype=bool)
+        bits[positions(hashes, k, num_bits)] = True
+        return np.packbits(bits, bitorder="little")
+    return kernel_calls.compiled().bloom_bits(hashes.view(np.uint64), k, num_bits)
 
 
 def build(t: DataType, values: Sequence[Any] | pa.Array, items: int = DEFAULT_ITEMS, fpp: float = DEFAULT_FPP) -> bytes:

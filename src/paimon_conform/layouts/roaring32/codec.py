@@ -17,6 +17,7 @@ import array
 import struct
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 from pyroaring import BitMap, BitMap64
@@ -46,7 +47,8 @@ def java_container_kind(cardinality: int, num_runs: int) -> str:
 
 
 def as_sorted_unique(values: Iterable[int] | np.ndarray, limit: int) -> np.ndarray:
-    """Values as a sorted, duplicate-free uint64 array; EncodeError if out of [0, limit]."""
+    """Values as a sorted, duplicate-free uint64 array (the input itself when it already is one: read only);
+    EncodeError if out of [0, limit]."""
     if isinstance(values, np.ndarray):
         if values.dtype.kind not in "iu":
             raise EncodeError(f"positions must be integers, got {values.dtype}")
@@ -60,7 +62,10 @@ def as_sorted_unique(values: Iterable[int] | np.ndarray, limit: int) -> np.ndarr
         lo, hi = min(values), max(values)
     if lo < 0 or hi > limit:
         raise EncodeError(f"position out of range [0, {limit}]: {lo if lo < 0 else hi}")
-    return np.unique(np.asarray(values, dtype=np.uint64))
+    arr = np.asarray(values, dtype=np.uint64)
+    if arr.ndim == 1 and bool((arr[1:] > arr[:-1]).all()):
+        return arr  # already sorted and duplicate-free (one linear pass instead of a sort)
+    return np.unique(arr)
 
 
 @dataclass(frozen=True)
@@ -197,6 +202,12 @@ def pairs(firsts: np.ndarray, lasts: np.ndarray) -> list[list[int]]:
 
 def check_ranges(ranges: Sequence[Sequence[int]], limit: int = MAX_U64) -> int:
     """The number of values inclusive [first, last] runs hold; EncodeError unless ascending, disjoint, in [0, limit]."""
+    bounds = range_bounds(ranges, limit)
+    return _check_ranges_scalar(ranges, limit) if bounds is None else bounds[2]
+
+
+def _check_ranges_scalar(ranges: Sequence[Sequence[int]], limit: int) -> int:
+    """check_ranges one pair at a time: the reference, and the path that names the first bad pair."""
     total = 0
     prev = -1
     for pair in ranges:
@@ -210,12 +221,41 @@ def check_ranges(ranges: Sequence[Sequence[int]], limit: int = MAX_U64) -> int:
     return total
 
 
+def range_bounds(ranges: Sequence[Sequence[int]], limit: int) -> tuple[np.ndarray, np.ndarray, int] | None:
+    """Valid runs as (firsts, lasts, total) in uint64, checked column-wise; None when they are not plain
+    [int, int] pairs in [0, limit], ascending and disjoint (then `_check_ranges_scalar` says which pair)."""
+    if not isinstance(ranges, list) or not ranges:
+        return None
+    try:
+        if set(map(type, ranges)) != {list} or set(map(type, chain.from_iterable(ranges))) != {int}:
+            return None
+        pairs_ = np.array(ranges, dtype=np.uint64)  # a negative or a too large int raises OverflowError
+    except (OverflowError, ValueError):
+        return None
+    if pairs_.ndim != 2 or pairs_.shape[1] != 2:
+        return None
+    firsts, lasts = pairs_[:, 0], pairs_[:, 1]
+    if int(lasts.max()) > limit or bool((firsts > lasts).any()) or bool((firsts[1:] <= lasts[:-1]).any()):
+        return None
+    # disjoint runs in [0, 2^64) hold at most 2^64 values: the uint64 sum wraps only for exactly 2^64
+    total = int((lasts - firsts + np.uint64(1)).sum(dtype=np.uint64)) or 1 << 64
+    return np.ascontiguousarray(firsts), np.ascontiguousarray(lasts), total
+
+
 def from_ranges(ranges: Sequence[Sequence[int]], limit: int = MAX_U64) -> np.ndarray:
     """Inclusive [first, last] runs back to a sorted uint64 array (refused past the memory budget)."""
-    total = check_ranges(ranges, limit)
+    bounds = range_bounds(ranges, limit)
+    if bounds is None:
+        total = _check_ranges_scalar(ranges, limit)
+        budget.reserve(VALUE_BYTES * total, f"{total} values listed from ranges")
+        parts = [np.arange(int(a), int(b) + 1, dtype=np.uint64) for a, b in ranges]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64)
+    firsts, lasts, total = bounds
     budget.reserve(VALUE_BYTES * total, f"{total} values listed from ranges")
-    parts = [np.arange(int(a), int(b) + 1, dtype=np.uint64) for a, b in ranges]
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64)
+    lengths = lasts - firsts + np.uint64(1)
+    starts = np.cumsum(lengths, dtype=np.uint64) - lengths  # each run's place in the output
+    # value = run's first + (place - run's start); uint64 wraps modulo 2^64, which keeps the sum exact
+    return np.arange(total, dtype=np.uint64) + np.repeat(firsts - starts, lengths.astype(np.int64))
 
 
 def bitmap_values(bm: BitMap | BitMap64) -> np.ndarray:

@@ -22,7 +22,7 @@ from paimon_conform.core.report import FileResult
 from paimon_conform.table import features
 from paimon_conform.table import table_layout as tl
 from paimon_conform.table.chain import Chain, load_chain
-from paimon_conform.table.paths import OutsideRoot, contained, is_file, list_names
+from paimon_conform.table.paths import OutsideRoot, contained, is_file, list_names, pinned_root
 from paimon_conform.table.read import data_files
 from paimon_conform.table.read.index_files import IndexReader, load_index_files
 from paimon_conform.table.schema import Schemas, TableSchema, branch_folders, read_schema, schema_ids
@@ -220,7 +220,7 @@ def validate_table(
     if not os.path.isdir(root):  # False for a name the OS refuses (too long, NUL), not an OSError
         return [FileResult(str(root), "table", unusable="not a directory")]
     try:
-        with checking(str(root)):
+        with checking(str(root)), pinned_root(root):
             return _validate(root, progress, stats, java_version, workers or Workers())
     except UsageError as exc:  # metadata the checks need is unusable (a damaged option, an escaping folder)
         return [FileResult(str(root), "table", unusable=str(exc))]
