@@ -41,5 +41,9 @@ if [ ! -d tools/kaitai/node_modules/kaitai-struct-compiler ] || [ tools/kaitai/p
   npm ci --no-audit --no-fund --prefix tools/kaitai >/dev/null 2>&1 || npm ci --no-audit --no-fund --prefix tools/kaitai
 fi
 
+# the kit's bytecode, written once here (pip does this for a regular install; an editable one leaves it to the
+# first run, and a PYTHONDONTWRITEBYTECODE environment would recompile the kit on every command)
+.venv/bin/python -m compileall -q src generated >/dev/null
+
 .venv/bin/python tools/paimon_java.py >/dev/null
 echo "install: ready (.venv, tools/kaitai/node_modules, deps/jars, build/java)"

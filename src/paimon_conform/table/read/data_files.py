@@ -78,7 +78,8 @@ class DataFile:
 
     def header(self) -> DataFile:
         """The same file without its rows (what stays known of a window once the next is read)."""
-        return DataFile(self.format, self.columns, self.table.schema.empty_table(), self.parquet_metadata)
+        empty = pa.Table.from_batches([], schema=self.table.schema)  # Schema.empty_table() imports pandas
+        return DataFile(self.format, self.columns, empty, self.parquet_metadata)
 
 
 def arrow_family(t: pa.DataType) -> str | None:
