@@ -23,6 +23,7 @@ from paimon_conform.core import cases
 from paimon_conform.core.errors import PaimonConformError
 from paimon_conform.core.findings import Finding
 from paimon_conform.core.report import FileResult
+from paimon_conform.formats import orc_isolated
 from paimon_conform.layouts.hash_index import dynamic_bucket
 from paimon_conform.layouts.registry import get
 
@@ -153,6 +154,10 @@ def check_corpus(root: Path, jobs: int = 1) -> tuple[list[FileResult], Counter]:
         return [_check(item, root) for item in work], tally
     # forked after the imports: the workers start at once, under the budget in force here
     workers = min(jobs, len(work), 4 * (os.cpu_count() or 1))  # more than that only costs memory
-    with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
+    initializer = None
+    if any(item[0] == "table" for item in work):
+        orc_isolated.warm()  # each worker forks its ORC reader at its start, ready, instead of starting Python
+        initializer = orc_isolated.fork_worker
+    with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork"), initializer=initializer) as pool:
         results = list(pool.map(partial(_check, root=root), work, chunksize=2))
     return results, tally

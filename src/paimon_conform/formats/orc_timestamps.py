@@ -965,6 +965,15 @@ def _tzif_fixed(seconds: int) -> bytes:
     return header + counts + body + header + counts + body + footer
 
 
+def drop_private_tzdir() -> None:
+    """Remove the private zone directory prepare_pyarrow made in this process, if any (a process that leaves
+    by os._exit runs no exit handler)."""
+    global _TZDIR
+    if _TZDIR is not None:
+        shutil.rmtree(_TZDIR, ignore_errors=True)
+        _TZDIR = None
+
+
 def prepare_pyarrow(path: str | Path) -> None:
     """Let pyarrow open `path` although a stripe's writer zone is no IANA name ('GMT+08:00', 'CTT').
 

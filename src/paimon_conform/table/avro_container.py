@@ -9,6 +9,7 @@ records exhausts memory; this reader is what the table's metadata files go throu
 from __future__ import annotations
 
 import bz2
+import functools
 import io
 import lzma
 import sys
@@ -185,7 +186,9 @@ class _Shape:
         return shape
 
 
+@functools.cache
 def _zstd() -> Any:
+    """The zstd module (looked up once: a failed import is searched for again on every call)."""
     try:
         from compression import zstd  # Python 3.14
     except ImportError:

@@ -1,0 +1,94 @@
+"""The ORC reader's worker process (formats/orc_isolated.py) when the corpus check forks it (`fork_worker`)
+instead of starting a Python subprocess: the same rows for every golden ORC file, a crash reported for the
+file and the next read served by a fresh worker, nothing left running after the stop."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import signal
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from paimon_conform.core.errors import UsageError
+from paimon_conform.formats import orc_isolated
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+ORC_FILES = sorted(str(p) for p in (GOLDEN / "tables").rglob("*.orc"))
+
+
+def _forked_pool() -> ProcessPoolExecutor:
+    """A one-process pool set up as the corpus check sets up its workers."""
+    orc_isolated.warm()
+    return ProcessPoolExecutor(1, mp_context=mp.get_context("fork"), initializer=orc_isolated.fork_worker)
+
+
+def _same(a: pa.Table, b: pa.Table) -> bool:
+    """Equal schemas and values, NaN equal to NaN (Table.equals says no; the IPC bytes differ in null slots)."""
+    return a.schema == b.schema and repr(a.to_pylist()) == repr(b.to_pylist())
+
+
+def _read_in_worker(path: str) -> tuple[str, object]:
+    worker = orc_isolated._worker
+    return type(worker).__name__, orc_isolated.read_orc(path)
+
+
+def test_the_forked_worker_reads_what_the_subprocess_reads():
+    assert len(ORC_FILES) >= 10
+    with _forked_pool() as pool:
+        forked = list(pool.map(_read_in_worker, ORC_FILES))
+    for path, (kind, table) in zip(ORC_FILES, forked, strict=True):
+        assert kind == "_Forked"
+        assert _same(table, orc_isolated.read_orc(path)), path  # this process: the subprocess worker
+    assert type(orc_isolated._worker).__name__ == "Popen"
+
+
+def _crash_then_read(path: str) -> list[str]:
+    seen = []
+    orc_isolated.read_orc(path)
+    first = orc_isolated._worker
+    os.kill(first.pid, signal.SIGKILL)  # what a segmentation fault in the reader does to the worker
+    try:
+        orc_isolated.read_orc(path)
+        seen.append("read")
+    except UsageError as exc:
+        seen.append(str(exc))
+    with pytest.raises(ChildProcessError):  # the crashed worker was reaped
+        os.waitpid(first.pid, os.WNOHANG)
+    table = orc_isolated.read_orc(path)
+    seen.append(f"{type(orc_isolated._worker).__name__} {table.num_rows}")
+    forked = orc_isolated._worker
+    orc_isolated._stop()
+    seen.append(f"stopped {forked.returncode}")
+    return seen
+
+
+def test_a_crash_is_the_files_error_and_the_next_read_has_a_fresh_worker():
+    rows = orc_isolated.read_orc(ORC_FILES[0]).num_rows
+    with _forked_pool() as pool:
+        seen = pool.submit(_crash_then_read, ORC_FILES[0]).result()
+    assert seen == [
+        "the ORC reader crashed on this file (damaged ORC structure)",
+        f"Popen {rows}",  # after a crash: the plain subprocess, as in any other process
+        "stopped 0",
+    ]
+
+
+def _stop_forked(path: str) -> tuple[int, int | None]:
+    orc_isolated.read_orc(path)
+    worker = orc_isolated._worker
+    orc_isolated._stop()
+    try:
+        os.waitpid(worker.pid, os.WNOHANG)
+        reaped = False
+    except ChildProcessError:
+        reaped = True
+    return int(reaped), worker.returncode
+
+
+def test_the_stop_ends_and_reaps_the_forked_worker():
+    with _forked_pool() as pool:
+        assert pool.submit(_stop_forked, ORC_FILES[0]).result() == (1, 0)
