@@ -92,3 +92,28 @@ def _stop_forked(path: str) -> tuple[int, int | None]:
 def test_the_stop_ends_and_reaps_the_forked_worker():
     with _forked_pool() as pool:
         assert pool.submit(_stop_forked, ORC_FILES[0]).result() == (1, 0)
+
+
+def test_a_forked_reader_leaves_its_parents_zone_directory(tmp_path, monkeypatch):
+    """This process has a private zone directory (prepare_pyarrow made one, as an in-process read does): the
+    workers forked from it inherit the variable, never remove the directory, and read as before."""
+    from paimon_conform.formats import orc_timestamps
+
+    private = tmp_path / "tzdir"  # as prepare_pyarrow makes it: the system's zone files linked
+    private.mkdir()
+    for entry in Path("/usr/share/zoneinfo").iterdir():
+        (private / entry.name).symlink_to(entry)
+    monkeypatch.setattr(orc_timestamps, "_TZDIR", private)
+    monkeypatch.setattr(orc_timestamps, "_TZDIR_OWNER", os.getpid())
+    monkeypatch.setattr(orc_timestamps, "_TZDIR_BEFORE", os.environ.get("TZDIR"))
+    monkeypatch.setenv("TZDIR", str(private))
+    with _forked_pool() as pool:  # a reader stopped before its first read
+        pool.submit(orc_isolated._stop).result()
+    assert private.is_dir()
+    with _forked_pool() as pool:
+        forked = list(pool.map(_read_in_worker, ORC_FILES))
+        seen = pool.submit(_crash_then_read, ORC_FILES[0]).result()
+    assert private.is_dir()
+    assert (private / "UTC").is_symlink()
+    assert [kind for kind, _ in forked] == ["_Forked"] * len(ORC_FILES)
+    assert seen[0].startswith("the ORC reader crashed")

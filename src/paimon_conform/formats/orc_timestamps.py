@@ -936,6 +936,8 @@ def fix_table(
 # ---------------------------------------------------------------- pyarrow's time zone database
 
 _TZDIR: Path | None = None
+_TZDIR_OWNER: int | None = None  # the process that made it (a forked one inherits the variable, not the directory)
+_TZDIR_BEFORE: str | None = None  # TZDIR before it pointed there
 
 
 def _system_zoneinfo() -> Path | None:
@@ -967,11 +969,22 @@ def _tzif_fixed(seconds: int) -> bytes:
 
 def drop_private_tzdir() -> None:
     """Remove the private zone directory prepare_pyarrow made in this process, if any (a process that leaves
-    by os._exit runs no exit handler)."""
+    by os._exit runs no exit handler); one a forked process inherited belongs to its parent and stays."""
     global _TZDIR
-    if _TZDIR is not None:
+    if _TZDIR is not None and os.getpid() == _TZDIR_OWNER:
         shutil.rmtree(_TZDIR, ignore_errors=True)
-        _TZDIR = None
+    _forget_tzdir()
+
+
+def _forget_tzdir() -> None:
+    """Stop using the private zone directory: TZDIR back to what it was before it."""
+    global _TZDIR
+    if _TZDIR is not None and os.environ.get("TZDIR") == str(_TZDIR):
+        if _TZDIR_BEFORE is None:
+            os.environ.pop("TZDIR", None)
+        else:
+            os.environ["TZDIR"] = _TZDIR_BEFORE
+    _TZDIR = None
 
 
 def prepare_pyarrow(path: str | Path) -> None:
@@ -984,7 +997,9 @@ def prepare_pyarrow(path: str | Path) -> None:
     Call it before pyarrow opens the file, in a process of its own (it sets os.environ).
     pyarrow's timestamp values for those stripes still need `fix_table`.
     """
-    global _TZDIR
+    global _TZDIR, _TZDIR_OWNER, _TZDIR_BEFORE
+    if _TZDIR is not None and os.getpid() != _TZDIR_OWNER:
+        _forget_tzdir()  # forked: the directory is the parent's, which may remove it; this process makes its own
     if _TZDIR is not None and os.environ.get("TZDIR") != str(_TZDIR):
         os.environ["TZDIR"] = str(_TZDIR)
     try:
@@ -1001,8 +1016,9 @@ def prepare_pyarrow(path: str | Path) -> None:
         atexit.register(shutil.rmtree, target, True)
         for entry in source.iterdir():
             (target / entry.name).symlink_to(entry)
+        _TZDIR_BEFORE = os.environ.get("TZDIR")
         os.environ["TZDIR"] = str(target)
-        _TZDIR = target
+        _TZDIR, _TZDIR_OWNER = target, os.getpid()
     for zone in zones:
         if not _SAFE_ZONE_ID.fullmatch(zone) or (_TZDIR / zone).exists() or (_TZDIR / zone).is_symlink():
             continue

@@ -186,7 +186,8 @@ def _field_value(t: DataType, field: Any, path: str, at: int) -> Any:
     return slot.value
 
 
-CACHED_ROW_BYTES = 4096  # rows up to this size are remembered (manifests repeat partitions and stats rows)
+CACHED_ROW_BYTES = 1024  # rows up to this size are remembered (manifests repeat partitions and stats rows);
+# with 4,096 kept at most, about 8 MiB at worst, outside the memory budget
 
 
 def read(types: Sequence[DataType], data: bytes, serialized: bool = False) -> tuple[int, list[Any]]:
