@@ -117,3 +117,17 @@ def test_a_forked_reader_leaves_its_parents_zone_directory(tmp_path, monkeypatch
     assert (private / "UTC").is_symlink()
     assert [kind for kind, _ in forked] == ["_Forked"] * len(ORC_FILES)
     assert seen[0].startswith("the ORC reader crashed")
+
+
+def test_workers_forked_from_a_reading_process_leave_its_reader_running():
+    """This process reads through its own subprocess worker; the pool's workers inherit it through the fork,
+    fork their own, and must not end this one: its next read is served by the same process, not a crash."""
+    rows = orc_isolated.read_orc(ORC_FILES[0]).num_rows
+    mine = orc_isolated._worker
+    with _forked_pool() as pool:
+        kinds = [kind for kind, _ in pool.map(_read_in_worker, ORC_FILES[:3])]
+        pool.submit(orc_isolated._stop).result()
+    assert kinds == ["_Forked"] * 3
+    assert orc_isolated.read_orc(ORC_FILES[0]).num_rows == rows
+    assert orc_isolated._worker is mine
+    assert mine.poll() is None

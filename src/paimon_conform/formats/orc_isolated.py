@@ -34,6 +34,7 @@ import pyarrow as pa
 from paimon_conform.core.errors import UsageError
 
 _worker: subprocess.Popen | _Forked | None = None
+_owner: int | None = None  # the process that started _worker (a forked process inherits the variable only)
 
 
 def _read_ipc(request: str) -> bytes:
@@ -120,7 +121,10 @@ class _Forked:
 
     def poll(self) -> int | None:
         if self.returncode is None:
-            done, status = os.waitpid(self.pid, os.WNOHANG)
+            try:
+                done, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:  # reaped already, or not this process's child
+                done, status = self.pid, 0
             if done:
                 self.returncode = os.waitstatus_to_exitcode(status)
         return self.returncode
@@ -138,7 +142,10 @@ class _Forked:
                     raise subprocess.TimeoutExpired(f"ORC worker {self.pid}", timeout)
                 time.sleep(0.01)
         if self.returncode is None:
-            _, status = os.waitpid(self.pid, 0)
+            try:
+                _, status = os.waitpid(self.pid, 0)
+            except ChildProcessError:
+                status = 0
             self.returncode = os.waitstatus_to_exitcode(status)
         return self.returncode
 
@@ -146,26 +153,30 @@ class _Forked:
 def fork_worker() -> None:
     """Fork this process's ORC worker now (see the module's note: only in a process that is single-threaded
     and has read nothing through Arrow yet); call warm() before, in the process this one was forked from."""
-    global _worker
+    global _worker, _owner
     _close()
-    _worker = _Forked()
+    _worker, _owner = _Forked(), os.getpid()
     atexit.register(_stop)
 
 
 def _close() -> None:
-    """Let go of the current worker, if any: close its pipes, end it, reap it."""
+    """Let go of the current worker, if any: close this process's ends of its pipes; end and reap it when this
+    process started it (one inherited from the process this one was forked from is that process's, and runs on)."""
     global _worker
     if _worker is not None:
         for stream in (_worker.stdin, _worker.stdout):
             with contextlib.suppress(OSError):
                 stream.close()  # type: ignore[union-attr]
-        _worker.kill()
-        _worker.wait()
+        if _owner == os.getpid():
+            _worker.kill()
+            _worker.wait()
         _worker = None
 
 
 def _stop() -> None:
     global _worker
+    if _worker is not None and _owner != os.getpid():
+        _close()
     if _worker is not None:
         _worker.stdin.close()  # type: ignore[union-attr]
         try:
@@ -177,10 +188,13 @@ def _stop() -> None:
 
 
 def _start() -> subprocess.Popen:
-    global _worker
+    global _worker, _owner
+    if _worker is not None and _owner != os.getpid():
+        _close()  # inherited through a fork: its parent's worker, not this process's
     if _worker is None or _worker.poll() is not None:
         cmd = [sys.executable, "-m", "paimon_conform.formats.orc_isolated"]
         _worker = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=False)
+        _owner = os.getpid()
         atexit.register(_stop)
     return _worker
 
