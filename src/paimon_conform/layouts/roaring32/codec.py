@@ -211,6 +211,8 @@ def _check_ranges_scalar(ranges: Sequence[Sequence[int]], limit: int) -> int:
     total = 0
     prev = -1
     for pair in ranges:
+        if not isinstance(pair, list | tuple) or len(pair) != 2:
+            raise EncodeError(f"a range is [first, last], got {pair!r:.80}")
         first, last = int(pair[0]), int(pair[1])
         if first < 0 or last > limit or first > last:
             raise EncodeError(f"bad range [{first}, {last}] (limit {limit})")
