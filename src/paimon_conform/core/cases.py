@@ -106,12 +106,23 @@ def read(path: str | Path) -> dict[str, Any]:
     return check(case)
 
 
+def int_lists(value: Any) -> bool:
+    """Whether a value is a non-empty list of lists of plain ints (a case's ranges or pairs), told without a
+    Python step per number."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and set(map(type, value)) == {list}
+        and set(map(type, chain.from_iterable(value))) <= {int}
+    )
+
+
 def content(case: Any) -> Any:
     """The case without annotation keys: what the bytes alone determine."""
     if isinstance(case, dict):
         return {k: content(v) for k, v in case.items() if k not in ANNOTATIONS}
     if isinstance(case, list):
-        if case and set(map(type, case)) == {list} and set(map(type, chain.from_iterable(case))) <= {int}:
+        if int_lists(case):
             return case  # a list of ranges / pairs (the long part of a sidecar): nothing to drop
         return [content(v) for v in case]
     return case

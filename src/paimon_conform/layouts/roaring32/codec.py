@@ -17,12 +17,12 @@ import array
 import struct
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain
 
 import numpy as np
 from pyroaring import BitMap, BitMap64
 
 from paimon_conform.core import budget
+from paimon_conform.core.cases import int_lists
 from paimon_conform.core.errors import EncodeError, LayoutError
 from paimon_conform.core.findings import Finding
 
@@ -226,11 +226,9 @@ def _check_ranges_scalar(ranges: Sequence[Sequence[int]], limit: int) -> int:
 def range_bounds(ranges: Sequence[Sequence[int]], limit: int) -> tuple[np.ndarray, np.ndarray, int] | None:
     """Valid runs as (firsts, lasts, total) in uint64, checked column-wise; None when they are not plain
     [int, int] pairs in [0, limit], ascending and disjoint (then `_check_ranges_scalar` says which pair)."""
-    if not isinstance(ranges, list) or not ranges:
+    if not int_lists(ranges):
         return None
     try:
-        if set(map(type, ranges)) != {list} or set(map(type, chain.from_iterable(ranges))) != {int}:
-            return None
         pairs_ = np.array(ranges, dtype=np.uint64)  # a negative or a too large int raises OverflowError
     except (OverflowError, ValueError):
         return None
