@@ -173,10 +173,15 @@ def _close() -> None:
         _worker = None
 
 
-def _stop() -> None:
-    global _worker
+def _drop_inherited() -> None:
+    """Let go of a worker this process inherited through a fork (its parent's, which it must not end)."""
     if _worker is not None and _owner != os.getpid():
         _close()
+
+
+def _stop() -> None:
+    global _worker
+    _drop_inherited()
     if _worker is not None:
         _worker.stdin.close()  # type: ignore[union-attr]
         try:
@@ -189,8 +194,7 @@ def _stop() -> None:
 
 def _start() -> subprocess.Popen:
     global _worker, _owner
-    if _worker is not None and _owner != os.getpid():
-        _close()  # inherited through a fork: its parent's worker, not this process's
+    _drop_inherited()
     if _worker is None or _worker.poll() is not None:
         cmd = [sys.executable, "-m", "paimon_conform.formats.orc_isolated"]
         _worker = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=False)

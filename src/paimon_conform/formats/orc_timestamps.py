@@ -970,7 +970,6 @@ def _tzif_fixed(seconds: int) -> bytes:
 def drop_private_tzdir() -> None:
     """Remove the private zone directory prepare_pyarrow made in this process, if any (a process that leaves
     by os._exit runs no exit handler); one a forked process inherited belongs to its parent and stays."""
-    global _TZDIR
     if _TZDIR is not None and os.getpid() == _TZDIR_OWNER:
         shutil.rmtree(_TZDIR, ignore_errors=True)
     _forget_tzdir()
