@@ -116,18 +116,6 @@ def test_cli_max_memory_option(tmp_path):
     assert cli.main(["validate", str(TABLE), "--max-memory", "1k"]) == 2
 
 
-def test_json_depth_ignores_brackets_in_strings():
-    assert budget.json_depth(b'{"a": [1, {"b": "[[[[{{{{"}]}') == 3
-    assert budget.json_depth(b'"\\"[[["') == 0
-    assert budget.json_depth(b"[" * 1000) == 1000
-    with pytest.raises(budget.JsonLimitError, match="nested 100000 levels"):
-        budget.loads_json("[" * 100_000 + "]" * 100_000, "x")
-    assert budget.loads_json(b'{"a": [[1]]}', "x") == {"a": [[1]]}
-
-
-# ------------------------------------------------------------------------------------------- Avro
-
-
 def test_avro_block_of_2_31_zero_byte_records_is_a_finding_not_an_oom(tmp_path):
     """~120 bytes: a writer schema whose records take no byte, one block claiming 2^31 of them."""
     root, snap = copy_table(tmp_path)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from paimon_conform import __version__
-from paimon_conform.core import budget, cases
+from paimon_conform.core import budget, cases, json_text
 from paimon_conform.core.errors import LayoutError, PaimonConformError, UsageError, checking
 from paimon_conform.core.findings import SEVERITIES, unreadable
 from paimon_conform.core.java_releases import NEWEST, RELEASES, judge, release
@@ -244,6 +244,8 @@ def _spark_workers(master: str):
         raise UsageError(f"--spark needs PySpark (pip install 'paimon-conform[spark]'): {exc}") from None
     try:
         spark = source.session("paimon-conform validate", master)
+    except MemoryError:
+        raise  # never a fault of the input (errors.OutOfMemory)
     except Exception as exc:  # noqa: BLE001 - the JVM, the master URL, the cluster: the environment, not a kit bug
         raise UsageError(f"--spark {master}: Spark did not start: {str(exc).splitlines()[0][:300]}") from None
     return validate.spark_workers(spark)
@@ -253,7 +255,7 @@ def cmd_encode(args: argparse.Namespace) -> int:
     """Write the bytes a JSON case describes."""
     check_output(args.output)
     try:
-        case = budget.loads_json(Path(args.input).read_bytes(), f"{args.input}", cases.MAX_DEPTH)
+        case = json_text.loads_json(Path(args.input).read_bytes(), f"{args.input}", cases.MAX_DEPTH)
     except (OSError, ValueError) as exc:  # JSONDecodeError, UnicodeDecodeError
         raise UsageError(f"{args.input}: cannot read a JSON case: {exc}") from None
     kind = args.kind or (case.get("kind") if isinstance(case, dict) else None)
@@ -355,7 +357,7 @@ def cmd_hash(args: argparse.Namespace) -> int:
 
     types = [parse_type(x) for x in split_types(args.types)] if args.types.strip() else []
     try:
-        values = budget.loads_json(args.values, "--values", cases.MAX_DEPTH)
+        values = json_text.loads_json(args.values, "--values", cases.MAX_DEPTH)
     except ValueError as exc:
         raise UsageError(f"--values must be a JSON array: {exc}") from None
     if not isinstance(values, list) or len(values) != len(types):

@@ -1,7 +1,7 @@
 """The resource budget: how much memory the kit may build from what one input claims.
 
 Counts, lengths and depths read from input (a block's record count, a bitmap's
-cardinality, a bloom filter's hash count, a JSON document's nesting) are checked
+cardinality, a bloom filter's hash count; JSON text: json_text.py) are checked
 against the bytes that remain and against this budget *before* anything is
 allocated from them; an input that would need more is refused with
 BudgetExceeded (a UsageError: exit 2 with the reason, or a finding where a
@@ -16,22 +16,16 @@ encode) sees the one the CLI set (`--max-memory`) without a parameter:
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
 
 from paimon_conform.core.errors import UsageError
 
 DEFAULT_MAX_MEMORY = 1 << 30  # 1 GiB: fits a laptop next to everything else it runs
 MIN_MAX_MEMORY = 1 << 20
-MAX_JSON_DEPTH = 128  # Paimon's deepest JSON (a schema of nested ROW / ARRAY / MAP types) is far shallower
-JSON_BYTES_FACTOR = 32  # Python objects built per byte of JSON text, at most ("[[],[],...]": 64 bytes per 3)
 
 _UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "m": 1 << 20, "mb": 1 << 20, "g": 1 << 30, "gb": 1 << 30}
 _UNITS |= {"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "t": 1 << 40, "tb": 1 << 40, "tib": 1 << 40}
@@ -122,36 +116,3 @@ class Meter:
     def room(self) -> int:
         """Bytes still free under the budget."""
         return max(0, current().max_memory - self.used)
-
-
-# ------------------------------------------------------------------------------------------- JSON
-
-_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
-
-
-def json_depth(data: bytes) -> int:
-    """The deepest nesting of arrays and objects in JSON text (brackets inside strings not counted)."""
-    bare = np.frombuffer(_JSON_STRING.sub(b"", data), dtype=np.uint8)
-    step = (np.isin(bare, (ord("["), ord("{")))).astype(np.int64) - np.isin(bare, (ord("]"), ord("}")))
-    return int(np.cumsum(step).max(initial=0))
-
-
-class JsonLimitError(UsageError):
-    """JSON text nested deeper than MAX_JSON_DEPTH, or too large for the budget."""
-
-
-def loads_json(data: str | bytes, what: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
-    """json.loads after bounding the text's size (against the budget) and nesting depth.
-
-    Raises JsonLimitError (a UsageError) for text over the limits and ValueError
-    (json.JSONDecodeError, UnicodeDecodeError) for text that is not JSON, as json.loads does.
-    """
-    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
-    try:
-        reserve(JSON_BYTES_FACTOR * len(raw), f"{what} ({len(raw)} bytes of JSON)")
-    except BudgetExceeded as exc:
-        raise JsonLimitError(str(exc)) from None
-    depth = json_depth(raw)
-    if depth > max_depth:
-        raise JsonLimitError(f"{what}: JSON nested {depth} levels deep, more than the {max_depth} the kit reads")
-    return json.loads(raw.decode("utf-8") if isinstance(data, bytes | bytearray | memoryview) else data)

@@ -19,7 +19,7 @@ from typing import Any
 
 import jsonschema_rs
 
-from paimon_conform.core import budget
+from paimon_conform.core import json_text
 from paimon_conform.core.errors import CaseError, UsageError
 
 SCHEMA_FILES = (
@@ -100,7 +100,7 @@ def check(case: Any, kind: str | None = None) -> dict[str, Any]:
 def read(path: str | Path) -> dict[str, Any]:
     """Load and validate a case file."""
     try:
-        case = budget.loads_json(Path(path).read_bytes(), str(path), MAX_DEPTH)
+        case = json_text.loads_json(Path(path).read_bytes(), str(path), MAX_DEPTH)
     except (OSError, ValueError, UsageError) as exc:  # JSONDecodeError, UnicodeDecodeError, JsonLimitError
         raise CaseError(f"{path}: cannot read a JSON case: {exc}") from None
     return check(case)

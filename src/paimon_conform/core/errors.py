@@ -6,7 +6,8 @@ IndexError, struct.error, EOFError or UnicodeDecodeError):
     PaimonConformError
     ├── UsageError          bad arguments, unknown kind, unreadable input
     │   ├── BudgetExceeded  input that would need more memory than the budget (budget.py, --max-memory)
-    │   ├── JsonLimitError  JSON nested deeper, or larger, than the kit reads
+    │   ├── JsonLimitError  JSON nested deeper than the kit reads
+    │   ├── OutOfMemory     the process got less memory than the budget promised (a MemoryError, never a finding)
     │   └── OutsideRoot     a name from a table that leads outside its root (table/paths.py; never opened)
     ├── CaseError           a JSON case that does not match its schema
     ├── EncodeError         logical content that the layout cannot hold
@@ -16,8 +17,9 @@ IndexError, struct.error, EOFError or UnicodeDecodeError):
         └── InvariantError  a field holds a value the layout forbids
 
 `checking(file, field)` turns any other exception raised inside it into an
-InternalError naming that file and field; the CLI exits 2 with it, never with a
-traceback.
+InternalError naming that file and field (a MemoryError into OutOfMemory); the CLI
+exits 2 with it, never with a traceback. No code catches a MemoryError to report a
+finding: every broad `except Exception` lets it through.
 """
 
 from __future__ import annotations
@@ -45,6 +47,21 @@ def _rebuild(cls: type, args: tuple, attributes: dict) -> PaimonConformError:
 
 class UsageError(PaimonConformError):
     """The caller asked for something the kit cannot do with that input."""
+
+
+class OutOfMemory(UsageError):
+    """The process ran out of memory checking `file`: the machine or its limits give less than the budget.
+
+    Never a finding: nothing is said about the input, which Java may read well.
+    """
+
+    def __init__(self, file: str, field: str) -> None:
+        self.file, self.field = file, field
+        where = f"{file}" + (f" (field {field})" if field else "")
+        super().__init__(
+            f"out of memory while checking {where}: this process cannot get the memory budget it was given; "
+            "lower --max-memory or give the process more memory (nothing is reported about the input)"
+        )
 
 
 class CaseError(PaimonConformError):
@@ -112,7 +129,7 @@ def checking(file: str, field: str = "") -> Iterator[None]:
         raise
     except (KeyboardInterrupt, SystemExit, GeneratorExit, BrokenPipeError):
         raise
-    except MemoryError as exc:
-        raise InternalError(file, field, exc) from None
+    except MemoryError:
+        raise OutOfMemory(file, field) from None
     except Exception as exc:  # the one boundary: any other exception is a kit bug
         raise InternalError(file, field, exc) from exc

@@ -148,6 +148,8 @@ def fast_hash_many(t: DataType, values: Sequence[Any] | pa.Array) -> np.ndarray:
         large = pa.large_string() if t.is_string else pa.large_binary()
         try:
             arr = values.cast(large) if isinstance(values, pa.Array) else pa.array(values, type=large)
+        except MemoryError:
+            raise  # never a fault of the input (errors.OutOfMemory)
         except (pa.ArrowException, TypeError, ValueError) as exc:
             raise EncodeError(f"{t}: values that are not {'text' if t.is_string else 'bytes'}: {exc}") from None
         return xxh64_column(*binary_buffers(arr))

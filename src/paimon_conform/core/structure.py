@@ -59,6 +59,8 @@ def parse(layout: str, data: bytes, make: Maker | None = None, make_debug: Maker
         return obj
     except RecursionError as exc:
         raise LayoutError(layout, "MALFORMED", "", None, f"structure nested too deeply: {exc}") from None
+    except MemoryError:
+        raise  # never a finding: the kit ran out, the input may be fine
     except Exception as exc:  # noqa: BLE001 - every parser failure becomes a LayoutError
         raise locate(layout, data, exc, make_debug) from None
 
@@ -134,6 +136,8 @@ def locate(layout: str, data: bytes, exc: Exception, make_debug: Maker | None = 
     try:
         root._read()
         root._fetch_instances()
+    except MemoryError:
+        raise
     except Exception:  # noqa: BLE001,S110 - the same failure again; the partial tree is what we need
         pass
     obj, base, path, leaf, leaf_offset = _open_chain(root, 0, "")

@@ -49,6 +49,8 @@ def read_table(path: str | Path) -> pa.Table:
             from paimon_conform.formats.orc_isolated import read_orc
 
             return read_orc(p)
+    except MemoryError:
+        raise  # never a fault of the input (errors.OutOfMemory)
     except (OSError, pa.ArrowException) as exc:
         raise UsageError(f"{path}: cannot read the data file: {exc}") from None
     raise UsageError(f"{path}: not a Parquet or ORC file")
@@ -140,6 +142,8 @@ def constant_column(t: DataType, value: Any, n: int, like: pa.DataType) -> pa.Ar
         return pa.array([value] * n, pa.int32()).cast(pa.time32("ms"))
     try:
         return pa.array([value] * n, like)
+    except MemoryError:
+        raise  # never a fault of the input (errors.OutOfMemory)
     except (pa.ArrowException, TypeError, ValueError, OverflowError):
         return pa.array([value] * n)
 

@@ -77,6 +77,8 @@ def _serve(requests: BinaryIO | None = None, out: BinaryIO | None = None) -> Non
     for raw in requests:
         try:
             status, payload = b"0", _read_ipc(raw.decode("utf-8", "surrogateescape").rstrip("\n"))
+        except MemoryError as exc:  # the worker ran out: the caller's MemoryError, never a fault of the file
+            status, payload = b"2", f"{exc.__class__.__name__}: {exc}".encode()
         except Exception as exc:  # noqa: BLE001 - reported to the caller as text
             status, payload = b"1", f"{exc.__class__.__name__}: {exc}".encode()
         out.write(status + struct.pack(">Q", len(payload)) + payload)
@@ -231,6 +233,8 @@ def read_orc(path: str | Path, stripes: range | None = None) -> pa.Table:
         worker.wait()
         _worker = None
         raise UsageError("the ORC reader crashed on this file (damaged ORC structure)") from None
+    if status == b"2":
+        raise MemoryError(f"the ORC reader ran out of memory: {payload.decode(errors='replace')}")
     if status != b"0":
         raise UsageError(f"cannot read the ORC file: {payload.decode(errors='replace')}")
     return pa.ipc.open_stream(payload).read_all()

@@ -254,7 +254,7 @@ def _decompress(codec: int, block_size: int, raw: bytes) -> bytes:
             continue
         try:
             out += _codec_decompress(codec, block_size, chunk)
-        except OrcTimestampError:
+        except (OrcTimestampError, MemoryError):
             raise
         except Exception as exc:  # noqa: BLE001 - codecs raise many kinds on damaged input
             raise OrcTimestampError(f"cannot decompress a chunk: {exc}") from None

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from paimon_conform.core import budget
+from paimon_conform.core import budget, json_text
 from paimon_conform.core.errors import PaimonConformError
 
 # An Avro object container file (Avro 1.11 spec, "Object Container Files"), read block by block: the header
@@ -308,8 +308,8 @@ def read_header(cur: Cursor) -> Header:
     if "avro.schema" not in meta:
         raise _unreadable("header.meta", "no avro.schema")
     try:
-        doc = budget.loads_json(meta["avro.schema"], "the Avro writer schema")
-    except budget.JsonLimitError as exc:
+        doc = json_text.loads_json(meta["avro.schema"], "the Avro writer schema")
+    except json_text.JsonLimitError as exc:
         raise _unreadable("header.meta.avro.schema", str(exc)) from None
     except ValueError as exc:
         raise _unreadable("header.meta.avro.schema", f"not JSON: {exc}") from None

@@ -12,13 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from paimon_conform.core import budget
+from paimon_conform.core import budget, json_text
 from paimon_conform.core.errors import PaimonConformError
 from paimon_conform.formats import file_format
 from paimon_conform.table import avro_container
-
-MAX_SNAPSHOT_BYTES = 16 << 20
-MAX_MANIFEST_BYTES = 1 << 30
 
 
 class MetadataProblem(PaimonConformError):
@@ -73,10 +70,9 @@ def _typed(doc: dict, name: str, kind: type, required: bool, code: str = "SNAPSH
 def _json_object(path: Path, code: str, what: str) -> dict:
     """A small JSON metadata file's object (MetadataProblem with `code` when it is not one)."""
     try:
-        if path.stat().st_size > MAX_SNAPSHOT_BYTES:
-            raise MetadataProblem(code, "", f"larger than {MAX_SNAPSHOT_BYTES} bytes")
-        doc = budget.loads_json(path.read_bytes(), what)
-    except budget.JsonLimitError as exc:
+        budget.reserve(path.stat().st_size, f"reading {path.name}")  # then loads_json: what parsing it builds
+        doc = json_text.loads_json(path.read_bytes(), what)
+    except json_text.JsonLimitError as exc:
         raise MetadataProblem(code, "", str(exc)) from None
     except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
         raise MetadataProblem(code, "", f"not JSON: {exc}") from None
@@ -157,15 +153,13 @@ def read_records(path: Path) -> RecordFile:
     """
     try:
         size = path.stat().st_size
-        if size > MAX_MANIFEST_BYTES:
-            raise MetadataProblem("MANIFEST_UNREADABLE", "", f"larger than {MAX_MANIFEST_BYTES} bytes")
         budget.reserve(size, f"reading {path.name}")
         fmt = file_format(path)
         if fmt == "avro":
             return read_avro(path.read_bytes())
         if fmt in ("parquet", "orc"):
             return _columnar(path, fmt)
-    except (MetadataProblem, budget.BudgetExceeded):  # past the budget: the kit cannot check it, not a finding
+    except (MetadataProblem, budget.BudgetExceeded, MemoryError):  # the kit cannot check it: not a finding
         raise
     except Exception as exc:  # noqa: BLE001 - fastavro and pyarrow raise many kinds on damaged files
         raise MetadataProblem("MANIFEST_UNREADABLE", "", f"{exc.__class__.__name__}: {exc}") from None

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from paimon_conform.core import budget
+from paimon_conform.core import json_text
 from paimon_conform.core.errors import UsageError
 from paimon_conform.core.findings import Finding
 from paimon_conform.core.types import DataType, parse_type
@@ -75,7 +75,7 @@ def field_type(raw: Any) -> tuple[DataType | None, bool]:
 def parse_schema(text: str, where: str) -> TableSchema:
     """A TableSchema from schema-file JSON; UsageError naming the field when it is not one.
 
-    The JSON's size and nesting are bounded before it is parsed (budget.loads_json), and every
+    The JSON's size and nesting are bounded before it is parsed (json_text.loads_json), and every
     part the kit uses is checked for its shape: `id`, `fields` (each with an integer `id`, a string
     `name` and a `type`), `partitionKeys` / `primaryKeys` (lists of column names that exist) and
     `options` (an object of scalar values).
@@ -85,8 +85,8 @@ def parse_schema(text: str, where: str) -> TableSchema:
         return UsageError(f"{where}: not a Paimon schema file: {path}: {message}")
 
     try:
-        doc = budget.loads_json(text, where)
-    except budget.JsonLimitError as exc:
+        doc = json_text.loads_json(text, where)
+    except json_text.JsonLimitError as exc:
         raise UsageError(f"{where}: not a Paimon schema file: {exc}") from None
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError
         raise UsageError(f"{where}: not a Paimon schema file (not JSON: {exc})") from None

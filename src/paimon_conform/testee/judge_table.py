@@ -71,6 +71,8 @@ def judge(case: Case, path: Path, hello: dict[str, Any], reader: Reader | None) 
         why = compare(fields, kit.read_table(path, fields), case.expected)
     except PaimonConformError as exc:
         return False, f"the kit cannot read the table back: {exc}"
+    except MemoryError:
+        raise  # the kit ran out of memory: no verdict on the testee's table
     except Exception as exc:  # noqa: BLE001 - a testee's table is untrusted: the case fails, the run goes on
         return False, f"the kit failed on the table (a kit defect, please report): {type(exc).__name__}: {exc}"[:800]
     if why:

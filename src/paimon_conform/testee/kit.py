@@ -144,6 +144,8 @@ def adapter(name: str, version: str, capabilities: dict[str, list[str]], handler
             return {"id": rid, **handler(request)}
         except (KeyboardInterrupt, SystemExit):
             raise
+        except MemoryError:
+            raise  # never a fault of the input (errors.OutOfMemory)
         except BaseException as exc:  # noqa: BLE001 - what the implementation raises is its answer
             return {"id": rid, "error": {"message": f"{type(exc).__name__}: {exc}"[:2000]}}
 

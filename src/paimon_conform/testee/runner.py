@@ -84,6 +84,8 @@ def judge(case: Case, reply: dict[str, Any]) -> tuple[bool, str]:
         return False, f"other bytes than the golden file's: {len(got)} bytes for {len(want)}, first difference at {at}"
     try:
         got_content = case_format.content(reply["case"])
+    except MemoryError:
+        raise  # never a fault of the input (errors.OutOfMemory)
     except Exception as exc:  # noqa: BLE001 - a testee's case is untrusted input
         return False, f"a case the kit cannot read: {exc}"
     if got_content == case.expected:

@@ -306,6 +306,8 @@ def _arrow(column: Any, t: DataType) -> pa.Array:
     """A column as one Arrow array whose buffers hold the internal values."""
     try:
         return _arrow_internal(column, t)
+    except MemoryError:
+        raise  # never a fault of the input (errors.OutOfMemory)
     except (pa.ArrowException, TypeError, ValueError) as exc:
         raise EncodeError(f"{t}: cannot take the column as {t} values: {exc}") from None
 
@@ -428,6 +430,8 @@ def _internal_lists(types: Sequence[DataType], columns: Sequence[Any]) -> list[l
         if isinstance(c, pa.Array | pa.ChunkedArray):
             try:
                 out.append(datafile.internal_values(c, t))
+            except MemoryError:
+                raise  # never a fault of the input (errors.OutOfMemory)
             except (pa.ArrowException, TypeError, ValueError, UsageError) as exc:
                 raise EncodeError(f"{t}: cannot take the column as {t} values: {exc}") from None
         else:

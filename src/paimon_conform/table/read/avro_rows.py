@@ -134,6 +134,8 @@ def _array(values: list, t: pa.DataType | None) -> pa.Array:
     for typ in (t, None) if t is not None else (None,):
         try:
             return pa.array(values, typ)
+        except MemoryError:
+            raise  # never a fault of the input (errors.OutOfMemory)
         except (pa.ArrowException, OverflowError):
             continue
     return pa.array([None] * len(values), pa.null())

@@ -160,7 +160,7 @@ def _guarded(read: Any, *args: Any) -> Any:
     """`read(*args)` with a damaged file's many exception kinds turned into UsageError."""
     try:
         return read(*args)
-    except budget.BudgetExceeded:  # the kit cannot read it within the budget: not a finding against the file
+    except (budget.BudgetExceeded, MemoryError):  # the kit cannot read it within the budget: not a finding
         raise
     except Exception as exc:  # noqa: BLE001 - pyarrow and fastavro raise many kinds on a damaged file
         raise UsageError(f"cannot read the data file: {exc.__class__.__name__}: {exc}") from None
@@ -302,6 +302,8 @@ def read_columns(path: Path, columns: list[str]) -> pa.Table:
             pf = pq.ParquetFile(path)
             if set(columns) <= set(pf.schema_arrow.names):
                 table = read_parquet(path, columns)
+        except (budget.BudgetExceeded, MemoryError):
+            raise
         except Exception as exc:  # noqa: BLE001 - pyarrow raises many kinds on a damaged file
             raise UsageError(f"{path}: cannot read the data file: {exc.__class__.__name__}: {exc}") from None
     if table is None:

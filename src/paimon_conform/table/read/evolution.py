@@ -95,6 +95,8 @@ def cast(col: pa.ChunkedArray | pa.Array, src: DataType, dst: DataType) -> pa.Ch
             return col.cast(pa.binary())
         if src.root == "DECIMAL" and dst.root == "DECIMAL" and _widens(src, dst):  # no rounding, no overflow
             return col.cast(pa.decimal128(dst.precision, dst.scale))
+    except MemoryError:
+        raise  # never a fault of the input (errors.OutOfMemory)
     except (pa.ArrowException, TypeError, ValueError, OverflowError) as exc:
         raise UsageError(f"cannot cast {src} to {dst} as Java does: {exc}") from None
     raise UsageError(f"the kit does not reproduce Java's cast from {src} to {dst} (CastExecutors)")

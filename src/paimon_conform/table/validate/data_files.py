@@ -54,6 +54,8 @@ def check_parquet_nan_statistics(df: DataFile, file: str, with_nan: list[str]) -
                 if isinstance(low, float) and isinstance(high, float) and not (math.isnan(low) or math.isnan(high)):
                     out.append(_nan_statistics(name, g, low, high, file))
                     break
+    except MemoryError:
+        raise  # never a fault of the input (errors.OutOfMemory)
     except (OSError, ValueError, TypeError, pa.ArrowException):
         return out  # statistics pyarrow cannot decode: nothing for a Java filter to act on here either
     return out
@@ -263,6 +265,8 @@ def _distinct(df: DataFile, name: str) -> DataFile:
     """The file reduced to the distinct values of one column."""
     try:
         values = distinct_values(df.table.column(name))
+    except MemoryError:
+        raise  # never a fault of the input (errors.OutOfMemory)
     except pa.ArrowException:
         return df
     return DataFile(df.format, df.columns, pa.table({name: values}))

@@ -114,6 +114,8 @@ def _extremes(col: pa.ChunkedArray, t: DataType) -> pa.Array | None:
         return values.take(sorted(set(picks)))
     try:
         pair = min_max_rows(values)
+    except MemoryError:
+        raise  # never a fault of the input (errors.OutOfMemory)
     except (pa.ArrowException, TypeError, UnicodeDecodeError):
         return None
     if pair is None:
@@ -409,10 +411,14 @@ def _min_max(facts: FileFacts, name: str, t: DataType, col: pa.ChunkedArray) -> 
         if pair is None:
             return None
         small = pa.table({name: pair})
+    except MemoryError:
+        raise  # never a fault of the input (errors.OutOfMemory)
     except (pa.ArrowException, TypeError, UnicodeDecodeError):  # DATA_FILE_BAD_UTF8 reports bad strings
         return None
     try:
         lo, hi = _internal(DataFile(facts.format, facts.columns, small), name, t)
+    except MemoryError:
+        raise  # never a fault of the input (errors.OutOfMemory)
     except (pa.ArrowException, TypeError, ValueError):
         return None
     if lo is None or hi is None or _nan(lo) or _nan(hi):
