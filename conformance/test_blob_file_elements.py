@@ -7,11 +7,13 @@ from __future__ import annotations
 import json
 import struct
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import damaged
 
 from paimon_conform.core import delta_varint
+from paimon_conform.core.errors import InvariantError
 from paimon_conform.core.types import DataType, parse_type
 from paimon_conform.layouts.blob_file import codec, elements
 from paimon_conform.layouts.blob_file import entry as blob_file
@@ -152,3 +154,26 @@ def test_keys_java_would_not_take_as_written():
     assert [(f.code, f.severity) for f in found if f.code != "BLOB_CRC_MISMATCH"] == [
         ("BLOB_MAP_KEY_NOT_UTF8", "should")
     ]
+
+
+def test_reading_a_key_no_str_can_hold_is_the_kits_error_at_the_keys_offset():
+    """The values a reader asks for (codec.values): a string key that is not UTF-8 or a BOOLEAN key byte that
+    is not 0 or 1 is an InvariantError naming the key and its offset in the file, never a UnicodeDecodeError."""
+    t_str = ElementType("map", DataType("VARCHAR", 2147483647))
+    data = codec.encode([[("ok", b"v"), ("é", b"a")]], t_str).replace("é".encode(), b"\xff\xfe")
+    rows = codec.load(data)
+    with pytest.raises(InvariantError) as err:
+        codec.values(data, rows, t_str)
+    assert (err.value.code, err.value.path) == ("BLOB_MAP_KEY_NOT_UTF8", "records[0].record.elements.keys[1]")
+    assert data[err.value.offset : err.value.offset + 2] == b"\xff\xfe"
+    t_bool = ElementType("map", DataType("BOOLEAN"))
+    data = codec.encode([[(True, b"a")]], t_bool).replace(b"\x01a", b"\x02a")
+    with pytest.raises(InvariantError, match="boolean key byte 02") as err:
+        codec.values(data, codec.load(data), t_bool)
+    assert err.value.code == "BLOB_MAP_BAD_KEY"
+    assert codec.values(*_valid_map(t_bool)) == [[(True, b"a")]]
+
+
+def _valid_map(etype: ElementType) -> tuple:
+    data = codec.encode([[(True, b"a")]], etype)
+    return data, codec.load(data), etype

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import json
 import math
+import resource
 import struct
+import subprocess
 import sys
 from pathlib import Path
 
+import cramjam
 import pytest
 from conftest import ROOT
 from hypothesis import given
@@ -182,6 +185,8 @@ def test_both_readers_meet_the_same_first_fault(f, data_st):
             [(f.code, f.path, f.offset) for f in found],
             bad.hex(),
         )
+        outside = [(f.code, f.path, f.offset) for f in found if f.offset is not None and not 0 <= f.offset <= len(bad)]
+        assert not outside, f"offsets outside the {len(bad)}-byte input: {outside}"
 
 
 @pytest.mark.parametrize(
@@ -361,3 +366,106 @@ def test_a_row_tracking_file_is_read_with_or_without_the_row_tracking_columns(tm
     assert found2 == []
     assert df2.table.column_names == [*df.table.column_names, "_ROW_ID", "_SEQUENCE_NUMBER"]
     assert df2.table.column("_ROW_ID").to_pylist() == [100, 101]
+
+
+# ---------------------------------------------------------------------------------------------- hardening
+
+INTERPRETER = 640 << 20  # address space of the CLI before it reads anything (numpy, pyarrow mapped)
+
+
+def test_a_block_of_no_rows_is_read_with_the_types():
+    types = [rtypes.parse("INT")]
+    data = codec.assemble([codec.block_content(b"", [])])
+    assert entry.validate(data, types) == []
+    assert codec.load(data, types).rows == []
+    gap = codec.assemble([codec.block_content(b"\x00\x07", [])])
+    assert [(f.code, f.severity, f.offset) for f in entry.validate(gap, types)] == [("ROW_FILE_ROW_GAP", "should", 0)]
+
+
+def test_a_fault_inside_a_block_is_at_the_blocks_offset_in_the_input():
+    types = [rtypes.parse("TIMESTAMP(9)")]
+    first = codec.block_content(codec.row_bytes(types, [(1, 5)]), [0])
+    bad = codec.block_content(codec.row_bytes(types, [(1, 5)])[:-1] + b"\xff\xff\xff\xff\x0f", [0])
+    data = codec.assemble([first, bad])
+    second = codec.load(codec.assemble([first, first]), types).blocks[1].offset
+    (f,) = [f for f in entry.validate(data, types) if f.severity == "must"]
+    assert (f.code, f.path, f.offset) == (
+        "ROW_FILE_BAD_NANOS",
+        "blocks[1].content.rows[0].row.fields[0].value.nano_of_milli",
+        second,
+    )
+    assert "block byte 9" in f.message
+    assert f.offset < len(data)
+
+
+LEVEL_PROBE = """
+import sys, cramjam
+level = int(sys.argv[1])
+def hwm():
+    return next(int(l.split()[1]) << 10 for l in open("/proc/self/status") if l.startswith("VmHWM"))
+before = hwm()
+stream = cramjam.zstd.Compressor(level=level)
+stream.compress(bytes(range(256)) * 4)
+frame = bytes(stream.finish())
+print(frame[5] >> 3, frame[5] & 7, frame[4], hwm() - before)
+"""
+
+
+@pytest.mark.parametrize("level", range(1, entry.MAX_ZSTD_LEVEL + 1))
+def test_zstd_level_table(level):
+    """The window log a streamed frame states at each level, and the memory its compressor takes (measured in a
+    fresh process), are within what entry's tables say."""
+    done = subprocess.run([sys.executable, "-c", LEVEL_PROBE, str(level)], capture_output=True, text=True, timeout=120)
+    exponent, mantissa, descriptor, grown = map(int, done.stdout.split())
+    assert (10 + exponent, mantissa, descriptor) == (entry.ZSTD_WINDOW_LOG[level], 0, 0)
+    assert grown <= entry.ZSTD_LEVEL_MIB[level] << 20
+
+
+def _capped_inspect(path: Path, types: str, budget: str) -> subprocess.CompletedProcess:
+    limit = INTERPRETER + (256 << 20)
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    command = [sys.executable, "-m", "paimon_conform.cli", "inspect", str(path), "--types", types, "--json"]
+    return subprocess.run(
+        [*command, "--max-memory", budget], capture_output=True, text=True, preexec_fn=cap, timeout=300
+    )
+
+
+def test_inspect_tries_only_the_levels_the_frames_state_within_the_budget(tmp_path):
+    types = [rtypes.parse("INT"), rtypes.parse("STRING")]
+    rows = [[i, f"r{i}"] for i in range(40)]
+    content = codec.block_content(b"".join(codec.row_bytes(types, r) for r in rows), _offsets(types, rows))
+    one_shot = tmp_path / "one-shot.row"  # a frame with its content size: no zstd stream writes it
+    one_shot.write_bytes(codec.assemble([content], stored=[bytes(cramjam.zstd.compress(content))]))
+    done = _capped_inspect(one_shot, "a=INT,b=STRING", "256M")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "frame header is not the one Java's writer" in done.stdout + done.stderr
+    assert "internal error" not in done.stdout + done.stderr
+    high = tmp_path / "level-22.row"
+    high.write_bytes(codec.encode(types, rows, zstd_level=22))
+    done = _capped_inspect(high, "a=INT,b=STRING", "256M")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "zstd level 22" in done.stdout + done.stderr
+    assert "memory budget" in done.stdout + done.stderr
+    assert json.loads(cli_inspect(high))["zstd_level"] == 22  # the default budget holds level 22's compressor
+
+
+def _offsets(types, rows) -> list[int]:
+    out, at = [], 0
+    for r in rows:
+        out.append(at)
+        at += len(codec.row_bytes(types, r))
+    return out
+
+
+def cli_inspect(path: Path) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "paimon_conform.cli", "inspect", str(path), "--types", "a=INT,b=STRING", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout

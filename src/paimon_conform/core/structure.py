@@ -69,30 +69,53 @@ def _module_of(obj: KaitaiStruct) -> str:
     return type(obj).__module__.rsplit(".", 1)[-1]
 
 
-Chain = tuple[KaitaiStruct, int, str, "str | None", "int | None"]
+Chain = tuple[KaitaiStruct, int, str, "str | None", "int | None", "int | None"]
 
 
-def _open_chain(obj: KaitaiStruct, base: int, path: str, depth: int = 0) -> Chain:
+def _open_chain(obj: KaitaiStruct, base: int, path: str, depth: int = 0, frozen: int | None = None) -> Chain:
     """Follow fields that started but did not end; return the innermost one.
 
     Returns (object, its absolute base offset, its path, open leaf field or
-    None, absolute offset of that leaf). When no field of `obj` is open, the
-    failure may sit in an instance of a finished child (instances are read
-    after the sequence), so finished children are searched too.
+    None, absolute offset of that leaf, the frozen offset or None). When no
+    field of `obj` is open, the failure may sit in an instance of a finished
+    child (instances are read after the sequence), so finished children are
+    searched too. Below a field whose bytes a process changed (a decompressed
+    block) positions are not input offsets: every offset there is the start
+    of that field in the input (`frozen`).
     """
-    found = _find_open(obj, base, path, depth)
-    return found if found is not None else (obj, base, path, None, None)
+    found = _find_open(obj, base, path, depth, frozen)
+    return found if found is not None else (obj, base, path, None, None, frozen)
 
 
-def _child_base(obj: KaitaiStruct, child: KaitaiStruct, base: int, start: int) -> int:
-    return base if child._io is obj._io else base + start
+def _changed_by_process(obj: KaitaiStruct, name: str, i: int | None) -> bool:
+    """Whether the field's bytes went through a process that changed them (not a check such as a CRC)."""
+    raw, done = getattr(obj, f"_raw__raw_{name}", None), getattr(obj, f"_raw_{name}", None)
+    if raw is None:
+        return False
+    if i is not None:
+        raw = raw[i] if isinstance(raw, list) and i < len(raw) else None
+        done = done[i] if isinstance(done, list) and i < len(done) else None
+    return raw != done
 
 
-def _find_open(obj: KaitaiStruct, base: int, path: str, depth: int) -> Chain | None:
+def _child(obj: KaitaiStruct, child: KaitaiStruct, base: int, start: int, frozen: int | None, changed: bool) -> tuple:
+    """(base, frozen) of a child field that starts at `start` in `obj`'s stream."""
+    if frozen is not None:
+        return base, frozen
+    if changed:
+        return base, base + start
+    return (base if child._io is obj._io else base + start), None
+
+
+def _find_open(obj: KaitaiStruct, base: int, path: str, depth: int, frozen: int | None = None) -> Chain | None:
     if depth >= MAX_DEPTH:
         return None
     debug = getattr(obj, "_debug", {})
-    finished: list[tuple[KaitaiStruct, int, str]] = []
+    finished: list[tuple[KaitaiStruct, int, str, int | None]] = []
+
+    def at(offset: int) -> int:
+        return frozen if frozen is not None else offset
+
     for name, info in list(debug.items()):
         if "start" not in info:
             continue
@@ -100,24 +123,30 @@ def _find_open(obj: KaitaiStruct, base: int, path: str, depth: int) -> Chain | N
         value = getattr(obj, name, None)
         for i, elem in enumerate(info.get("arr", [])):
             item = value[i] if isinstance(value, list) and i < len(value) else None
-            if "end" in elem:
-                if isinstance(item, KaitaiStruct):
-                    finished.append((item, _child_base(obj, item, base, elem["start"]), f"{path}.{shown}[{i}]"))
-                continue
             if isinstance(item, KaitaiStruct):
-                return _open_chain(item, _child_base(obj, item, base, elem["start"]), f"{path}.{shown}[{i}]", depth + 1)
-            return obj, base, path, f"{shown}[{i}]", base + elem["start"]
+                child_base, child_frozen = _child(
+                    obj, item, base, elem["start"], frozen, _changed_by_process(obj, name, i)
+                )
+                if "end" in elem:
+                    finished.append((item, child_base, f"{path}.{shown}[{i}]", child_frozen))
+                    continue
+                return _open_chain(item, child_base, f"{path}.{shown}[{i}]", depth + 1, child_frozen)
+            if "end" in elem:
+                continue
+            return obj, base, path, f"{shown}[{i}]", at(base + elem["start"]), frozen
         if "arr" in info:
             continue
-        if "end" in info:
-            if isinstance(value, KaitaiStruct):
-                finished.append((value, _child_base(obj, value, base, info["start"]), f"{path}.{shown}"))
-            continue
         if isinstance(value, KaitaiStruct):
-            return _open_chain(value, _child_base(obj, value, base, info["start"]), f"{path}.{shown}", depth + 1)
-        return obj, base, path, shown, base + info["start"]
-    for child, child_base, child_path in finished:
-        found = _find_open(child, child_base, child_path, depth + 1)
+            child_base, child_frozen = _child(obj, value, base, info["start"], frozen, _changed_by_process(obj, name, None))
+            if "end" in info:
+                finished.append((value, child_base, f"{path}.{shown}", child_frozen))
+                continue
+            return _open_chain(value, child_base, f"{path}.{shown}", depth + 1, child_frozen)
+        if "end" in info:
+            continue
+        return obj, base, path, shown, at(base + info["start"]), frozen
+    for child, child_base, child_path, child_frozen in finished:
+        found = _find_open(child, child_base, child_path, depth + 1, child_frozen)
         if found is not None:
             return found
     return None
@@ -140,7 +169,7 @@ def locate(layout: str, data: bytes, exc: Exception, make_debug: Maker | None = 
         raise
     except Exception:  # noqa: BLE001,S110 - the same failure again; the partial tree is what we need
         pass
-    obj, base, path, leaf, leaf_offset = _open_chain(root, 0, "")
+    obj, base, path, leaf, leaf_offset, frozen = _open_chain(root, 0, "")
     if isinstance(exc, kaitaistruct.EndOfStreamError):
         where = _join(path, leaf) if leaf else path
         return TruncatedError(
@@ -164,7 +193,8 @@ def locate(layout: str, data: bytes, exc: Exception, make_debug: Maker | None = 
             None,
         )
         code = entry.get("code", f"{module.upper()}_{entry['id'].upper()}_INVALID")
-        return InvariantError(layout, code, _join(path, field), None if start is None else base + start, _describe(exc))
+        offset = frozen if frozen is not None else None if start is None else base + start
+        return InvariantError(layout, code, _join(path, field), offset, _describe(exc))
     if isinstance(exc, ProcessError):
         where = _join(path, leaf) if leaf else path
         return InvariantError(layout, exc.code, where, leaf_offset, str(exc))

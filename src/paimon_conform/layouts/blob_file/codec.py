@@ -194,7 +194,9 @@ def record_faults(data: bytes | Source, rows: list[Row], etype: ElementType = BL
 
 def values(data: bytes, rows: list[Row], etype: ElementType = BLOB) -> list[Value]:
     """Each row's value as Java reads it: the payload at (offset + 4, length - 16), None or PLACEHOLDER; an
-    ARRAY row's elements, a MAP row's (key, value) pairs (keys in core.types' internal form)."""
+    ARRAY row's elements, a MAP row's (key, value) pairs (keys in core.types' internal form). LayoutError for
+    broken element framing, and for a key that is no value of its type (a string key that is not UTF-8: Java
+    keeps its bytes, which no str holds; entry.validate reports it as a should)."""
     out: list[Value] = []
     for i, row in enumerate(rows):
         if row.length == NULL_LENGTH:
@@ -214,8 +216,16 @@ def _value(data: bytes, row: Row, etype: ElementType, path: str) -> Value:
     blobs = [None if e.length == NULL_LENGTH else data[e.offset : e.offset + e.length] for e in framed.values]
     if framed.keys is None or etype.key is None:
         return blobs
-    keys = [
-        None if k.length == NULL_LENGTH else elements.key_value(etype.key, data[k.offset : k.offset + k.length])
-        for k in framed.keys
-    ]
+    keys = [_key(data, k, i, etype, path) for i, k in enumerate(framed.keys)]
     return list(zip(keys, blobs, strict=True))
+
+
+def _key(data: bytes, k: elements.Element, i: int, etype: ElementType, path: str) -> Any:
+    """One map key's value; InvariantError (at the key's offset) for bytes that are no value of the key type."""
+    if k.length == NULL_LENGTH:
+        return None
+    try:
+        return elements.key_value(etype.key, data[k.offset : k.offset + k.length])
+    except (ValueError, struct.error) as exc:  # UnicodeDecodeError included
+        code = "BLOB_MAP_KEY_NOT_UTF8" if etype.key.is_string else "BLOB_MAP_BAD_KEY"
+        raise InvariantError(NAME, code, f"{path}.elements.keys[{i}]", k.offset, f"key {i}: {exc}") from None

@@ -236,9 +236,11 @@ def _bad(code: str, path: str, offset: int | None, msg: str) -> InvariantError:
 
 
 class _Cursor:
-    """Reads `data` (which starts at file offset `at`) up to `end`. In a block, `data` is the decompressed
-    content and a fault's offset is `at` plus the position in it, as the spec's parser locates a field of
-    its processed stream; the message names that position (`inside`)."""
+    """Reads `data` up to `end`. For the index, `data` is the input's bytes from file offset `at` and a fault's
+    offset is `at` plus its position. In a block (`inside` "block"), `data` is the decompressed content,
+    whose positions are not input offsets: a fault's offset is `at`, where the block's stored bytes start in
+    the file (as the spec's parser locates a field of a processed stream), and the message names the
+    position in the block."""
 
     def __init__(self, data: bytes, end: int, at: int, path: str, inside: str | None = "block") -> None:
         self.data, self.end, self.pos, self.at, self.path, self.inside = data, end, 0, at, path, inside
@@ -246,14 +248,18 @@ class _Cursor:
     def _where(self, offset: int) -> str:
         return f" ({self.inside} byte {offset})" if self.inside else ""
 
+    def offset(self, position: int) -> int:
+        """The input offset of a position in `data`."""
+        return self.at if self.inside else self.at + position
+
     def fault(self, code: str, where: str, offset: int, msg: str) -> InvariantError:
-        return _bad(code, f"{self.path}.{where}", self.at + offset, msg + self._where(offset))
+        return _bad(code, f"{self.path}.{where}", self.offset(offset), msg + self._where(offset))
 
     def take(self, n: int, where: str) -> bytes:
         if self.pos + n > self.end:
             msg = f"input ends inside this field: {n} byte(s) needed, {self.end - self.pos} available"
             raise TruncatedError(
-                NAME, "TRUNCATED", f"{self.path}.{where}", self.at + self.pos, msg + self._where(self.pos)
+                NAME, "TRUNCATED", f"{self.path}.{where}", self.offset(self.pos), msg + self._where(self.pos)
             )
         out = self.data[self.pos : self.pos + n]
         self.pos += n
@@ -444,7 +450,8 @@ def _read_block(
         raise _bad("ROW_FILE_BAD_BLOCK", f"{path}.size_check", at, f"a {n}-byte block has no row count")
     (count,) = struct.unpack_from("<i", content, n - 4)
     if not 0 <= count <= (n - 4) // 4:
-        raise _bad("ROW_FILE_BAD_BLOCK", f"{path}.num_rows", at + n - 4, f"{count} rows in a {n}-byte block")
+        msg = f"{count} rows in a {n}-byte block (block byte {n - 4})"
+        raise _bad("ROW_FILE_BAD_BLOCK", f"{path}.num_rows", at, msg)
     region = n - 4 - 4 * count
     offsets = struct.unpack_from(f"<{count}i", content, region)
     block.num_rows = count
@@ -456,18 +463,23 @@ def _read_block(
         where = f"{path}.rows[{r}]"
         if not (ofs >= 0 and ofs + (len(types) + 7) // 8 <= region):
             msg = f"row {r} starts at block byte {ofs}; the rows take {region} bytes"
-            raise _bad("ROW_FILE_BAD_ROW_OFFSET", f"{where}.ofs_row", at + n, msg)  # the spec's offset: the block's end
+            raise _bad("ROW_FILE_BAD_ROW_OFFSET", f"{where}.ofs_row", at, msg)
         cur = _Cursor(content, region, block.offset, f"{where}.row")
         cur.pos = ofs
         block.rows.append(_read_row(cur, types, "", soft))
         ends.append(cur.pos)
+    if not offsets:
+        if region:
+            msg = f"a block of no rows holds {region} bytes of rows; Java's writer leaves no gap"
+            soft.append(_bad("ROW_FILE_ROW_GAP", f"{path}.rows", at, msg))
+        return
     starts = [*offsets[1:], region]
     for r, (end, nxt) in enumerate(zip(ends, starts, strict=True)):
-        if end != nxt or (r == 0 and offsets and offsets[0] != 0):
+        if end != nxt or (r == 0 and offsets[0] != 0):
             msg = (
                 f"row {r} ends at block byte {end}, the next row (or the offsets) at {nxt}; Java's writer leaves no gap"
             )
-            soft.append(_bad("ROW_FILE_ROW_GAP", f"{path}.rows[{r}]", at + end, msg))
+            soft.append(_bad("ROW_FILE_ROW_GAP", f"{path}.rows[{r}]", at, msg))
             break
 
 

@@ -29,6 +29,13 @@ UNREAD_BY_JAVA = frozenset(
 )
 CODEC_ONLY = frozenset({"ROW_FILE_ROW_GAP", "ROW_FILE_BAD_UTF8"})  # what Kaitai cannot say
 MAX_ZSTD_LEVEL = 22
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+# The window log of the frame a zstd stream (no pledged size, as zstd-jni's ZstdOutputStream) states at each
+# level, and the memory its compressor takes there, in MiB (both measured: test_row_file.test_zstd_level_table)
+ZSTD_WINDOW_LOG = {1: 19, 2: 20, 3: 21, 4: 21, 5: 21, 6: 21, 7: 21, 8: 21, 9: 22, 10: 22, 11: 22}
+ZSTD_WINDOW_LOG |= {12: 22, 13: 22, 14: 22, 15: 22, 16: 22, 17: 23, 18: 23, 19: 23, 20: 25, 21: 26, 22: 27}
+ZSTD_LEVEL_MIB = {1: 2, 2: 4, 3: 6, 4: 8, 5: 8, 6: 8, 7: 12, 8: 12, 9: 16, 10: 28, 11: 28, 12: 48, 13: 40}
+ZSTD_LEVEL_MIB |= {14: 56, 15: 72, 16: 40, 17: 56, 18: 56, 19: 96, 20: 176, 21: 352, 22: 768}
 
 
 def detect(data: bytes) -> bool:
@@ -178,12 +185,31 @@ def block_size_of(rf: codec.RowFile, types: list[RowFieldType]) -> int | None:
     return codec.DEFAULT_BLOCK_SIZE if low <= codec.DEFAULT_BLOCK_SIZE <= high else low
 
 
+def frame_window_log(stored: bytes) -> int | None:
+    """The window log a stored block's zstd frame states, or None when its header is not the one a zstd stream
+    without a pledged size writes (no content size, not single-segment, no checksum, no dictionary)."""
+    if len(stored) < 6 or stored[:4] != ZSTD_MAGIC or stored[4] & 0b1110_0111 or stored[5] & 0b111:
+        return None
+    return 10 + (stored[5] >> 3)
+
+
+def candidate_levels(data: bytes, rf: codec.RowFile) -> list[int]:
+    """The zstd levels whose streamed frames state the window log the file's blocks state (CaseError when a
+    block's frame header is not one Java's writer writes, or the blocks state different ones)."""
+    logs = {frame_window_log(data[b.offset : b.offset + b.compressed]) for b in rf.blocks}
+    if None in logs or len(logs) > 1:
+        raise CaseError("a block's zstd frame header is not the one Java's writer (a zstd stream) writes")
+    return [level for level, log in ZSTD_WINDOW_LOG.items() if not logs or log in logs]
+
+
 def _options(data: bytes, rf: codec.RowFile, types: list[RowFieldType]) -> dict[str, int]:
-    """The writer options (beyond the defaults) under which the encoder writes exactly these bytes."""
+    """The writer options (beyond the defaults) under which the encoder writes exactly these bytes; each zstd
+    level tried is charged to the budget (BudgetExceeded past it)."""
     size = block_size_of(rf, types)
     if size is None:
         raise CaseError("the rows are split into blocks as no file.block-size of Java's writer splits them")
-    for level in range(1, MAX_ZSTD_LEVEL + 1):
+    for level in candidate_levels(data, rf):
+        budget.reserve((ZSTD_LEVEL_MIB[level] << 20) + 2 * len(data), f"re-encoding the rows at zstd level {level}")
         if codec.encode(types, rf.rows, size, level) == data:
             return ({"block_size": size} if size != codec.DEFAULT_BLOCK_SIZE else {}) | (
                 {"zstd_level": level} if level != codec.DEFAULT_ZSTD_LEVEL else {}
