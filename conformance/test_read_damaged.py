@@ -18,6 +18,7 @@ import pytest
 
 from paimon_conform.core.errors import UsageError
 from paimon_conform.table.read import reader
+from paimon_conform.table.validate.table import validate_table
 from paimon_conform.table.write.reference_table import write_table
 
 
@@ -131,4 +132,70 @@ def test_spark_source_refuses_damaged_deletion_vectors(spark, pristine, tmp_path
     shutil.copytree(root, table)
     DAMAGE["cardinality wrong"](table)
     with pytest.raises(Exception, match=r"deletion vectors cannot be trusted|DV_CARDINALITY"):
+        spark.read.format("paimon").load(str(table)).collect()
+
+
+# ------------------------------------------------------------------------------ the latest snapshot
+
+
+def _latest(root: Path) -> Path:
+    return max(root.glob("snapshot/snapshot-*"), key=lambda p: int(p.name.split("-")[1]))
+
+
+def _next_snapshot_outside(root: Path) -> None:
+    """A snapshot N+1 as Java would write it, but stored outside the table and linked in: Java follows the
+    link and reads it; the kit opens nothing outside the table, so it must refuse, not serve snapshot N."""
+    latest = _latest(root)
+    doc = json.loads(latest.read_text())
+    outside = root.parent / "elsewhere"
+    outside.mkdir()
+    (outside / f"snapshot-{doc['id'] + 1}").write_text(json.dumps({**doc, "id": doc["id"] + 1}))
+    (root / "snapshot" / f"snapshot-{doc['id'] + 1}").symlink_to(outside / f"snapshot-{doc['id'] + 1}")
+
+
+def _next_snapshot(make: Callable[[Path], None]) -> Callable[[Path], None]:
+    def mutate(root: Path) -> None:
+        sid = int(_latest(root).name.split("-")[1]) + 1
+        make(root / "snapshot" / f"snapshot-{sid}")
+
+    return mutate
+
+
+def _schema_unknown(root: Path) -> None:
+    latest = _latest(root)
+    latest.write_text(json.dumps({**json.loads(latest.read_text()), "schemaId": 7}))
+
+
+LATEST_DAMAGE: dict[str, Callable[[Path], None]] = {
+    "the latest snapshot links outside the table": _next_snapshot_outside,
+    "the latest snapshot is a dangling link": _next_snapshot(lambda p: p.symlink_to(p.parent / "gone")),
+    "the latest snapshot is a directory": _next_snapshot(lambda p: p.mkdir()),
+    "the latest snapshot is not JSON": _next_snapshot(lambda p: p.write_bytes(b"\xff{")),
+    "the latest snapshot names an unknown schema": _schema_unknown,
+}
+
+
+@pytest.mark.parametrize("damage", sorted(LATEST_DAMAGE))
+def test_a_latest_snapshot_that_cannot_be_read_is_an_error_not_the_one_before(pristine, tmp_path, damage):
+    root, _ = pristine
+    table = tmp_path / "t"
+    shutil.copytree(root, table, symlinks=True)
+    LATEST_DAMAGE[damage](table)
+    with pytest.raises(UsageError, match="cannot read|snapshot") as err:
+        reader.read_latest(table)
+    assert str(table) in str(err.value)
+    findings = [f for r in validate_table(table) for f in r.findings if f.severity == "must"]
+    assert findings, "the validator must report what the reader refuses"
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("damage", sorted(LATEST_DAMAGE))
+def test_the_spark_source_refuses_what_the_reader_refuses(spark, pristine, tmp_path, damage):
+    """One planning path: the Spark source checks the snapshot chain as the reader does, and never serves the
+    snapshot before one it cannot read."""
+    root, _ = pristine
+    table = tmp_path / "t"
+    shutil.copytree(root, table, symlinks=True)
+    LATEST_DAMAGE[damage](table)
+    with pytest.raises(Exception, match="cannot read|snapshot"):  # Spark wraps the kit's UsageError
         spark.read.format("paimon").load(str(table)).collect()

@@ -305,11 +305,11 @@ class _Loader:
 
 
 def snapshot_ids(root: Path, meta: str = "") -> list[int]:
-    """Ids of the snapshot-N files, ascending (OutsideRoot when snapshot/ leads outside the root)."""
+    """Ids of the snapshot-N entries of snapshot/, ascending, whatever each is (OutsideRoot when snapshot/
+    leads outside the root). Java lists the folder by name: an entry that is no readable file, or leads out
+    of the table, is still a snapshot, and reading it is an error (never a fall-back to an older one)."""
     names = list_names(root, f"{meta}snapshot")
-    return sorted(
-        int(m.group(1)) for n in names if (m := SNAPSHOT_NAME.fullmatch(n)) and is_file(root, f"{meta}snapshot/{n}")
-    )
+    return sorted(int(m.group(1)) for n in names if (m := SNAPSHOT_NAME.fullmatch(n)))
 
 
 def merge(entries: list[ManifestEntry], owner: str) -> tuple[list[ManifestEntry], list[Finding]]:

@@ -16,9 +16,9 @@ from paimon_conform.core.errors import UsageError, checking
 from paimon_conform.core.types import DataType
 from paimon_conform.formats import columns as datafile
 from paimon_conform.layouts.file_index import query
-from paimon_conform.table.chain import load_chain
+from paimon_conform.table.chain import snapshot_ids
 from paimon_conform.table.read import data_files, scan
-from paimon_conform.table.schema import Schemas, TableSchema, read_schema, schema_ids
+from paimon_conform.table.schema import Schemas, TableSchema
 
 
 def read_latest(root: str | Path, leaves: list[query.Leaf] | None = None) -> tuple[TableSchema, pa.Table]:
@@ -33,13 +33,9 @@ def read_latest(root: str | Path, leaves: list[query.Leaf] | None = None) -> tup
 
 
 def _read_latest(root: Path, leaves: list[query.Leaf] | None) -> tuple[TableSchema, pa.Table]:
-    chain = load_chain(root, read_schema(root), schema_ids(root))
-    if chain.latest is None:
+    if not snapshot_ids(root):
         raise UsageError(f"{root}: no snapshot to read")
-    problems = [f for f in chain.findings if f.severity == "must"]
-    if problems:
-        raise UsageError(f"{root}: cannot read: {problems[0].line()}")
-    schema, splits, _ = scan.plan(root, leaves)
+    schema, splits, _ = scan.plan(root, leaves)  # the snapshot chain checked as the Spark source checks it
     schemas = Schemas(root, schema)
     parts = [scan.read_split(root, schema, s, schemas) for s in splits]
     if not parts:

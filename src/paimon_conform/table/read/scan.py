@@ -29,10 +29,11 @@ from paimon_conform.formats import columns as datafile
 from paimon_conform.layouts.binary_row import bucketing
 from paimon_conform.layouts.file_index import query
 from paimon_conform.table import table_layout as tl
+from paimon_conform.table.chain import load_chain
 from paimon_conform.table.paths import contained, inside, is_file, plain_name
 from paimon_conform.table.read import data_files, evolution
 from paimon_conform.table.read.index_files import load_index_files
-from paimon_conform.table.schema import Schemas, TableSchema, bucket_rule, read_schema
+from paimon_conform.table.schema import Schemas, TableSchema, bucket_rule, read_schema, schema_ids
 from paimon_conform.table.state import Placer, TableState, latest_state
 
 MAX_INDEX_BYTES = 64 << 20
@@ -216,12 +217,25 @@ def _index_paths(state: TableState, placer: Placer) -> dict[str, str]:
     return {e.file_name: f"{placer.index_folder(e)}/{e.file_name}" for e in state.index_files}
 
 
+def checked_state(root: Path, schema: TableSchema) -> TableState:
+    """The latest snapshot's state, after the checks every reader makes (the reader, the Spark source, the
+    writer's base): the snapshot chain as the validator follows it, refused (UsageError) at its first
+    must-level problem. The latest snapshot is the highest snapshot-N in snapshot/ whatever it is; one that
+    cannot be read or leads outside the table is an error, never a fall-back to an older one."""
+    chain = load_chain(root, schema, schema_ids(root))
+    problems = [f for f in chain.findings if f.severity == "must"]
+    if problems:
+        raise UsageError(f"{root}: cannot read: {problems[0].line()}")
+    return latest_state(root, schema)
+
+
 def plan(root: str | Path, leaves: list[query.Leaf] | None = None) -> tuple[TableSchema, list[Split], ScanStats]:
-    """The splits of the latest snapshot that may hold rows matching `leaves`."""
+    """The splits of the latest snapshot that may hold rows matching `leaves` (UsageError for a table whose
+    metadata has must-level problems: checked_state)."""
     root = Path(root)
     schema = read_schema(root)
     schemas = Schemas(root, schema)
-    state = latest_state(root, schema)
+    state = checked_state(root, schema)
     stats = ScanStats()
     if state.snapshot is None:
         return schema, [], stats
