@@ -137,7 +137,9 @@ def _find_open(obj: KaitaiStruct, base: int, path: str, depth: int, frozen: int 
         if "arr" in info:
             continue
         if isinstance(value, KaitaiStruct):
-            child_base, child_frozen = _child(obj, value, base, info["start"], frozen, _changed_by_process(obj, name, None))
+            child_base, child_frozen = _child(
+                obj, value, base, info["start"], frozen, _changed_by_process(obj, name, None)
+            )
             if "end" in info:
                 finished.append((value, child_base, f"{path}.{shown}", child_frozen))
                 continue
