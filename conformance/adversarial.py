@@ -67,6 +67,64 @@ def _json_field(rel: str, key: str, value: object) -> Mutation:
 
 
 _DELETE = object()
+HUGE_STRING = 4 << 20  # characters of a string put in every string-valued field: 32 bytes of budget per byte once
+HUGEST_STRING = 15 << 20  # one field gets this much (a snapshot's commitUser): the case the memory ceiling bounds
+RAW_NUMBERS = ["1e999", "-1e999", "9" * 5000, str(2**64), "-0", "1e-400", "0.5"]  # as JSON text, not Python values
+_PLACEHOLDER = "\u0000raw\u0000"
+
+
+def _json_raw(rel: str, key: str, raw: str) -> Mutation:
+    """The field `key` of a JSON file set to `raw` JSON text (numbers json.dumps would not write)."""
+
+    def mutate(root: Path) -> None:
+        path = root / rel
+        doc = json.loads(path.read_text())
+        doc[key] = _PLACEHOLDER
+        path.write_text(json.dumps(doc).replace(json.dumps(_PLACEHOLDER), raw))
+
+    return mutate
+
+
+def json_files(root: Path) -> list[str]:
+    """The table's JSON metadata of every kind: snapshots (the earliest and the latest), schemas, tags,
+    consumers, long-lived changelogs, statistics."""
+    snapshots = sorted(_files(root, "snapshot", "snapshot-"), key=lambda r: int(r.rsplit("-", 1)[1]))
+    out = sorted({snapshots[0], snapshots[-1]})
+    for folder, prefix in (
+        ("schema", "schema-"),
+        ("tag", "tag-"),
+        ("consumer", "consumer-"),
+        ("changelog", ""),
+        ("statistics", ""),
+    ):
+        if (root / folder).is_dir():
+            out += _files(root, folder, prefix)
+    return out
+
+
+def json_cases(root: Path) -> Iterator[tuple[str, Mutation]]:
+    """Every top-level field of every JSON metadata file set to a huge string, huge and odd numbers, and deep
+    nesting."""
+    for rel in json_files(root):
+        doc = json.loads((root / rel).read_text())
+        for key in sorted(doc):
+            yield f"{rel}.{key} = a {HUGE_STRING >> 20} MiB string", _json_field(rel, key, "s" * HUGE_STRING)
+            yield f"{rel}.{key} nested 100,000 deep", _json_raw(rel, key, DEEP)
+            for raw in RAW_NUMBERS:
+                yield f"{rel}.{key} = {raw[:12]}", _json_raw(rel, key, raw)
+    latest = json_files(root)[1]
+    yield f"{latest}.commitUser = a 15 MiB string", _json_field(latest, "commitUser", "u" * HUGEST_STRING)
+
+
+def enrich(root: Path) -> None:
+    """Add the JSON metadata kinds a fresh table lacks, as Java writes them: a tag of the latest snapshot
+    (a snapshot's JSON) and a consumer that has read up to it."""
+    latest = max(_files(root, "snapshot", "snapshot-"), key=lambda r: int(r.rsplit("-", 1)[1]))
+    doc = json.loads((root / latest).read_text())
+    (root / "tag").mkdir(exist_ok=True)
+    (root / "tag" / "tag-t1").write_text(json.dumps(doc, indent=2))
+    (root / "consumer").mkdir(exist_ok=True)
+    (root / "consumer" / "consumer-c1").write_text(json.dumps({"nextSnapshot": doc["id"]}))
 
 
 def _bytes(rel: str, change: Callable[[bytes], bytes]) -> Mutation:
@@ -200,6 +258,7 @@ def cases(root: Path, seed: int) -> Iterator[tuple[str, Mutation]]:
             yield f"{rel} bit {bit} of byte {at} flipped", _bytes(rel, _flip(at, bit))
     yield "a data file name of 300 characters", _rename_long(_data_files(root)[0], 250)
     yield "a manifest renamed 250 characters", _rename_long(avro[0], 250)
+    yield from json_cases(root)
 
 
 def _data_files(root: Path) -> list[str]:
@@ -208,36 +267,76 @@ def _data_files(root: Path) -> list[str]:
 
 WORKER = r"""
 import json, resource, sys
-limit = int(sys.argv[1])
+limit, max_memory = int(sys.argv[1]), int(sys.argv[2])
 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+from paimon_conform.core import budget
 from paimon_conform.core.errors import InternalError, PaimonConformError
+from paimon_conform.spark.source import PaimonDataSource
 from paimon_conform.table.read import reader
 from paimon_conform.table.validate.table import validate_table
+
+
+def rss(field):
+    return next(int(l.split()[1]) << 10 for l in open("/proc/self/status") if l.startswith(field))
+
+
+def rows_of(table):
+    return sorted((repr(r) for r in table.to_pylist()))
+
+
+def source_rows(case):
+    # the Spark source's driver and task code, as Spark calls it: schema, planning, each partition's batches
+    import pyarrow as pa
+    from paimon_conform.spark.source import _as_spark_columns, spark_arrow_schema
+    ds = PaimonDataSource({"path": case})
+    schema = ds.schema()
+    rd = ds.reader(schema)
+    batches = [b for p in rd.partitions() for b in rd.read(p)]
+    target = spark_arrow_schema(schema)
+    return target, pa.Table.from_batches(batches, target) if batches else target.empty_table()
+
+
+def verdict(run):
+    try:
+        return "rows", run()
+    except InternalError as exc:
+        return f"internal: {str(exc)[:300]}", None
+    except PaimonConformError:
+        return "refused", None
+    except BaseException as exc:
+        return f"raised {type(exc).__name__}: {str(exc)[:300]}", None
+
+
 for line in sys.stdin:
     case = line.rstrip("\n")
     outcome = {"case": case}
-    try:
-        results = validate_table(case)
-        internal = [r.unusable for r in results if r.unusable and "internal error" in r.unusable]
-        outcome["validate"] = "internal: " + internal[0] if internal else "ok"
-    except BaseException as exc:
-        outcome["validate"] = f"raised {type(exc).__name__}: {str(exc)[:300]}"
-    try:
-        reader.read_latest(case)
-        outcome["read"] = "rows"
-    except InternalError as exc:
-        outcome["read"] = f"internal: {str(exc)[:300]}"
-    except PaimonConformError:
-        outcome["read"] = "refused"
-    except BaseException as exc:
-        outcome["read"] = f"raised {type(exc).__name__}: {str(exc)[:300]}"
+    open("/proc/self/clear_refs", "w").write("5")  # the peak resident size starts again at this case
+    base = rss("VmRSS")
+    with budget.limited(max_memory):
+        try:
+            results = validate_table(case)
+            internal = [r.unusable for r in results if r.unusable and "internal error" in r.unusable]
+            outcome["validate"] = "internal: " + internal[0] if internal else "ok"
+        except BaseException as exc:
+            outcome["validate"] = f"raised {type(exc).__name__}: {str(exc)[:300]}"
+        outcome["read"], got = verdict(lambda: reader.read_latest(case)[1])
+        outcome["source"], served = verdict(lambda: source_rows(case))
+    if got is not None and served is not None:
+        from paimon_conform.spark.source import _as_spark_columns
+        target, table = served
+        mine = _as_spark_columns(got.select(target.names), target).cast(target)
+        outcome["same_rows"] = rows_of(mine) == rows_of(table)
+        outcome["rows"] = got.num_rows
+    outcome["peak"] = rss("VmHWM") - base
     print(json.dumps(outcome), flush=True)
 """
 
 
-def worker_command(limit: int) -> list[str]:
-    """The child process that validates and reads each case directory named on its standard input."""
-    return [sys.executable, "-c", WORKER, str(limit)]
+def worker_command(limit: int, max_memory: int) -> list[str]:
+    """The child process that validates each case directory named on its standard input, reads it with the
+    reader and with the Spark source's code (schema, planning, every partition), each under the budget
+    `max_memory`, and reports how each ended, their rows, and the case's peak resident memory."""
+    return [sys.executable, "-c", WORKER, str(limit), str(max_memory)]
 
 
 def env() -> dict[str, str]:

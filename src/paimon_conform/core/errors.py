@@ -8,6 +8,7 @@ IndexError, struct.error, EOFError or UnicodeDecodeError):
     │   ├── BudgetExceeded  input that would need more memory than the budget (budget.py, --max-memory)
     │   ├── JsonLimitError  JSON nested deeper than the kit reads
     │   ├── OutOfMemory     the process got less memory than the budget promised (a MemoryError, never a finding)
+    │   ├── InvalidType     a column type Java's type parser refuses (DECIMAL(39, 2), TIMESTAMP(10))
     │   └── OutsideRoot     a name from a table that leads outside its root (table/paths.py; never opened)
     ├── CaseError           a JSON case that does not match its schema
     ├── EncodeError         logical content that the layout cannot hold
@@ -62,6 +63,11 @@ class OutOfMemory(UsageError):
             f"out of memory while checking {where}: this process cannot get the memory budget it was given; "
             "lower --max-memory or give the process more memory (nothing is reported about the input)"
         )
+
+
+class InvalidType(UsageError):
+    """A column type text of a known type whose parameters Java's type parser refuses (a DECIMAL's precision
+    outside 1..38 or its scale outside 0..precision, a TIMESTAMP's precision outside 0..9)."""
 
 
 class CaseError(PaimonConformError):

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from decimal import Context, Decimal, InvalidOperation, localcontext
 from typing import Any
 
-from paimon_conform.core.errors import EncodeError, UsageError
+from paimon_conform.core.errors import EncodeError, InvalidType, UsageError
 
 INTEGER_RANGES = {
     "TINYINT": (-(2**7), 2**7 - 1),
@@ -94,7 +94,10 @@ class DataType:
 
 
 def parse_type(text: str) -> DataType:
-    """Parse `INT`, `VARCHAR(10)`, `DECIMAL(10, 2)`, `TIMESTAMP(3) WITH LOCAL TIME ZONE`, ..."""
+    """Parse `INT`, `VARCHAR(10)`, `DECIMAL(10, 2)`, `TIMESTAMP(3) WITH LOCAL TIME ZONE`, ...
+
+    InvalidType for a DECIMAL or TIMESTAMP whose parameters Java's parser refuses; UsageError for text the
+    kit does not read as a type (which a newer Java may)."""
     raw = text.strip()
     ltz = re.search(r"\s+WITH\s+LOCAL\s+TIME\s+ZONE\s*$", raw, re.I)
     if ltz:
@@ -113,9 +116,11 @@ def parse_type(text: str) -> DataType:
     if root == "DECIMAL":
         p, s = (10 if p is None else p), (0 if s is None else s)
         if not (1 <= p <= 38 and 0 <= s <= p):
-            raise UsageError(f"bad DECIMAL precision/scale in {text!r}")
+            raise InvalidType(
+                f"bad DECIMAL precision/scale in {text!r}: Java takes a precision of 1..38, a scale of 0..it"
+            )
     if root in ("TIMESTAMP", "TIMESTAMP_LTZ") and p is not None and not 0 <= p <= 9:
-        raise UsageError(f"bad timestamp precision in {text!r}")
+        raise InvalidType(f"bad timestamp precision in {text!r}: Java takes 0..9")
     return DataType(root, p, s)
 
 

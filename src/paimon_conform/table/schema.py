@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from paimon_conform.core import json_text
-from paimon_conform.core.errors import UsageError
+from paimon_conform.core.errors import InvalidType, UsageError
 from paimon_conform.core.findings import Finding
 from paimon_conform.core.types import DataType, parse_type
 from paimon_conform.layouts.binary_row import bucketing
@@ -60,7 +60,8 @@ class TableSchema:
 
 
 def field_type(raw: Any) -> tuple[DataType | None, bool]:
-    """(type, nullable) of a schema field's `type`; None for nested types (JSON objects)."""
+    """(type, nullable) of a schema field's `type`; None for nested types (JSON objects) and text the kit does
+    not read as a type; InvalidType for a type Java's parser refuses."""
     if not isinstance(raw, str):
         nullable = not (isinstance(raw, dict) and raw.get("type", "").upper().endswith("NOT NULL"))
         return None, nullable
@@ -68,6 +69,8 @@ def field_type(raw: Any) -> tuple[DataType | None, bool]:
     text = re.sub(r"\s+NOT\s+NULL\s*$", "", raw, flags=re.I)
     try:
         return parse_type(text), nullable
+    except InvalidType:
+        raise
     except UsageError:
         return None, nullable
 
@@ -105,7 +108,10 @@ def parse_schema(text: str, where: str) -> TableSchema:
         raw = f.get("type")
         if not isinstance(raw, str) and not (isinstance(raw, dict) and isinstance(raw.get("type"), str)):
             raise bad(f"fields[{i}].type", f"{raw!r} is neither a type name nor an object with a string 'type'")
-        t, nullable = field_type(raw)
+        try:
+            t, nullable = field_type(raw)
+        except InvalidType as exc:
+            raise bad(f"fields[{i}].type", f"{exc}; Java cannot read the schema") from None
         if t is None:
             raw_types[name] = raw
             t = DataType("UNSUPPORTED")
