@@ -18,7 +18,7 @@ from conftest import CORPUS, GOLDEN, require_corpus
 from paimon_conform import cli
 from paimon_conform.core import errors
 from paimon_conform.core.errors import UsageError
-from paimon_conform.layouts.registry import get
+from paimon_conform.layouts.registry import LAYOUTS, get
 from paimon_conform.table.metadata import MetadataProblem, read_snapshot
 from paimon_conform.table.schema import parse_schema
 
@@ -244,6 +244,7 @@ def test_damaged_goldens_and_corpus_files_never_end_in_an_internal_error(tmp_pat
     target = tmp_path / "x.bin"
     targets = golden_targets()
     assert len(targets) > 200
+    assert set(LAYOUTS) <= {kind for _, _, kind in targets}, "every layout the registry knows is damaged here"
     for path, args, kind in targets:
         for i, data in enumerate(mutants(path.read_bytes(), rnd)):
             target.write_bytes(data)
