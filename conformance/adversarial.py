@@ -37,7 +37,8 @@ def _zigzag(n: int) -> bytes:
             return bytes(out)
 
 
-def _read_varint(data: bytes, at: int) -> tuple[int, int]:
+def read_long(data: bytes, at: int) -> tuple[int, int]:
+    """Avro's long at `at`: (value, the offset after it)."""
     shift = value = 0
     while True:
         b = data[at]
@@ -153,7 +154,7 @@ def _block_count(count: int) -> Callable[[bytes], bytes]:
         start = _first_block(data)
         if start >= len(data):  # no block yet: add one with two bytes
             return data + _zigzag(count) + _zigzag(2) + b"\x02\x02" + data[-16:]
-        _, end = _read_varint(data, start)
+        _, end = read_long(data, start)
         return data[:start] + _zigzag(count) + data[end:]
 
     return change
@@ -166,8 +167,8 @@ def _block_size(size: int) -> Callable[[bytes], bytes]:
         start = _first_block(data)
         if start >= len(data):
             return data + _zigzag(1) + _zigzag(size) + b"\x02\x02" + data[-16:]
-        _, mid = _read_varint(data, start)
-        _, end = _read_varint(data, mid)
+        _, mid = read_long(data, start)
+        _, end = read_long(data, mid)
         return data[:mid] + _zigzag(size) + data[end:]
 
     return change

@@ -15,6 +15,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from adversarial import read_long
 from conftest import GOLDEN
 from hypothesis import given
 from hypothesis import strategies as st
@@ -166,31 +167,20 @@ def run_capped(*args: str, limit: int = INTERPRETER + BUDGET) -> subprocess.Comp
     )
 
 
-def _read_long(data: bytes, at: int) -> tuple[int, int]:
-    shift = value = 0
-    while True:
-        b = data[at]
-        value |= (b & 0x7F) << shift
-        at += 1
-        if not b & 0x80:
-            return (value >> 1) ^ -(value & 1), at
-        shift += 7
-
-
 def with_writer_schema(data: bytes, change) -> bytes:
     """An Avro container file whose header's writer schema is changed by `change` (blocks untouched)."""
     assert data[:4] == b"Obj\x01"
     at, meta = 4, []
     while True:
-        n, at = _read_long(data, at)
+        n, at = read_long(data, at)
         if n == 0:
             break
         if n < 0:
-            n, (_, at) = -n, _read_long(data, at)
+            n, (_, at) = -n, read_long(data, at)
         for _ in range(n):
-            klen, at = _read_long(data, at)
+            klen, at = read_long(data, at)
             key, at = data[at : at + klen], at + klen
-            vlen, at = _read_long(data, at)
+            vlen, at = read_long(data, at)
             value, at = data[at : at + vlen], at + vlen
             meta.append((key, json.dumps(change(json.loads(value))).encode() if key == b"avro.schema" else value))
     header = b"".join(zigzag(len(k)) + k + zigzag(len(v)) + v for k, v in meta)

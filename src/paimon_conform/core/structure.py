@@ -121,32 +121,23 @@ def _find_open(obj: KaitaiStruct, base: int, path: str, depth: int, frozen: int 
             continue
         shown = name[3:] if name.startswith("_m_") else name
         value = getattr(obj, name, None)
-        for i, elem in enumerate(info.get("arr", [])):
-            item = value[i] if isinstance(value, list) and i < len(value) else None
+        if "arr" in info:  # (label, value, debug entry, index) of each element, else of the field itself
+            items = [
+                (f"{shown}[{i}]", value[i] if isinstance(value, list) and i < len(value) else None, elem, i)
+                for i, elem in enumerate(info["arr"])
+            ]
+        else:
+            items = [(shown, value, info, None)]
+        for label, item, entry, i in items:
             if isinstance(item, KaitaiStruct):
-                child_base, child_frozen = _child(
-                    obj, item, base, elem["start"], frozen, _changed_by_process(obj, name, i)
-                )
-                if "end" in elem:
-                    finished.append((item, child_base, f"{path}.{shown}[{i}]", child_frozen))
+                changed = _changed_by_process(obj, name, i)
+                child_base, child_frozen = _child(obj, item, base, entry["start"], frozen, changed)
+                if "end" in entry:
+                    finished.append((item, child_base, f"{path}.{label}", child_frozen))
                     continue
-                return _open_chain(item, child_base, f"{path}.{shown}[{i}]", depth + 1, child_frozen)
-            if "end" in elem:
-                continue
-            return obj, base, path, f"{shown}[{i}]", at(base + elem["start"]), frozen
-        if "arr" in info:
-            continue
-        if isinstance(value, KaitaiStruct):
-            child_base, child_frozen = _child(
-                obj, value, base, info["start"], frozen, _changed_by_process(obj, name, None)
-            )
-            if "end" in info:
-                finished.append((value, child_base, f"{path}.{shown}", child_frozen))
-                continue
-            return _open_chain(value, child_base, f"{path}.{shown}", depth + 1, child_frozen)
-        if "end" in info:
-            continue
-        return obj, base, path, shown, at(base + info["start"]), frozen
+                return _open_chain(item, child_base, f"{path}.{label}", depth + 1, child_frozen)
+            if "end" not in entry:
+                return obj, base, path, label, at(base + entry["start"]), frozen
     for child, child_base, child_path, child_frozen in finished:
         found = _find_open(child, child_base, child_path, depth + 1, child_frozen)
         if found is not None:
