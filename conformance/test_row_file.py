@@ -469,3 +469,46 @@ def cli_inspect(path: Path) -> str:
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+FUZZED = [  # inputs the fuzzer (tools/fuzz) found crashing the previous code: (column types, file)
+    (
+        "f0=INT,f1=STRING,f2=TIMESTAMP(6)",  # a zip() ValueError reading a block of no rows
+        "28b52ffd0048d9000000010000000261620500000000000000c0843d06000000000000000148013601000100000000000000010000"
+        "002400000000000000060000000100000053574f52",
+    ),
+    (
+        "f0=BYTES",  # a fault inside a zstd block reported at an offset past the input's end
+        "28b52ffd00489d000060009003ab000000000100000001008c2a200228b52ffd0048d50000983a01cd00ac02ef00000000000300"
+        "00000002000100282a300202380e04b606b9010200020300000000000000020000003f000000000000000b0000000100000053574f52",
+    ),
+    (
+        "f0=INT,f1=STRING,f2=TIMESTAMP(6)",  # inspect re-encoded at every zstd level: 800 MB
+        "28b52ffd0048d9000000010000000261620500000000000000c0263d00000000010000000148013601000100000000000000010000"
+        "002400000000000000060000000100000053574f52",
+    ),
+]
+
+
+@pytest.mark.parametrize(("types", "hex_data"), FUZZED)
+def test_inputs_the_fuzzer_found_end_in_the_kits_answers(tmp_path, types, hex_data):
+    path = tmp_path / "f.row"
+    path.write_bytes(bytes.fromhex(hex_data))
+    for command in (["validate", "--report", "json"], ["inspect", "--json"]):
+        done = _capped_cli(path, types, command)
+        assert done.returncode in (0, 1, 2), done.stderr[-2000:]
+        assert "internal error" not in done.stdout + done.stderr
+        assert "Traceback" not in done.stderr
+    report = json.loads(_capped_cli(path, types, ["validate", "--report", "json"]).stdout)
+    offsets = [f["offset"] for r in report["files"] for f in r["findings"] if f["offset"] is not None]
+    assert all(0 <= o <= path.stat().st_size for o in offsets), offsets
+
+
+def _capped_cli(path: Path, types: str, command: list[str]) -> subprocess.CompletedProcess:
+    limit = INTERPRETER + (256 << 20)
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    argv = [sys.executable, "-m", "paimon_conform.cli", command[0], str(path), "--types", types, *command[1:]]
+    return subprocess.run([*argv, "--max-memory", "256M"], capture_output=True, text=True, preexec_fn=cap, timeout=300)
