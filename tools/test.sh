@@ -12,4 +12,4 @@ echo "== generated parsers"
 .venv/bin/python tools/gen_parsers.py --check
 seed="${HYPOTHESIS_SEED:-$(( (RANDOM << 15) | RANDOM ))}"
 echo "== pytest (hypothesis seed: $seed)"
-exec .venv/bin/python -m pytest -p no:cacheprovider --hypothesis-seed="$seed" "$@"
+exec .venv/bin/python -m pytest -p no:cacheprovider --durations=25 --hypothesis-seed="$seed" "$@"
