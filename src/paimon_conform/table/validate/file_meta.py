@@ -361,11 +361,25 @@ def _beyond(facts: FileFacts, column, t, stated, side) -> tuple[Any, tuple[str, 
         if out_unsigned:
             return (lo if side == "min" else hi), ("2.0",), False
         return None
+    if not _comparable(stated, lo):
+        return None  # the file's column holds values of another type: DATA_FILE_* type findings say so
     if side == "min" and stated > lo:
         return lo, None, False
     if side == "max" and stated < hi:
         return hi, None, False
     return None
+
+
+def _comparable(stated: Any, actual: Any) -> bool:
+    """Whether a stated bound and a value the file holds are of one kind (a damaged file may hold another
+    type than its schema's: a boolean column where the statistics are of strings)."""
+    kinds = (bool, int, float, str, bytes, tuple)
+    kind = next((k for k in kinds if isinstance(stated, k)), None)
+    other = next((k for k in kinds if isinstance(actual, k)), None)
+    if kind is bool or other is bool:
+        return kind is other
+    numbers = (int, float)
+    return kind is other or (kind in numbers and other in numbers)
 
 
 def _float_beyond(t: DataType, values: np.ndarray, stated: float, side: str) -> tuple[Any, None, bool] | None:
