@@ -57,25 +57,33 @@ def test_pypaimon_cannot_read_pre_1_0_manifests(tmp_path):
         pypaimon_read(tmp_path)
 
 
+def pypaimon_outcome(warehouse: Path) -> tuple[list[dict] | None, str | None]:
+    """(rows, None) when pypaimon reads the table, (None, "Kind: message") when it fails."""
+    try:
+        return pypaimon_read(warehouse), None
+    except Exception as exc:  # noqa: BLE001 - any failure is compared with the listed ones
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+def assert_java_rows(meta: dict, rows: list[dict]) -> None:
+    """The rows are the ones Java read back when it wrote the table (its sidecar's expected rows)."""
+    names = [f["name"] for f in meta["schema"]["fields"]]
+    got = sorted(json.dumps([r[n] for n in names], default=str) for r in rows)
+    assert got == sorted(json.dumps(r, default=str) for r in meta["expected_rows"])
+
+
 @pytest.mark.parametrize("sidecar", SIDECARS, ids=[f"{p.parent.name}/{p.stem}" for p in SIDECARS])
 def test_pypaimon_on_java_tables(sidecar, tmp_path):
     """Either pypaimon returns Java's rows, or it fails with a listed incompatibility."""
     meta = json.loads(sidecar.read_text())
     shutil.copytree(sidecar.with_suffix(""), tmp_path / "db.db" / "t")
-    try:
-        rows = pypaimon_read(tmp_path)
-    except Exception as exc:  # noqa: BLE001 - any failure is compared with the listed ones
-        failure = f"{type(exc).__name__}: {exc}"
-    else:
-        failure = None
+    rows, failure = pypaimon_outcome(tmp_path)
     table_id = f"{sidecar.parent.name}/{sidecar.stem}"
     if failure is not None:
         assert failure == PYPAIMON_FAILS.get(table_id), f"an unlisted pypaimon failure: {failure}"
         pytest.xfail(f"listed pypaimon incompatibility (apache/paimon#6976): {failure}")  # checked, not a pass
     assert table_id not in PYPAIMON_FAILS, "a listed pypaimon failure now reads: correct PYPAIMON_FAILS"
-    names = [f["name"] for f in meta["schema"]["fields"]]
-    got = sorted(json.dumps([r[n] for n in names], default=str) for r in rows)
-    assert got == sorted(json.dumps(r, default=str) for r in meta["expected_rows"])
+    assert_java_rows(meta, rows)
 
 
 # With `_VALUE_STATS_COLS` put into the manifests (null, as Java 1.0.0+ writes it when every column has
@@ -112,12 +120,7 @@ def test_pypaimon_rows_of_java_tables_given_the_stats_cols_field(sidecar, tmp_pa
     shutil.copytree(sidecar.with_suffix(""), root)
     with_value_stats_cols(root)
     table_id = f"{sidecar.parent.name}/{sidecar.stem}"
-    try:
-        rows = pypaimon_read(tmp_path)
-    except Exception as exc:  # noqa: BLE001 - any failure is compared with the listed ones
-        failure = f"{type(exc).__name__}: {exc}"
-    else:
-        failure = None
+    rows, failure = pypaimon_outcome(tmp_path)
     if failure is not None:
         listed = PYPAIMON_FAILS_WITH_STATS_COLS.get(table_id, "")
         kind, _, needle = listed.partition(": ")
@@ -125,6 +128,4 @@ def test_pypaimon_rows_of_java_tables_given_the_stats_cols_field(sidecar, tmp_pa
             pytest.fail(f"an unlisted pypaimon failure: {failure}")
         pytest.xfail(f"listed pypaimon incompatibility: {listed}")  # checked, not a pass
     assert table_id not in PYPAIMON_FAILS_WITH_STATS_COLS, "a listed pypaimon failure now reads: correct the list"
-    names = [f["name"] for f in meta["schema"]["fields"]]
-    got = sorted(json.dumps([r[n] for n in names], default=str) for r in rows)
-    assert got == sorted(json.dumps(r, default=str) for r in meta["expected_rows"])
+    assert_java_rows(meta, rows)
