@@ -15,7 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from adversarial import cases, enrich, env, worker_command
+from support import sweep
+from support.adversarial import cases, enrich, env, worker_command
 
 from paimon_conform.table.read.reader import read_latest
 from paimon_conform.table.write.reference_table import write_table
@@ -49,7 +50,7 @@ def run_share(cases: list[str]) -> subprocess.CompletedProcess:
     )
 
 
-def test_every_mutation_ends_in_a_finding_a_refusal_or_rows(pristine, tmp_path):
+def test_every_mutation_ends_in_a_finding_a_refusal_or_rows(pristine, tmp_path, request):
     print(f"adversarial seed {SEED}")
     dirs = {}
     for i, (name, mutate) in enumerate(cases(pristine, SEED)):
@@ -80,6 +81,7 @@ def test_every_mutation_ends_in_a_finding_a_refusal_or_rows(pristine, tmp_path):
         if o["validate"] != "ok" or o["read"] not in ("rows", "refused") or o["source"] != o["read"]
     ]
     assert not bad, f"{len(bad)} of {len(outcomes)} cases:\n" + "\n".join(bad[:40])
+    sweep.checked(request.node.nodeid, list(dirs))  # each validated above, an internal error a failure
     differ = [dirs[o["case"]] for o in outcomes if o.get("same_rows") is False]
     assert not differ, f"the Spark source and the reader return other rows: {differ[:20]}"
     heavy = [f"{dirs[o['case']]}: {o['peak'] >> 20} MiB" for o in outcomes if o["peak"] > CEILING]

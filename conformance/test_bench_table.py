@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from support.environment import ROOT
 
 from paimon_conform.table.validate.table import validate_table
 

@@ -12,7 +12,7 @@ import pyarrow as pa
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import INTERNAL_VALUES
+from support.strategies import INTERNAL_VALUES
 
 from paimon_conform.cli import main
 from paimon_conform.core.errors import EncodeError, UsageError

@@ -7,7 +7,7 @@ import struct
 
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import INTERNAL_VALUES
+from support.strategies import INTERNAL_VALUES
 
 from paimon_conform.core.errors import EncodeError
 from paimon_conform.core.types import parse_type, to_json

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PAIMON_CPP_TABLES, ROOT, corpus_table, require_corpus
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import damaged
+from support.environment import PAIMON_CPP_TABLES, ROOT, corpus_table, require_corpus
+from support.strategies import damaged
 
 from golden import blob_file as generator
 from paimon_conform.core import delta_varint, structure
@@ -178,7 +178,7 @@ CAST_TABLE = "blob_append_table_alter_table_with_cast_with_data_evolution"
 def _framed_table(tmp_path: Path, raw_type: Any, rows_of: Callable[[int], list]) -> Path:
     """paimon-cpp's Java-written BLOB table with its BLOB column (field 8) retyped in both schemas, and every .blob file
     rewritten with as many rows of that type (`rows_of(n)`), the manifests' and lists' _FILE_SIZE kept in step."""
-    from java_mutations import rewrite_avro, sync_list_sizes
+    from support.java_mutations import rewrite_avro, sync_list_sizes
 
     root = corpus_table(tmp_path, CAST_TABLE)
     for schema_file in root.glob("schema/schema-*"):
@@ -243,7 +243,7 @@ def test_managed_blob_packs_and_their_reference_sidecars_are_named_not_read(tmp_
     """Java 2.0's managed BLOB storage (blob-field in a primary-key table) puts `.managed.blob` packs and one
     `<data file>.blobref` sidecar per data file (in its _EXTRA_FILES) into the bucket directory: recognized by
     name (they were TABLE_BAD_FILE_NAME musts), named once as not checked, the packs not called unreferenced."""
-    from java_mutations import rewrite_avro, sync_list_sizes
+    from support.java_mutations import rewrite_avro, sync_list_sizes
 
     root = corpus_table(tmp_path, "pk_table_partial_update")
     assert _kit_findings(root) == []

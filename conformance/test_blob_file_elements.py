@@ -10,7 +10,7 @@ import struct
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import damaged
+from support.strategies import damaged
 
 from paimon_conform.core import delta_varint
 from paimon_conform.core.errors import InvariantError

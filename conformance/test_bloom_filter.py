@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import hx
+from support.strategies import hx
 
 from paimon_conform.core import hashing
 from paimon_conform.core.types import parse_type, to_internal, to_json

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import corpus_table
+from support.environment import corpus_table
 
 from paimon_conform.table.metadata import read_records
 from paimon_conform.table.validate.table import TableStats, validate_table

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import brute_force
+from support.oracle import brute_force
 
 from paimon_conform.core.errors import EncodeError
 from paimon_conform.core.types import parse_type, to_internal, to_json

@@ -22,7 +22,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conftest import GOLDEN, require_corpus
+from support.avro_bytes import zigzag
+from support.capped import cli_capped
+from support.environment import GOLDEN, require_corpus
 
 from paimon_conform import cli
 from paimon_conform.core import budget
@@ -38,17 +40,7 @@ SYNC = bytes(range(16))
 
 def run_limited(*args: str, limit: int = LIMIT) -> subprocess.CompletedProcess:
     """The CLI in a subprocess whose address space is capped at `limit` bytes."""
-
-    def cap() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-    return subprocess.run(
-        [sys.executable, "-m", "paimon_conform.cli", *args],
-        capture_output=True,
-        text=True,
-        preexec_fn=cap,
-        timeout=300,
-    )
+    return cli_capped(*args, limit=limit)
 
 
 def assert_no_crash(done: subprocess.CompletedProcess) -> None:
@@ -57,17 +49,6 @@ def assert_no_crash(done: subprocess.CompletedProcess) -> None:
     assert "internal error" not in text, text[-2000:]
     assert "MemoryError" not in text, text[-2000:]
     assert "Traceback" not in text, text[-2000:]
-
-
-def zigzag(n: int) -> bytes:
-    """Avro's zigzag varint."""
-    n = (n << 1) ^ (n >> 63)
-    out = bytearray()
-    while True:
-        if n < 0x80:
-            return bytes(out + bytes([n]))
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
 
 
 def avro_file(schema: dict, blocks: list[tuple[int, bytes]], codec: str = "null", sync: bytes = SYNC) -> bytes:

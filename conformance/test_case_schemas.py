@@ -12,10 +12,10 @@ from typing import Any
 
 import jsonschema
 import pytest
-from conftest import ROOT
 from hypothesis import given
 from hypothesis import strategies as st
 from referencing import Registry, Resource
+from support.environment import ROOT
 
 from paimon_conform.core import cases
 from paimon_conform.core.errors import CaseError

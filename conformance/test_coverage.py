@@ -3,7 +3,7 @@ defines."""
 
 from __future__ import annotations
 
-from conftest import ROOT
+from support.environment import ROOT
 
 from paimon_conform.core.java_releases import RELEASES
 from paimon_conform.table import coverage

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import MAX_DV32, positions32, positions64
+from support.strategies import MAX_DV32, positions32, positions64
 
 from paimon_conform.core.errors import EncodeError, InvariantError, LayoutError, TruncatedError
 from paimon_conform.layouts.deletion_vectors import entry as dv

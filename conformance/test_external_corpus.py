@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, IN_CI
+from support.environment import CORPUS, missing
 
 from paimon_conform import cli
 
@@ -66,10 +66,7 @@ ROWS = rows()
 @pytest.fixture(scope="module")
 def corpus() -> Path:
     if not ROWS:
-        message = f"the third-party corpus is missing: {CORPUS}/MANIFEST.tsv (set PAIMON_CONFORM_CORPUS)"
-        if IN_CI:
-            pytest.fail(message)
-        pytest.skip(message)
+        missing(f"the third-party corpus is missing: {CORPUS}/MANIFEST.tsv (set PAIMON_CONFORM_CORPUS)")
     return CORPUS
 
 

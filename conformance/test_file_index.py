@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from strategies import hx
+from support.strategies import hx
 
 from paimon_conform.core.types import parse_type, to_internal
 from paimon_conform.layouts.bitmap_index import codec as bitmap

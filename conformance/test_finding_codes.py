@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import ROOT
+from support.environment import ROOT
 
 SRC = ROOT / "src" / "paimon_conform"
 CODE = r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from conftest import corpus_table
-from java_mutations import rewrite_avro, sync_list_sizes
+from support.environment import corpus_table
+from support.java_mutations import rewrite_avro, sync_list_sizes
 
 from paimon_conform.layouts.bitmap_global_index import codec as bgix
 from paimon_conform.layouts.bitmap_index import codec as bitmap
@@ -345,7 +345,7 @@ def _with_vector(tmp_path: Path, deleted: list[int], change_rows: list[int]) -> 
     was built from the values before)."""
     import numpy as np
     import pyarrow as pa
-    from java_mutations import avro_read, avro_write, latest_snapshot
+    from support.java_mutations import avro_read, avro_write, latest_snapshot
 
     from paimon_conform.layouts.deletion_vectors import entry as dv
 

@@ -9,7 +9,7 @@ import json
 import subprocess
 import sys
 
-from conftest import GOLDEN, ROOT
+from support.environment import GOLDEN, ROOT
 
 DERIVED = ("java-notes", "encoder", "must-reject")
 
@@ -55,9 +55,6 @@ def test_encoder_provenance_names_a_function_of_the_package():
 
 def test_the_generators_write_into_the_repository_golden_folder_by_default():
     """Run with no --out, the generators rewrite golden/ of the checkout (not a folder beside them)."""
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        from golden import common
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
+    from golden import common
+
     assert common.ROOT / "golden" == GOLDEN

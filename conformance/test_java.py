@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from conftest import ROOT
+from support.environment import ROOT
 
 from paimon_conform.layouts.deletion_vectors import entry as dv
 from paimon_conform.layouts.hash_index import entry as hash_index

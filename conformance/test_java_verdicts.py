@@ -32,11 +32,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import java_mutations as jm
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conftest import ROOT
+from support import java_mutations as jm
+from support.environment import ROOT
 
 from paimon_conform.table.validate.table import validate_table
 

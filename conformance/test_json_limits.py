@@ -7,7 +7,6 @@ never a finding against a file Java may read well.
 from __future__ import annotations
 
 import json
-import resource
 import shutil
 import subprocess
 import sys
@@ -15,11 +14,12 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from adversarial import read_long
-from conftest import GOLDEN
 from hypothesis import given
 from hypothesis import strategies as st
-from test_budget import zigzag
+from support.avro_bytes import read_long, zigzag
+from support.capped import cli_capped
+from support.capped import run_capped as python_capped
+from support.environment import GOLDEN
 
 from paimon_conform.core import budget, json_text
 
@@ -154,17 +154,9 @@ with budget.limited(int(sys.argv[2])):
 def run_capped(*args: str, limit: int = INTERPRETER + BUDGET) -> subprocess.CompletedProcess:
     """The CLI (or, for `read`, the kit's reader) with its address space capped a little above the budget."""
 
-    def cap() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-    command = ["-c", READ, args[1], str(BUDGET)] if args[0] == "read" else ["-m", "paimon_conform.cli", *args]
-    return subprocess.run(
-        [sys.executable, *command, *([] if args[0] == "read" else ["--max-memory", str(BUDGET)])],
-        capture_output=True,
-        text=True,
-        preexec_fn=cap,
-        timeout=300,
-    )
+    if args[0] == "read":
+        return python_capped(["-c", READ, args[1], str(BUDGET)], limit)
+    return cli_capped(*args, "--max-memory", str(BUDGET), limit=limit)
 
 
 def with_writer_schema(data: bytes, change) -> bytes:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from conftest import ROOT
+from support.environment import ROOT
 
 PACKAGE = ROOT / "src" / "paimon_conform"
 
@@ -208,3 +208,124 @@ def test_a_role_package_belongs_to_its_role():
     assert part("paimon_conform.table.validate.table") == "table.validate"
     assert part("paimon_conform.table.chain") == "table"
     assert part("paimon_conform.cli") == "interface"
+
+
+# --------------------------------------------------------------------------- the suite and the tools
+
+SUITE = ROOT / "conformance"
+TOOLS = ROOT / "tools"
+# Scripts run as `python tools/<folder>/<script>.py`: the one place a sys.path edit stays (tools/ on the path, so
+# that paimon_java imports); everything the suite runs is importable through pyproject's pytest `pythonpath`.
+PATH_EDITS_ALLOWED = {
+    "benchmarks.bucket_hash",
+    "benchmarks.file_index_build",
+    "benchmarks.table_validate_java",
+    "benchmarks.validate_memory",
+    "testees.java_paimon",
+}
+
+
+def _suite_files() -> dict[str, Path]:
+    """Module name (as imported with conformance/ and tools/ on the path) → file, for both folders."""
+    files = {}
+    for top in (SUITE, TOOLS):
+        for p in top.rglob("*.py"):
+            if "node_modules" in p.parts or "__pycache__" in p.parts:
+                continue
+            parts = list(p.relative_to(top).with_suffix("").parts)
+            files[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = p
+    return files
+
+
+def suite_graph() -> tuple[dict[str, set[str]], dict[str, Path]]:
+    """Module → the suite and tools modules it imports (anywhere in its source)."""
+    files = _suite_files()
+    graph: dict[str, set[str]] = {m: set() for m in files}
+    for module, path in files.items():
+        is_package = path.name == "__init__.py"
+        for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                targets = _resolve(module, is_package, node, files)
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                continue
+            graph[module] |= {t for t in targets if t in files and t != module}
+    return graph, files
+
+
+def suite_rules(graph: dict[str, set[str]]) -> list[str]:
+    """Arrows the suite's shape forbids: anything into conftest (fixtures only, never a library), the tools into
+    the suite, anything into a test module (shared helpers live in `support`)."""
+    bad = []
+    for module, targets in sorted(graph.items()):
+        for target in sorted(targets):
+            tool = module in TOOL_MODULES
+            if target == "conftest" or (tool and target not in TOOL_MODULES) or target.startswith("test_"):
+                bad.append(f"{module} -> {target}")
+    return bad
+
+
+def path_edits(files: dict[str, Path]) -> list[str]:
+    """Modules that change sys.path (a call on sys.path, or an assignment to it)."""
+    out = []
+    for module, path in sorted(files.items()):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            target = node.func.value if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) else None
+            if isinstance(node, ast.Assign | ast.AugAssign):
+                target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+                target = target.value if isinstance(target, ast.Subscript) else target
+            if target is not None and ast.unparse(target) == "sys.path":
+                out.append(module)
+                break
+    return out
+
+
+TOOL_MODULES = {m for m, p in _suite_files().items() if p.is_relative_to(TOOLS)}
+
+
+def test_the_suite_and_the_tools_have_no_import_cycle():
+    graph, _ = suite_graph()
+    assert "support.peers_matrix" in graph["test_type_matrix_peers"]  # control: the graph sees the suite's arrows
+    assert "paimon_java" in graph["support.java_matrix"]
+    assert cycles(graph) == []
+
+
+def test_conftest_is_no_library_and_the_tools_stand_below_the_suite():
+    graph, _ = suite_graph()
+    assert suite_rules(graph) == []
+
+
+def test_suite_rules_are_found():
+    """Control: an import of conftest, a tool importing the suite's support, support or a test importing a test."""
+    graph = {
+        "test_x": {"conftest", "support.sweep", "test_y"},
+        "paimon_java": {"support.environment"},
+        "support.sweep": {"test_zz_cli_on_built_tables"},
+    }
+    assert suite_rules(graph) == [
+        "paimon_java -> support.environment",
+        "support.sweep -> test_zz_cli_on_built_tables",
+        "test_x -> conftest",
+        "test_x -> test_y",
+    ]
+
+
+def test_no_sys_path_edits_but_in_script_entry_points():
+    _, files = suite_graph()
+    assert set(path_edits(files)) == PATH_EDITS_ALLOWED
+
+
+def test_path_edits_are_found(tmp_path):
+    """Control: insert, append and assignment are each an edit; reading sys.path is not."""
+    samples = {
+        "a": "import sys\nsys.path.insert(0, 'x')\n",
+        "b": "import sys\nsys.path.append('x')\n",
+        "c": "import sys\nsys.path[:0] = ['x']\n",
+        "d": "import sys\nprint(sys.path)\n",
+    }
+    files = {}
+    for name, text in samples.items():
+        (tmp_path / f"{name}.py").write_text(text)
+        files[name] = tmp_path / f"{name}.py"
+    assert path_edits(files) == ["a", "b", "c"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 
 import pytest
-from conftest import GOLDEN, ROOT
+from support.environment import GOLDEN, ROOT
 
 from paimon_conform.layouts.registry import BY_NAME
 

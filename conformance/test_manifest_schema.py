@@ -8,7 +8,7 @@ import copy
 
 import fastavro
 import pytest
-from conftest import ROOT
+from support.environment import ROOT
 
 from paimon_conform.table.manifest_schema import check
 from paimon_conform.table.metadata import RecordFile
@@ -133,7 +133,7 @@ def test_a_version_other_than_the_kinds_format_identifier_is_a_must(tmp_path, ki
     manifests; every release's serializer refuses another value."""
     import shutil
 
-    import java_mutations as jm
+    from support import java_mutations as jm
 
     from paimon_conform.table.validate.table import validate_table
 

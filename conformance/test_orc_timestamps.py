@@ -32,9 +32,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.orc as po
 import pytest
-from conftest import ROOT, require
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.environment import ROOT, require
 
 from paimon_conform.core.types import DataType
 from paimon_conform.formats import orc_isolated

@@ -15,7 +15,7 @@ import venv
 from pathlib import Path
 
 import pytest
-from conftest import IN_CI, ROOT
+from support.environment import IN_CI, ROOT
 
 TABLES = sorted(p for p in (ROOT / "golden" / "tables").glob("java-*/*") if p.is_dir())
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 import math
 
-import peers_matrix as pm
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from support import peers_matrix as pm
 
 from paimon_conform.table.validate.table import validate_table
 from paimon_conform.table.write import commit

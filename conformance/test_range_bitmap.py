@@ -13,8 +13,8 @@ import struct
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import brute_force
 from pyroaring import BitMap
+from support.oracle import brute_force
 
 from paimon_conform.core.errors import EncodeError
 from paimon_conform.core.java_releases import judge

@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import PAIMON_CPP_TABLES, ROOT, require_corpus
+from support.environment import PAIMON_CPP_TABLES, ROOT, require_corpus
 
 from paimon_conform.core.report import render_json, render_junit, render_text
 from paimon_conform.table.validate.table import validate_table

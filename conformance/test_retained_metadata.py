@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from support.environment import ROOT
 
 from paimon_conform.table import metadata
 from paimon_conform.table.chain import load_chain, merge

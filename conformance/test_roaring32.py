@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from pyroaring import BitMap
-from strategies import positions32
+from support.strategies import positions32
 
 from paimon_conform.core.errors import EncodeError
 from paimon_conform.layouts.roaring32 import codec as roaring

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given
 from pyroaring import BitMap64
-from strategies import positions64
+from support.strategies import positions64
 
 from paimon_conform.layouts.roaring64 import codec as roaring64
 from paimon_conform.layouts.roaring64 import entry as r64

@@ -7,27 +7,25 @@ from __future__ import annotations
 
 import json
 import math
-import resource
 import struct
 import subprocess
 import sys
 from pathlib import Path
 
 import cramjam
+import paimon_java
 import pytest
-from conftest import ROOT
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import INTERNAL_VALUES
+from support.capped import cli_capped
+from support.environment import ROOT
+from support.strategies import INTERNAL_VALUES
 
 from paimon_conform.core import block_codec
 from paimon_conform.core.errors import EncodeError
 from paimon_conform.layouts.registry import detect
 from paimon_conform.layouts.row_file import codec, entry
 from paimon_conform.layouts.row_file import types as rtypes
-
-sys.path.insert(0, str(ROOT / "tools"))
-import paimon_java
 
 GOLDEN = ROOT / "golden" / "row_file"
 ATOMIC = {
@@ -297,7 +295,7 @@ def _blocks_of(data: bytes, level: int) -> list[tuple[bytes, bytes, int]]:
 def test_tables_of_row_files_validate_and_their_damage_is_found(tmp_path, extra):
     """The kit's writer with `file.format = row`: every data file is read with its schema's types and passes
     the data-file checks (columns, partition, bucket, stats against the rows); a damaged block is a must."""
-    from test_table_write_engine import run_writes
+    from support.engine_writes import run_writes
 
     from paimon_conform.table.validate.table import TableStats, validate_table
 
@@ -325,7 +323,7 @@ def test_tables_of_row_files_validate_and_their_damage_is_found(tmp_path, extra)
 def test_data_files_of_formats_the_kit_does_not_read_are_one_warning_not_a_must(tmp_path):
     """A table with a `.mosaic` data file (Paimon 2.0; not a format the kit reads): named in one
     FEATURE_NOT_CHECKED warning, never DATA_FILE_UNREADABLE or a bad name."""
-    from test_table_write_engine import run_writes
+    from support.engine_writes import run_writes
 
     from paimon_conform.table.validate.table import validate_table
 
@@ -344,7 +342,7 @@ def test_data_files_of_formats_the_kit_does_not_read_are_one_warning_not_a_must(
 def test_a_row_tracking_file_is_read_with_or_without_the_row_tracking_columns(tmp_path):
     """A row-tracking append file may carry `_ROW_ID` / `_SEQUENCE_NUMBER` at the end or not: either is read
     whole with no finding (the shorter layout would leave bytes between the rows: a false should)."""
-    from test_table_write_engine import run_writes
+    from support.engine_writes import run_writes
 
     from paimon_conform.table.schema import read_schema
     from paimon_conform.table.validate.row_files import read_row_file
@@ -422,15 +420,8 @@ def test_zstd_level_table(level):
 
 
 def _capped_inspect(path: Path, types: str, budget: str) -> subprocess.CompletedProcess:
-    limit = INTERPRETER + (256 << 20)
-
-    def cap() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-    command = [sys.executable, "-m", "paimon_conform.cli", "inspect", str(path), "--types", types, "--json"]
-    return subprocess.run(
-        [*command, "--max-memory", budget], capture_output=True, text=True, preexec_fn=cap, timeout=300
-    )
+    args = ("inspect", str(path), "--types", types, "--json", "--max-memory", budget)
+    return cli_capped(*args, limit=INTERPRETER + (256 << 20))
 
 
 def test_inspect_tries_only_the_levels_the_frames_state_within_the_budget(tmp_path):
@@ -505,10 +496,5 @@ def test_inputs_the_fuzzer_found_end_in_the_kits_answers(tmp_path, types, hex_da
 
 
 def _capped_cli(path: Path, types: str, command: list[str]) -> subprocess.CompletedProcess:
-    limit = INTERPRETER + (256 << 20)
-
-    def cap() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-    argv = [sys.executable, "-m", "paimon_conform.cli", command[0], str(path), "--types", types, *command[1:]]
-    return subprocess.run([*argv, "--max-memory", "256M"], capture_output=True, text=True, preexec_fn=cap, timeout=300)
+    args = (command[0], str(path), "--types", types, *command[1:], "--max-memory", "256M")
+    return cli_capped(*args, limit=INTERPRETER + (256 << 20))

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import corpus_table
 from hypothesis import given
 from hypothesis import strategies as st
-from java_mutations import rewrite_avro
+from support.environment import corpus_table
+from support.java_mutations import rewrite_avro
 
 from paimon_conform.core.java_releases import judge
 from paimon_conform.table.metadata import DataFileMeta, ManifestEntry, SimpleStats

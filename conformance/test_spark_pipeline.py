@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from peers import as_json_rows, pypaimon_rows, rust_rows
+from support.peers import as_json_rows, pypaimon_rows, rust_rows
 
 from paimon_conform.spark import source as ps
 from paimon_conform.table.read import scan

@@ -10,8 +10,8 @@ import json
 import shutil
 
 import pytest
-from conftest import ROOT
-from peers import as_json_rows, pypaimon_write, rust_context, rust_create_table, rust_sql, sql_values
+from support.environment import ROOT
+from support.peers import as_json_rows, pypaimon_write, rust_context, rust_create_table, rust_sql, sql_values
 
 from paimon_conform.table.read.reader import logical_rows
 from paimon_conform.table.schema import read_schema

@@ -12,8 +12,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import PAIMON_CPP_TABLES, ROOT, form, require_corpus
-from test_fault_catalog import CATALOG, JAVA, avro, index_manifest, write_avro, wrong_bucket
+from support.environment import PAIMON_CPP_TABLES, ROOT, form, require_corpus
+from support.fault_catalog import CATALOG, JAVA, avro, index_manifest, write_avro, wrong_bucket
 
 from paimon_conform import cli
 from paimon_conform.core import budget

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pyarrow as pa
 import pytest
-from conftest import PAIMON_CPP_TABLES, ROOT, form, require_corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_fault_catalog import CATALOG, JAVA
+from support.environment import PAIMON_CPP_TABLES, ROOT, form, require_corpus
+from support.fault_catalog import CATALOG, JAVA
 
 from paimon_conform.core.types import parse_type
 from paimon_conform.layouts.bitmap_index import codec as bitmap
@@ -123,7 +123,7 @@ def engine_commit(root: Path, data: pa.Table, options: dict[str, str]) -> None:
 def _engine_tables(base: Path, part_rows: int, fmt: str = "parquet") -> list[Path]:
     """The peer matrix's tables (every type in every role the engine writes) written by the kit's engine in
     `fmt`, with Parquet row groups or ORC stripes of `part_rows` rows; the roots of those written."""
-    import peers_matrix as pm
+    from support import peers_matrix as pm
 
     roots = []
     for cell in pm.cells(("engine",)):
@@ -301,7 +301,7 @@ def test_avro_block_windows(java_avro, tmp_path, monkeypatch):
     below the entry's minimum), and with the file's bloom filters emptied (every value a false negative,
     found as the file index is checked against each window's rows)."""
     import fastavro
-    from test_fault_catalog import bloom_missing_value
+    from support.fault_catalog import bloom_missing_value
 
     root, path, _ = java_avro
     blocks = _blocks(path)

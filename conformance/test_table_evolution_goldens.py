@@ -12,7 +12,7 @@ import json
 from collections import Counter
 
 import pytest
-from conftest import ROOT
+from support.environment import ROOT
 
 from paimon_conform.core.types import parse_type
 from paimon_conform.table.chain import load_chain

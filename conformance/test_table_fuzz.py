@@ -9,9 +9,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from conftest import ROOT
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from support.environment import ROOT
 
 from paimon_conform.table.read import reader
 from paimon_conform.table.validate.table import validate_table

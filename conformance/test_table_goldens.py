@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from support.environment import ROOT
 
 from paimon_conform.core.types import parse_type, to_internal
 from paimon_conform.table import table_layout as tl

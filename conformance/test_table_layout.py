@@ -15,9 +15,9 @@ import uuid
 
 import pytest
 import yaml
-from conftest import ROOT
 from hypothesis import given
 from hypothesis import strategies as st
+from support.environment import ROOT
 
 from paimon_conform.core.types import parse_type
 from paimon_conform.table import table_layout as tl

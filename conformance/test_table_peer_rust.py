@@ -17,9 +17,9 @@ import json
 from pathlib import Path
 
 import pytest
-from peers import rust_context, sql_values
-from peers import rust_create_table as create
-from peers import rust_sql as run
+from support.peers import rust_context, sql_values
+from support.peers import rust_create_table as create
+from support.peers import rust_sql as run
 
 from paimon_conform import cli
 from paimon_conform.table.validate.table import TableStats, validate_table

@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import IN_CI, ROOT
+from support.environment import ROOT, missing
 
 from paimon_conform.table.write.reference_table import write_table
 
@@ -35,9 +35,7 @@ def pypaimon_read(warehouse: Path) -> list[dict]:
     try:
         from pypaimon import CatalogFactory
     except ImportError:
-        if IN_CI:
-            pytest.fail("pypaimon (the peers extra) is not installed")
-        pytest.skip("pypaimon (the peers extra) is not installed")
+        missing("pypaimon (the peers extra) is not installed")
     table = CatalogFactory.create({"warehouse": str(warehouse)}).get_table("db.t")
     rb = table.new_read_builder()
     return rb.new_read().to_arrow(rb.new_scan().plan().splits()).to_pylist()
@@ -102,7 +100,7 @@ VALUE_STATS_COLS = {
 
 def with_value_stats_cols(root: Path) -> None:
     """Every manifest entry's file gets `_VALUE_STATS_COLS: null`; the manifest sizes are put right again."""
-    import java_mutations as jm
+    from support import java_mutations as jm
 
     def entry(record: dict) -> dict:
         record["_FILE"]["_VALUE_STATS_COLS"] = None

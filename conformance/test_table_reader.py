@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from support.environment import ROOT
 
 from paimon_conform.table.read.reader import logical_rows, read_latest
 from paimon_conform.table.write.reference_table import write_table

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from support.environment import ROOT
 
 from paimon_conform import cli
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conftest import IN_CI
+from support.environment import missing
 
 from paimon_conform.core.types import parse_type
 from paimon_conform.layouts.binary_row import bucketing
@@ -23,9 +23,7 @@ def write_pypaimon_table(warehouse: Path, file_format: str) -> Path:
     try:
         from pypaimon import CatalogFactory, Schema
     except ImportError:
-        if IN_CI:
-            pytest.fail("pypaimon (the peers extra) is not installed")
-        pytest.skip("pypaimon (the peers extra) is not installed")
+        missing("pypaimon (the peers extra) is not installed")
     catalog = CatalogFactory.create({"warehouse": str(warehouse)})
     catalog.create_database("db", True)
     options = {"bucket": "4", "file.format": file_format}

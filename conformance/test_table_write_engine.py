@@ -13,6 +13,7 @@ import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.engine_writes import SCHEMA, run_writes
 
 from paimon_conform.table.read.reader import read_latest
 from paimon_conform.table.schema import read_schema
@@ -21,33 +22,8 @@ from paimon_conform.table.validate.table import validate_table
 from paimon_conform.table.write import commit
 from paimon_conform.table.write import tasks as write
 
-SCHEMA = pa.schema([("id", pa.int64()), ("dt", pa.string()), ("v", pa.float64()), ("op", pa.string())])
-
 change = st.tuples(st.integers(0, 40), st.sampled_from(["a", "b"]), st.sampled_from(["+I", "+U", "-D", "-U"]))
 writes = st.lists(st.tuples(st.lists(change, min_size=1, max_size=30), st.integers(1, 3)), min_size=1, max_size=7)
-
-
-def run_writes(root, options, steps) -> dict:
-    model: dict = {}
-    value = 0.0
-    for changes, tasks in steps:
-        rows = []
-        for key, dt, op in changes:
-            value += 1
-            rows.append({"id": key, "dt": dt, "v": value, "op": op})
-            if op in ("-D", "-U"):
-                model.pop((dt, key), None)
-            else:
-                model[(dt, key)] = value
-        plan = write.prepare(root, SCHEMA, options, False)
-        if options["bucket"] == "-1":  # dynamic buckets: all rows of a key in one task
-            parts = [[r for r in rows if r["id"] % tasks == i] for i in range(tasks)]
-        else:
-            size = -(-len(rows) // tasks)
-            parts = [rows[i * size : (i + 1) * size] for i in range(tasks)]
-        results = [write.write_task(plan, pa.Table.from_pylist(p, SCHEMA).to_batches(), i) for i, p in enumerate(parts)]
-        commit.commit(plan, results)
-    return model
 
 
 @pytest.mark.slow

@@ -8,9 +8,9 @@ import json
 
 import fastavro
 import pytest
-from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.environment import ROOT
 
 from paimon_conform.table.avro_records import avro_record
 from paimon_conform.table.validate.table import TableStats, validate_table

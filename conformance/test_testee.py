@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from support.environment import ROOT
+from support.rogue_testee import rogue_command
 
 from paimon_conform import cli
 from paimon_conform.testee import failures, generated, runner, suite
@@ -20,59 +20,6 @@ from paimon_conform.testee.protocol import problem
 GOLDEN = ROOT / "golden"
 KIT = [sys.executable, "-m", "paimon_conform.testee.kit"]
 HANG_SECONDS = 10  # a rogue testee that hangs is given up after this; generous for a reply on a loaded machine
-
-# A testee in Python that forwards to the kit, except where the environment tells it to misbehave:
-# per request a behaviour (crash, hang, garbage, wrong-id, flip, accept, hash-off, remain, drop-row, empty-rows,
-# bad-reply), and which kinds
-# it declares.
-ROGUE = r"""
-import json, os, sys, time
-from paimon_conform.testee import kit
-plan = json.loads(open(os.environ["ROGUE_PLAN"]).read())
-for line in sys.stdin.buffer:
-    req = json.loads(line)
-    if req["op"] == "bye":
-        break
-    reply = kit.answer(req)
-    if req["op"] == "hello":
-        reply["capabilities"] = plan["capabilities"]
-    else:
-        what = plan["by_request"].get(json.dumps({k: v for k, v in req.items() if k != "id"}, sort_keys=True), "")
-        if what == "crash":
-            sys.exit(3)
-        if what == "hang":
-            time.sleep(60)
-        if what == "garbage":
-            sys.stdout.buffer.write(b"this is not json\n"); sys.stdout.flush(); continue
-        if what == "wrong-id":
-            reply["id"] += 100
-        if what == "flip" and "data" in reply:
-            reply["data"] = ("00" if reply["data"][:2] != "00" else "01") + reply["data"][2:]
-        if what == "accept":
-            reply = {"id": req["id"], "case": {"case_format": 1, "kind": req["kind"]}}
-        if what == "hash-off":
-            reply["hash"] += 1
-        if what == "remain":
-            reply = {"id": req["id"], "result": "remain"}
-        if what == "drop-row":
-            reply["rows"] = reply["rows"][1:]
-        if what == "empty-rows":
-            reply = {"id": req["id"], "result": "rows", "rows": []}
-        if what == "bad-reply":
-            reply = {"id": req["id"], "case": {}, "error": {"message": "both"}}
-    sys.stdout.buffer.write(json.dumps(reply).encode() + b"\n"); sys.stdout.flush()
-"""
-
-
-def _rogue(tmp_path: Path, monkeypatch, caps: dict, by_case: dict[str, str], cases: list) -> list[str]:
-    """The rogue testee's command, told to misbehave on the given case ids (found by their requests)."""
-    by_request = {json.dumps(c.request, sort_keys=True): by_case[c.id] for c in cases if c.id in by_case}
-    script = tmp_path / "rogue.py"
-    script.write_text(ROGUE)
-    plan = tmp_path / "rogue-plan.json"  # a file: requests with their bytes outgrow an environment variable
-    plan.write_text(json.dumps({"capabilities": caps, "by_request": by_request}))
-    monkeypatch.setenv("ROGUE_PLAN", str(plan))
-    return [sys.executable, str(script)]
 
 
 def _cases(kind: str) -> list:
@@ -113,7 +60,7 @@ def test_a_misbehaving_testee_fails_those_cases_and_the_run_goes_on(tmp_path, mo
         encodes[0].id: "flip",
         rejects[0].id: "accept",
     }
-    command = _rogue(tmp_path, monkeypatch, {"decode": ["roaring32"], "encode": ["roaring32"]}, plan, cases)
+    command = rogue_command(tmp_path, monkeypatch, {"decode": ["roaring32"], "encode": ["roaring32"]}, plan, cases)
     run = runner.run(command, cases, timeout=HANG_SECONDS)
     by_id = {r.case.id: r for r in run.results}
     assert {r.case.id for r in run.failed()} == set(plan)
@@ -129,7 +76,7 @@ def test_a_misbehaving_testee_fails_those_cases_and_the_run_goes_on(tmp_path, mo
 
 def test_undeclared_kinds_and_operations_are_skipped_and_said(tmp_path, monkeypatch):
     cases = _cases("roaring32") + _cases("bsi")
-    command = _rogue(tmp_path, monkeypatch, {"decode": ["roaring32"]}, {}, cases)
+    command = rogue_command(tmp_path, monkeypatch, {"decode": ["roaring32"]}, {}, cases)
     run = runner.run(command, cases, timeout=10)
     skipped = {r.case.id for r in run.results if r.status == "skipped"}
     assert skipped == {c.id for c in cases if c.kind == "bsi" or c.op == "encode"}
@@ -141,7 +88,7 @@ def test_failure_lists_pass_listed_failures_fail_listed_passes_and_fix_rewrites(
     cases = _cases("roaring32")
     broken = next(c for c in cases if c.op == "encode")
     fine = next(c for c in cases if c.op == "decode")
-    command = _rogue(
+    command = rogue_command(
         tmp_path, monkeypatch, {"decode": ["roaring32"], "encode": ["roaring32"]}, {broken.id: "flip"}, cases
     )
     args = ["testee", "--kind", "roaring32", "--timeout", "10"]
@@ -163,7 +110,7 @@ def test_failure_lists_pass_listed_failures_fail_listed_passes_and_fix_rewrites(
 def test_junit_report_counts_every_case(tmp_path, monkeypatch):
     cases = suite.golden_cases(GOLDEN, kinds=["roaring32"]) + generated.cases_for(suite.OPS, ["roaring32"])
     broken = next(c for c in cases if c.op == "encode")
-    command = _rogue(tmp_path, monkeypatch, {"decode": ["roaring32"]}, {}, cases)
+    command = rogue_command(tmp_path, monkeypatch, {"decode": ["roaring32"]}, {}, cases)
     out = tmp_path / "report.xml"
     code = cli.main(["testee", "--kind", "roaring32", "--report", "junit", "-o", str(out), "--", *command])
     suite_el = ET.parse(out).getroot()
@@ -221,7 +168,7 @@ def test_a_key_hashed_otherwise_than_java_fails_that_case(tmp_path, monkeypatch)
     hashCode and bucket per count; one hashCode off by one fails that case alone."""
     cases = [c for c in _cases("binary-row") if c.op == "hash"]
     assert len(cases) >= 20
-    command = _rogue(tmp_path, monkeypatch, {"hash": ["binary-row"]}, {cases[0].id: "hash-off"}, cases)
+    command = rogue_command(tmp_path, monkeypatch, {"hash": ["binary-row"]}, {cases[0].id: "hash-off"}, cases)
     run = runner.run(command, cases, timeout=10)
     assert [r.case.id for r in run.failed()] == [cases[0].id]
     assert "another hash than Java's" in run.failed()[0].detail

@@ -9,8 +9,8 @@ import json
 from typing import Any
 
 import pytest
-from conftest import ROOT
-from test_testee import _rogue
+from support.environment import ROOT
+from support.rogue_testee import rogue_command
 
 from paimon_conform.core.types import DataType, java_equals, java_order, parse_type, to_internal
 from paimon_conform.testee import kit, queries, runner, suite
@@ -107,7 +107,7 @@ def test_a_testee_answering_remain_or_other_rows_fails_exactly_those_cases(cases
     skip_case = next(c for c in chosen if c.expected["result"] == "skip")
     plan = {c.id: "remain" for c in chosen if c not in (rows_case, skip_case)}
     plan |= {rows_case.id: "drop-row", skip_case.id: "empty-rows"}
-    command = _rogue(tmp_path, monkeypatch, {"query": ["file-index", "bitmap"]}, plan, chosen)
+    command = rogue_command(tmp_path, monkeypatch, {"query": ["file-index", "bitmap"]}, plan, chosen)
     run = runner.run(command, chosen, timeout=10)
     failed = {r.case.id: r.detail for r in run.failed()}
     expected_failures = {

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import ROOT, require
+from support.environment import ROOT, require
 
 SPECS = sorted((ROOT / "specs").glob("*.ksy")) + sorted((ROOT / "specs" / "common").glob("*.ksy"))
 

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, GOLDEN, require_corpus
+from support.environment import CORPUS, GOLDEN, require_corpus
 
 from paimon_conform import cli
 from paimon_conform.core import errors

@@ -15,9 +15,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import java_matrix as jm
 import pytest
-from conftest import ROOT, require
+from support import java_matrix as jm
+from support.environment import ROOT, require
 
 from paimon_conform.table.read.reader import logical_rows, read_latest
 from paimon_conform.table.schema import read_schema

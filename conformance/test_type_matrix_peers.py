@@ -5,8 +5,8 @@ bucket function (default, mod for INT / BIGINT, hive; three multi-field keys), p
 file-index column (bloom-filter, bitmap, bsi, range-bitmap) and plain value column, with edge
 values (nulls, extremes, NaN / -0.0 / ±Infinity, empty / non-ASCII / 7- and 8-byte strings,
 pre-1970 timestamps with sub-millisecond digits, 38-digit decimals). Java Paimon 1.0-SNAPSHOT
-writes the same cells (roles its writer has) as the control. conformance/peers_matrix.py
-builds it all; a cell a writer refuses is skipped with the writer's error.
+writes the same cells (roles its writer has) as the control. conformance/support/peers_matrix.py
+builds it all; a cell a writer refuses is a listed refusal (below).
 
 Each table is validated by the kit's console script (`validate DIR --report json`, judged for
 Java 0.9: the jars here are 0.9-era) and read by Java 1.0-SNAPSHOT (rows, an `= value` /
@@ -23,6 +23,12 @@ control table is not held against a peer. The assertions:
 * the kit's reader returns what Java returns wherever Java reads the table;
 * no must-finding on the tables Java wrote (and reads right) itself.
 
+Nothing passes unchecked: each test runs one check over every cell and fails on any cell that fails it. A cell
+a check cannot run on is excused only by a pinned list that fails both ways (tools/testees/failures/type-matrix.txt:
+each writer's refusals and Java's limits on its own control tables; peers_matrix.KNOWN: the peers'
+incompatibilities with their Java evidence); the run's summary prints, per check, how many cells were checked,
+listed and not applicable.
+
 Run: .venv/bin/pytest conformance/test_type_matrix_peers.py (about one to two minutes: one
 writer process per peer plus one JVM writing the controls, all at once; two validator processes
 next to one JVM reading every table; the console script once over all tables and once per table
@@ -37,27 +43,27 @@ import os
 import re
 import time
 
-import peers_matrix as pm
 import pytest
-from conftest import IN_CI, peers_matrix_results
+from support import peers_matrix as pm
+from support import sweep
+from support.environment import ROOT, missing
+from support.tally import tally
 
-CELLS = pm.cells()
-PEER_CELLS = [c for c in CELLS if c.peer != pm.CONTROL]
-CONTROL_CELLS = [c for c in CELLS if c.peer == pm.CONTROL]
+from paimon_conform.testee import failures
+
+LIST = ROOT / "tools" / "testees" / "failures" / "type-matrix.txt"
+FIX = os.environ.get("PAIMON_CONFORM_FIX_LISTS") == "1"  # rewrite the list from this run (then review the diff)
 
 pytestmark = pytest.mark.java
 
 
 @pytest.fixture(scope="module")
-def matrix(paimon_java, tmp_path_factory) -> dict[str, pm.CellResult]:
+def matrix(paimon_java, tmp_path_factory, request) -> dict[str, pm.CellResult]:
     """Every cell written, validated and read (see peers_matrix.build_matrix), by cell id."""
     for module in ("pypaimon", "pypaimon_rust"):
         if importlib.util.find_spec(module) is None:
-            message = f"{module} (the peers extra) is not installed"
-            if IN_CI:
-                pytest.fail(message)
-            pytest.skip(message)
-    built = peers_matrix_results()  # started beside the first tests (conftest.pytest_collection_finish)
+            missing(f"{module} (the peers extra) is not installed")
+    built = pm.background_results()  # started beside the first tests (conftest.pytest_collection_finish)
     if built is not None:
         base, results, seconds, waited = built
     else:
@@ -67,24 +73,74 @@ def matrix(paimon_java, tmp_path_factory) -> dict[str, pm.CellResult]:
         seconds = waited = time.monotonic() - t0
     (base / "report.md").write_text(pm.report_markdown(results, seconds))
     print(f"peers matrix: {len(results)} cells in {seconds:.0f} s ({waited:.0f} s waited); report {base / 'report.md'}")
+    sweep.checked(request.node.nodeid, [r.dir for r in results if r.written])  # test_validator_exits_cleanly's
     return {r.cell.id: r for r in results}
 
 
-def _cell(matrix: dict[str, pm.CellResult], cell_id: str) -> pm.CellResult | None:
-    """The cell's result, or None when its writer refused it (recorded with the writer's error in the report;
-    nothing to check, and not a skip: the refusal is the outcome)."""
-    r = matrix[cell_id]
+def pinned(matrix: dict[str, pm.CellResult]) -> dict[str, str]:
+    """What the run excuses, as list ids with their evidence: `refused:<cell>` (the writer's error),
+    `java-limit:<control cell>` (Java cannot read, or misreads, its own table) and `java-own:<cell>` (Java fails
+    on the peer's table as on its own control)."""
+    out = {}
+    for r in matrix.values():
+        if not r.written:
+            out[f"refused:{r.cell.id}"] = _short(r.write_error)
+        elif r.cell.peer == pm.CONTROL and r.java_problem:
+            out[f"java-limit:{r.cell.id}"] = _short(r.java_problem)
+        elif any(j.same_as_own for j in r.java.values()):
+            out[f"java-own:{r.cell.id}"] = _short(next(j.error for j in r.java.values() if j.same_as_own))
+    return out
+
+
+def _short(text: str | None) -> str:
+    return " ".join((text or "no error recorded").split())[:240].replace("#", "No.")
+
+
+def test_refusals_and_java_limits_are_the_pinned_list(matrix):
+    """A refusal or Java limit not in the list fails; a listed one that no longer happens fails (the list shrinks)."""
+    found = pinned(matrix)
+    if FIX:
+        LIST.write_text(failures.render(found).replace("testee failure list", "type x role matrix list"))
+    listed = failures.load(LIST)
+    unlisted = [f"{k}  # {found[k]}" for k in sorted(set(found) - set(listed))]
+    gone = sorted(set(listed) - set(found))
+    assert not unlisted, f"{len(unlisted)} not in {LIST.name}:\n" + "\n".join(unlisted[:30])
+    assert not gone, f"{len(gone)} listed in {LIST.name} no longer happen (remove them):\n" + "\n".join(gone[:30])
+
+
+def _run(name: str, matrix: dict[str, pm.CellResult], judge) -> None:
+    """One check over every cell: `judge(r)` returns None (checked, passed), a failure text, or ("listed"|"n/a",
+    why) when the check does not run on the cell."""
+    t = tally(f"type-matrix/{name}")
+    bad = []
+    for cell_id, r in matrix.items():
+        verdict = judge(r)
+        if isinstance(verdict, tuple):
+            kind, why = verdict
+            if kind == "listed":
+                t.listed += 1
+            else:
+                t.not_applicable[why] += 1
+            continue
+        t.checked += 1
+        if verdict:
+            bad.append(f"{cell_id}: {verdict}")
+    print(t.line(name))
+    assert not bad, f"{len(bad)} of {t.checked} cells:\n" + "\n".join(bad[:30])
+    assert t.checked, f"{name}: no cell checked"
+
+
+REFUSED = ("listed", "refused")
+CRASHED = ("n/a", "the validator crashed (test_validator_exits_cleanly)")
+
+
+def _peer(r: pm.CellResult):
+    """None for a written, uncrashed peer cell; else why the peer checks do not run on it."""
+    if r.cell.peer == pm.CONTROL:
+        return ("n/a", "a control cell")
     if not r.written:
-        assert r.write_error, f"{cell_id}: not written, and no error recorded"
-        return None
-    return r
-
-
-def _judged(matrix: dict[str, pm.CellResult], cell_id: str) -> pm.CellResult | None:
-    """The cell's result when it has findings to judge: written, and validated without a crash (a crash is
-    test_validator_exits_cleanly's failure)."""
-    r = _cell(matrix, cell_id)
-    return None if r is None or r.crashed else r
+        return REFUSED
+    return CRASHED if r.crashed else None
 
 
 def _musts(r: pm.CellResult) -> list[str]:
@@ -95,70 +151,87 @@ def _musts(r: pm.CellResult) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("cell_id", [c.id for c in CELLS])
-def test_validator_exits_cleanly(matrix, cell_id):
+def test_validator_exits_cleanly(matrix):
     """`paimon-conform validate DIR --report json` exits 0 or 1, with no traceback or internal error."""
-    r = _cell(matrix, cell_id)
-    if r is None:
-        return
-    assert r.crashed is None, f"validate {r.dir}: {r.crashed}"
+
+    def judge(r):
+        if not r.written:
+            return REFUSED
+        return f"validate {r.dir}: {r.crashed}" if r.crashed else None
+
+    _run("validator-exits-cleanly", matrix, judge)
 
 
 KIT_REFUSAL = re.compile(r"\b(UsageError|EncodeError)\b: |^TypeError: Spark SQL has no type")
 
 
-@pytest.mark.parametrize("cell_id", [c.id for c in PEER_CELLS if c.peer in pm.KIT_WRITERS])
-def test_kit_writers_refuse_with_a_reason(matrix, cell_id):
+def test_kit_writers_refuse_with_a_reason(matrix):
     """The kit's own writers (the engine called directly, and through Spark) write every cell or refuse it with
     the kit's message (a type Java has no index or bucket function for, bytes Java cannot read back, a type
     Spark SQL lacks); any other exception is a bug in the writer."""
-    r = matrix[cell_id]
-    assert r.written or KIT_REFUSAL.search(r.write_error or ""), f"{cell_id}: {r.write_error}"
+
+    def judge(r):
+        if r.cell.peer not in pm.KIT_WRITERS:
+            return ("n/a", "not a kit writer")
+        if r.written:
+            return ("n/a", "written")
+        return None if KIT_REFUSAL.search(r.write_error or "") else f"refused without the kit's reason: {r.write_error}"
+
+    _run("kit-writers-refuse-with-a-reason", matrix, judge)
 
 
-@pytest.mark.parametrize("cell_id", [c.id for c in PEER_CELLS])
-def test_no_must_finding_where_java_reads_the_table(matrix, cell_id):
+def test_no_must_finding_where_java_reads_the_table(matrix):
     """A must-finding says Java rejects or misreads the table; Java's reader is asked."""
-    r = _judged(matrix, cell_id)
-    if r is None:
-        return
-    bad = pm.false_musts(r)
-    j = r.java["1.0-SNAPSHOT"]
-    said = "reads the index manifest and HASH files" if j.index_read_ok else "reads the table"
-    assert not bad, (
-        f"Java 1.0-SNAPSHOT {said} right (rows equal, every `k = value` read returns its rows), "
-        f"yet: {[f['code'] + ': ' + f['message'] for f in bad]}"
-    )
+
+    def judge(r):
+        excused = _peer(r)
+        if excused:
+            return excused
+        bad = pm.false_musts(r)
+        said = "reads the index manifest and HASH files" if r.java["1.0-SNAPSHOT"].index_read_ok else "reads the table"
+        return f"Java 1.0-SNAPSHOT {said} right, yet: {[f['code'] + ': ' + f['message'] for f in bad]}" if bad else None
+
+    _run("no-false-must", matrix, judge)
 
 
-@pytest.mark.parametrize("cell_id", [c.id for c in PEER_CELLS])
-def test_java_incompatibility_is_reported(matrix, cell_id):
+def _incompatible(r: pm.CellResult):
+    """None for a peer cell Java shows a problem with; else why the incompatibility checks do not run on it."""
+    excused = _peer(r)
+    if excused:
+        return excused
+    if any(j.same_as_own for j in r.java.values()):
+        return ("listed", "java-own")
+    return None if r.java_problem else ("n/a", "Java reads it right")
+
+
+def test_java_incompatibility_is_reported(matrix):
     """Where Java cannot read the peer's table, or reads or filters it wrong, the kit says must."""
-    r = _judged(matrix, cell_id)
-    if r is None:
-        return
-    problem = r.java_problem
-    if problem is None:
-        return
-    bad = pm.false_musts(r)
-    real = [f["code"] for f in r.findings if f.get("severity") == "must" and f not in bad]
-    why = "; ".join(f"{k.id}: {k.reason}" for k in pm.known_for(r.cell)) or "not listed"
-    assert real, f"{problem}\n(known: {why})\nkit findings: {r.codes or 'none'}"
+
+    def judge(r):
+        excused = _incompatible(r)
+        if excused:
+            return excused
+        bad = pm.false_musts(r)
+        real = [f["code"] for f in r.findings if f.get("severity") == "must" and f not in bad]
+        why = "; ".join(f"{k.id}: {k.reason}" for k in pm.known_for(r.cell)) or "not listed"
+        return None if real else f"{r.java_problem}\n(known: {why})\nkit findings: {r.codes or 'none'}"
+
+    _run("incompatibility-reported", matrix, judge)
 
 
-@pytest.mark.parametrize("cell_id", [c.id for c in PEER_CELLS])
-def test_java_incompatibility_is_listed(matrix, cell_id):
+def test_java_incompatibility_is_listed(matrix):
     """Every incompatibility Java shows is a KNOWN entry whose evidence it matches."""
-    r = _cell(matrix, cell_id)
-    if r is None:
-        return
-    if r.java_problem is None:
-        return
-    known = pm.known_for(r.cell)
-    assert any(k.java and k.shown(r) for k in known), (
-        f"not listed in peers_matrix.KNOWN: {r.java_evidence}\n(entries covering the cell: "
-        f"{[k.id for k in known] or 'none'})"
-    )
+
+    def judge(r):
+        excused = _incompatible(r)
+        if excused:
+            return excused
+        known = pm.known_for(r.cell)
+        if any(k.java and k.shown(r) for k in known):
+            return None
+        return f"not listed in peers_matrix.KNOWN: {r.java_evidence} (entries covering it: {[k.id for k in known]})"
+
+    _run("incompatibility-listed", matrix, judge)
 
 
 @pytest.mark.parametrize("known", pm.KNOWN, ids=[k.id for k in pm.KNOWN])
@@ -179,37 +252,51 @@ def test_known_incompatibility_still_happens(matrix, known):
     assert not gone, f"{known.id}: Java no longer shows /{known.java}/ for {gone}"
 
 
-@pytest.mark.parametrize("cell_id", [c.id for c in CELLS])
-def test_kit_reader_returns_what_java_reads(matrix, cell_id):
-    """reader.read_latest (and its logical_rows) returns Java 1.0-SNAPSHOT's rows wherever Java reads the table."""
-    r = _cell(matrix, cell_id)
-    if r is None:
-        return
+def _java_reads_own(r: pm.CellResult):
+    """None when Java 1.0-SNAPSHOT reads the cell's table (its own, right); else why checks against Java's rows
+    do not run on it."""
+    if not r.written:
+        return REFUSED
     j = r.java["1.0-SNAPSHOT"]
+    if r.cell.peer == pm.CONTROL and (not j.reads or not j.rows_equal):
+        return ("listed", "java-limit")
     if not j.reads:
-        return  # Java cannot read it: nothing to compare (test_java_incompatibility_* judge that)
-    if r.cell.peer == pm.CONTROL and not j.rows_equal:
-        return  # Java does not read its own table right: Java's limit, recorded in the report
-    refused = r.kit_error
-    assert refused is None, f"the kit's reader refuses a table Java reads: {refused}"
-    assert (r.kit_missing, r.kit_extra) == (j.missing, j.extra), (
-        f"written rows missing: kit {r.kit_missing[:3]}, Java {j.missing[:3]}; "
-        f"rows not written: kit {r.kit_extra[:3]}, Java {j.extra[:3]}"
-    )
-    json_error = r.kit_json_error
-    assert json_error is None, f"logical_rows fails on rows Java reads: {json_error}"
+        return ("listed", "java-own" if j.same_as_own else "a KNOWN incompatibility (incompatibility-listed)")
+    return None
 
 
-@pytest.mark.parametrize("cell_id", [c.id for c in CONTROL_CELLS])
-def test_java_written_control_has_no_must_finding(matrix, cell_id):
+def test_kit_reader_returns_what_java_reads(matrix):
+    """reader.read_latest (and its logical_rows) returns Java 1.0-SNAPSHOT's rows wherever Java reads the table."""
+
+    def judge(r):
+        excused = _java_reads_own(r)
+        if excused:
+            return excused
+        j = r.java["1.0-SNAPSHOT"]
+        if r.kit_error is not None:
+            return f"the kit's reader refuses a table Java reads: {r.kit_error}"
+        if (r.kit_missing, r.kit_extra) != (j.missing, j.extra):
+            return (
+                f"written rows missing: kit {r.kit_missing[:3]}, Java {j.missing[:3]}; "
+                f"rows not written: kit {r.kit_extra[:3]}, Java {j.extra[:3]}"
+            )
+        return f"logical_rows fails on rows Java reads: {r.kit_json_error}" if r.kit_json_error else None
+
+    _run("kit-reader-returns-javas-rows", matrix, judge)
+
+
+def test_java_written_control_has_no_must_finding(matrix):
     """The tables Java 1.0-SNAPSHOT writes itself (and reads right) carry no must-finding."""
-    r = _judged(matrix, cell_id)
-    if r is None:
-        return
-    j = r.java["1.0-SNAPSHOT"]
-    if not j.reads or not j.rows_equal:
-        return  # Java does not read its own table right: Java's limit, recorded in the report
-    assert not _musts(r), f"must-findings on a table Java wrote and reads: {_musts(r)}"
+
+    def judge(r):
+        if r.cell.peer != pm.CONTROL:
+            return ("n/a", "a peer cell")
+        excused = _java_reads_own(r) or (CRASHED if r.crashed else None)
+        if excused:
+            return excused
+        return f"must-findings on a table Java wrote and reads: {_musts(r)}" if _musts(r) else None
+
+    _run("control-has-no-must", matrix, judge)
 
 
 def test_console_script_agrees_with_the_driver(matrix):

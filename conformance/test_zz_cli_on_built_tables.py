@@ -1,42 +1,41 @@
-"""Crash = failure: the CLI over every table directory the test suite built (Java-written, peer-written,
-engine-written, deliberately damaged), in the order the suite ran. A table may be valid, have findings
-or be unusable (exit 0, 1, 2), but an internal error (a bug in the kit) fails the run. Runs last
-(conftest.pytest_collection_modifyitems); the tables live in pytest's base temporary directory.
-"""
+"""Crash = failure: the CLI over every table the test suite built (Java-written, peer-written, engine-written,
+deliberately damaged). Each test's tables are swept as it ends (conftest's teardown hook, support/sweep.py);
+this test, run last, sweeps what session fixtures built and holds the totals to the suite's own count."""
 
 from __future__ import annotations
 
-import json
-import os
-from pathlib import Path
-
-from paimon_conform import cli
-
-MAX_TABLES = 6000  # the adversarial suite alone leaves over 600
+import pytest
+from support import sweep
 
 
-def _tables(base: Path) -> list[Path]:
-    """Directories holding schema/ and snapshot/ (a table's root), symlinks not followed."""
-    found = []
-    for top, dirs, _ in os.walk(base, followlinks=False):
-        if "schema" in dirs and "snapshot" in dirs:
-            found.append(Path(top))
-        dirs[:] = [d for d in dirs if d not in ("schema", "snapshot", "manifest", "index")]
-        if len(found) >= MAX_TABLES:
-            break
-    return sorted(found)
-
-
-def test_every_table_the_suite_built_validates_without_a_crash(tmp_path_factory, capsys):
+def test_every_table_the_suite_built_validates_without_a_crash(request, tmp_path_factory):
     base = tmp_path_factory.getbasetemp()
-    tables = [t for t in _tables(base) if not t.is_relative_to(base / "sweep0")]
-    crashes = []
-    report = tmp_path_factory.mktemp("sweep") / "r.json"
-    for table in tables:
-        code = cli.main(["validate", str(table), "--report", "json", "-o", str(report)])
-        err = capsys.readouterr().err
-        if code not in (0, 1, 2) or "internal error" in err or "Traceback" in err:
-            crashes.append(f"{table}: exit {code}: {err.strip()[-500:]}")
-        elif code in (0, 1):
-            json.loads(report.read_text())  # the report is whole JSON
+    crashes = sweep.sweep(sweep.SESSION, base)
     assert not crashes, "\n".join(crashes[:20])
+    items = request.session.items
+    modules = {sweep.module_of(i.nodeid) for i in items} - {sweep.module_of(request.node.nodeid)}
+    if not modules:
+        pytest.skip("run alone: no table built by other tests to sweep")
+    total = sum((sweep.swept + sweep.handed).values())
+    print(
+        f"swept {sum(sweep.swept.values())} tables, {sum(sweep.handed.values())} handed in by their tests' own "
+        f"checks; by module: {dict(sorted((sweep.swept + sweep.handed).items()))}"
+    )
+    in_full = {m for m in modules if _ran_in_full(request.config, m)}
+    if all(_ran_in_full(request.config, m) for m in modules) and any(
+        a.rstrip("/").endswith("conformance") for a in map(str, request.config.args)
+    ):
+        in_full.add(sweep.SESSION)
+    short = sweep.short_by_floor(in_full)
+    assert not short, "modules whose tables the sweep did not see:\n" + "\n".join(short)
+    assert total > 0
+
+
+def _ran_in_full(config: pytest.Config, module: str) -> bool:
+    """Whether every test of `module` was selected: no -k, -m, --deselect or node ids, the file or a folder above
+    it named."""
+    o = config.option
+    if o.keyword or o.markexpr or getattr(o, "deselect", None) or getattr(o, "lf", False):
+        return False
+    args = [str(a) for a in config.args]
+    return not any("::" in a for a in args) and any(a.rstrip("/").endswith((module, "conformance")) for a in args)

@@ -23,8 +23,6 @@ import shutil
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 from golden.common import ROOT
 
 from golden import (

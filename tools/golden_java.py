@@ -21,7 +21,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 import paimon_java
 from golden.java.common import PRODUCER_DIR, java_value
 from golden.java.deletion_vectors import dv_cases, store_dv

@@ -23,7 +23,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 import paimon_java
 from golden.java.binary_row import ROWS, java_type, store_rows
 from golden.java.common import PRODUCER_DIR, java_value

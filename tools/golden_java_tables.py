@@ -50,7 +50,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 import paimon_java
 from golden.java.common import java_value
 

@@ -16,17 +16,13 @@ A benchmark, not a test: it reports, it does not assert.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 from pyroaring import BitMap
+from timing import best_of
 
 from paimon_conform.layouts.deletion_vectors import entry as dv
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from timing import best_of
 
 
 def make_vectors(n_vectors: int, n_positions: int, seed: int = 1) -> dict[str, np.ndarray]:

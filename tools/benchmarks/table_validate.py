@@ -21,8 +21,6 @@ import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from timing import best_of
 
 from paimon_conform.table.validate.table import TableStats, validate_table

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from golden.java.common import PRODUCER_DIR, provenance, write_pair
 from paimon_conform.core.types import parse_type, to_internal, to_json

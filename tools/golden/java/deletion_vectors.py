@@ -4,10 +4,7 @@ and how each is stored."""
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from golden.java.common import PRODUCER_DIR, provenance, ranges_of, write_pair
 

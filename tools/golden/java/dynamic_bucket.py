@@ -4,10 +4,7 @@ SimpleHashBucketAssigner."""
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from golden.java.common import PRODUCER_DIR, provenance
 from paimon_conform.core import cases

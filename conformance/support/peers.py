@@ -12,8 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-from conftest import IN_CI
+from support.environment import missing
 
 BLOCK_RUST = """
 import sys
@@ -59,10 +58,7 @@ assert "pypaimon_rust" not in sys.modules
 
 
 def _missing(what: str) -> None:
-    message = f"{what} (the peers extra) is not installed"
-    if IN_CI:
-        pytest.fail(message)
-    pytest.skip(message)
+    missing(f"{what} (the peers extra) is not installed")
 
 
 def _run(script: str, *args: str) -> str:

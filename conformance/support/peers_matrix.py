@@ -47,6 +47,7 @@ import json
 import math
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -60,9 +61,9 @@ from dataclasses import dataclass, field
 from decimal import Context, Decimal, localcontext
 from pathlib import Path
 
-from strategies import MATRIX_TYPES
+from support.strategies import MATRIX_TYPES
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent.parent  # conformance/, where the child processes import support from
 ROOT = HERE.parent
 PEERS = ("pypaimon", "rust", "engine", "spark")  # engine: the kit's write engine called directly; spark: through
 # format("paimon") on PySpark (the types Spark SQL has)
@@ -565,9 +566,8 @@ def write_many(
 
 PYPAIMON_WRITE_MANY = """
 import sys
-sys.path.insert(0, sys.argv[3])
 import pyarrow as pa
-import peers_matrix as pm
+from support import peers_matrix as pm
 from pypaimon import CatalogFactory, Schema
 from pypaimon.schema.data_types import AtomicType, DataField, PyarrowFieldParser
 catalog = CatalogFactory.create({"warehouse": sys.argv[1]})
@@ -601,8 +601,7 @@ assert "pypaimon_rust" not in sys.modules
 
 ENGINE_WRITE_MANY = """
 import sys
-sys.path.insert(0, sys.argv[3])
-import peers_matrix as pm
+from support import peers_matrix as pm
 from paimon_conform.table.write import commit
 from paimon_conform.table.write import tasks as write
 
@@ -620,8 +619,7 @@ pm.write_many(write_one)
 
 SPARK_WRITE_MANY = """
 import re, sys
-sys.path.insert(0, sys.argv[3])
-import peers_matrix as pm
+from support import peers_matrix as pm
 from paimon_conform.spark import source as ps
 spark = ps.session("peers-matrix", "local[2]")
 
@@ -642,9 +640,8 @@ spark.stop()
 
 RUST_WRITE_MANY = """
 import sys
-sys.path.insert(0, sys.argv[3])
 import pyarrow as pa
-import peers_matrix as pm
+from support import peers_matrix as pm
 from pypaimon_rust.datafusion import SQLContext
 ctx = SQLContext()
 ctx.register_catalog("paimon", {"warehouse": sys.argv[1]})
@@ -679,7 +676,7 @@ def rust_sql_type(text: str) -> str:
 
 
 def _block_rust() -> str:
-    from peers import BLOCK_RUST
+    from support.peers import BLOCK_RUST
 
     return BLOCK_RUST
 
@@ -701,15 +698,14 @@ def _writer_process(peer: str, warehouse: Path, specs: list[TableSpec], work: Pa
         }[peer]
         args = [sys.executable, "-c", script, str(warehouse), str(tables), str(HERE), str(out)]
     log = (work / f"{peer}-writer.log").open("w")
-    return subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, text=True)
+    return subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, text=True, env=child_env())
 
 
 # --------------------------------------------------------------------------- validation and the kit's reader
 
 VALIDATE_MANY = """
 import contextlib, io, json, sys, traceback
-sys.path.insert(0, sys.argv[2])
-import peers_matrix as pm
+from support import peers_matrix as pm
 from paimon_conform import cli
 jobs = json.load(open(sys.argv[1]))
 extra = json.loads(sys.argv[4])
@@ -767,7 +763,13 @@ def _validate_process(jobs: list[dict], work: Path, tag: str) -> tuple[subproces
     inp.write_text(json.dumps(jobs))
     log = (work / f"validate-{tag}.log").open("w")
     args = [sys.executable, "-c", VALIDATE_MANY, str(inp), str(HERE), str(out), json.dumps(validate_args())]
-    return subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, text=True), out
+    return subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, text=True, env=child_env()), out
+
+
+def child_env() -> dict[str, str]:
+    """The environment of a writer or validator child: `support` and the tools importable, as in the suite."""
+    paths = [str(HERE), str(ROOT / "tools"), *filter(None, [os.environ.get("PYTHONPATH")])]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
 def has_traceback(stderr: str) -> bool:
@@ -802,14 +804,12 @@ JAVA_VERSIONS = ("1.0-SNAPSHOT", "0.9.0")
 
 
 def _java_classpath(version: str) -> str:
-    sys.path.insert(0, str(ROOT / "tools"))
     import paimon_java as pj
 
     return pj.tables_classpath(version)
 
 
 def _java_command(cp: str, main_class: str, *args: str) -> list[str]:
-    sys.path.insert(0, str(ROOT / "tools"))
     import paimon_java as pj
 
     return pj.java_command(cp, main_class, *args)
@@ -1554,3 +1554,40 @@ def matrix_dir() -> Path:
         p.mkdir(parents=True, exist_ok=True)
         return Path(tempfile.mkdtemp(prefix="matrix-", dir=p))
     return Path(tempfile.mkdtemp(prefix="peers-matrix-"))
+
+
+# --------------------------------------------------------------------------- the build beside the suite
+
+_background: dict = {}  # the build started beside the first tests: its future and folder
+
+
+def start_background() -> None:
+    """Build the matrix (writer, validator and Java child processes, ~2.5 min) in a thread from the start of the
+    run: most of the suite keeps one core busy, the matrix's children take the other."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    base = Path(tempfile.mkdtemp(prefix="peers-matrix-"))
+    _background["base"] = base
+    _background["future"] = ThreadPoolExecutor(1, "peers-matrix").submit(_timed, base)
+
+
+def _timed(base: Path) -> tuple[list[CellResult], float]:
+    t0 = time.monotonic()
+    return build_matrix(base), time.monotonic() - t0
+
+
+def background_results() -> tuple[Path, list[CellResult], float, float] | None:
+    """The background build's (base, results, seconds it took, seconds waited for it); None when none was
+    started."""
+    if "future" not in _background:
+        return None
+    t0 = time.monotonic()
+    results, seconds = _background["future"].result()
+    return _background["base"], results, seconds, time.monotonic() - t0
+
+
+def remove_background() -> None:
+    """The background build's tables go with a passing run (a failed run keeps them, as pytest keeps tmp_path)."""
+    base = _background.get("base")
+    if base is not None:
+        shutil.rmtree(base, ignore_errors=True)

@@ -39,16 +39,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT / "tools") not in sys.path:
-    sys.path.insert(0, str(ROOT / "tools"))
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 import golden_java_tables as gjt  # noqa: E402
 import paimon_java  # noqa: E402
-from strategies import MATRIX_TYPES  # noqa: E402
 
 from paimon_conform.core.errors import EncodeError  # noqa: E402
 from paimon_conform.core.types import parse_type, to_internal  # noqa: E402
+from support.strategies import MATRIX_TYPES  # noqa: E402
 
 CACHE = ROOT / "build" / "java-matrix"
 VERSIONS = (paimon_java.PAIMON_VERSION, paimon_java.PAIMON_10_VERSION)

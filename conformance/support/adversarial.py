@@ -17,36 +17,12 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from support.avro_bytes import read_long, zigzag
+
 Mutation = Callable[[Path], None]
 
 WRONG_VALUES: list[object] = [None, [], {}, "x", -1, 2**63, -(2**63) - 1, 1.5, True, "../../outside"]
 DEEP = "[" * 100_000 + "]" * 100_000
-
-
-def _zigzag(n: int) -> bytes:
-    """Avro's long encoding of n."""
-    z = (n << 1) ^ (n >> 63)
-    out = bytearray()
-    while True:
-        b = z & 0x7F
-        z >>= 7
-        if z:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def read_long(data: bytes, at: int) -> tuple[int, int]:
-    """Avro's long at `at`: (value, the offset after it)."""
-    shift = value = 0
-    while True:
-        b = data[at]
-        value |= (b & 0x7F) << shift
-        at += 1
-        if not b & 0x80:
-            return (value >> 1) ^ -(value & 1), at
-        shift += 7
 
 
 def _first_block(data: bytes) -> int:
@@ -153,9 +129,9 @@ def _block_count(count: int) -> Callable[[bytes], bytes]:
     def change(data: bytes) -> bytes:
         start = _first_block(data)
         if start >= len(data):  # no block yet: add one with two bytes
-            return data + _zigzag(count) + _zigzag(2) + b"\x02\x02" + data[-16:]
+            return data + zigzag(count) + zigzag(2) + b"\x02\x02" + data[-16:]
         _, end = read_long(data, start)
-        return data[:start] + _zigzag(count) + data[end:]
+        return data[:start] + zigzag(count) + data[end:]
 
     return change
 
@@ -166,10 +142,10 @@ def _block_size(size: int) -> Callable[[bytes], bytes]:
     def change(data: bytes) -> bytes:
         start = _first_block(data)
         if start >= len(data):
-            return data + _zigzag(1) + _zigzag(size) + b"\x02\x02" + data[-16:]
+            return data + zigzag(1) + zigzag(size) + b"\x02\x02" + data[-16:]
         _, mid = read_long(data, start)
         _, end = read_long(data, mid)
-        return data[:mid] + _zigzag(size) + data[end:]
+        return data[:mid] + zigzag(size) + data[end:]
 
     return change
 

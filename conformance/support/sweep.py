@@ -1,0 +1,106 @@
+"""The crash sweep: the CLI over every table the suite built. Each test's own tables are swept as the test ends,
+before its tmp_path goes (conftest's teardown hook); the tables of session fixtures by the last test
+(test_zz_cli_on_built_tables); a test whose own harness already ran the validator on its tables with a crash
+check (the adversarial suite, the peer matrix) hands them in with `checked` instead. A table may be valid, have
+findings or be unusable (exit 0, 1, 2), but an internal error is a bug in the kit.
+
+The last test also holds the sweep to the suite's own count (FLOORS): fewer tables from a module that ran in
+full means tables went unswept (deleted before the sweep, or never found)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+LAST = "test_every_table_the_suite_built_validates_without_a_crash"
+MAX_TABLES = 6000  # per directory swept
+
+# Tables the sweep must see from each module when it runs in full, measured on a full run (2026-11-28) and
+# rounded down: the count a module builds is fixed by its cases and seeds, except test_table_fuzz's
+# Hypothesis examples (one table each).
+FLOORS: dict[str, int] = {}
+
+swept: Counter[str] = Counter()  # tables the CLI ran over, by test module
+handed: Counter[str] = Counter()  # tables a test's own harness checked, by test module
+_checked: set[str] = set()
+
+
+SESSION = "(session fixtures)"  # tables of session- and module-scoped fixtures, swept by the last test
+
+
+def module_of(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0].rsplit("/", 1)[-1]
+
+
+def tables_under(base: Path) -> list[Path]:
+    """Directories holding schema/ and snapshot/ (a table's root), symlinks not followed."""
+    found = []
+    for top, dirs, _ in os.walk(base, followlinks=False):
+        if "schema" in dirs and "snapshot" in dirs:
+            found.append(Path(top))
+        dirs[:] = [d for d in dirs if d not in ("schema", "snapshot", "manifest", "index")]
+        if len(found) >= MAX_TABLES:
+            break
+    return sorted(found)
+
+
+def checked(nodeid: str, tables: list[str | Path]) -> None:
+    """A test's harness ran the validator on these tables and failed on an internal error: count them, and the
+    teardown sweep does not run the CLI over them again."""
+    _checked.update(str(Path(t)) for t in tables)
+    handed[module_of(nodeid)] += len(tables)
+
+
+def crash(table: Path, report: Path) -> str | None:
+    """The CLI over one table: None when it ends as the CLI must (exit 0, 1 or 2, whole JSON report), else what
+    went wrong."""
+    from paimon_conform import cli
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = cli.main(["validate", str(table), "--report", "json", "-o", str(report)])
+        except BaseException as exc:  # noqa: BLE001 - anything escaping the CLI is the crash recorded
+            return f"{table}: {type(exc).__name__}: {exc}"
+    text = err.getvalue()
+    if code not in (0, 1, 2) or "internal error" in text or "Traceback" in text:
+        return f"{table}: exit {code}: {text.strip()[-500:]}"
+    if code in (0, 1):
+        try:
+            json.loads(report.read_text())
+        except ValueError as exc:
+            return f"{table}: the JSON report is not whole: {exc}"
+    return None
+
+
+def sweep(owner: str, base: Path, skip: Path | None = None) -> list[str]:
+    """Every table under `base` not handed in, through the CLI, counted for `owner` (a test module, or SESSION);
+    the crashes."""
+    crashes = []
+    with tempfile.TemporaryDirectory(prefix="sweep-") as scratch:
+        report = Path(scratch) / "r.json"
+        for table in tables_under(base):
+            if str(table) in _checked or (skip is not None and table.is_relative_to(skip)):
+                continue
+            swept[owner] += 1
+            problem = crash(table, report)
+            if problem:
+                crashes.append(problem)
+    return crashes
+
+
+def sweep_test(nodeid: str, tmp_path: Path) -> list[str]:
+    """The tables one test built in its tmp_path (called before pytest removes it)."""
+    return sweep(module_of(nodeid), tmp_path) if tmp_path.is_dir() else []
+
+
+def short_by_floor(ran_in_full: set[str]) -> list[str]:
+    """Modules (and SESSION, when every module ran in full) that left fewer tables to the sweep than their
+    floor."""
+    seen = swept + handed
+    return [f"{m}: {seen[m]} tables, floor {n}" for m, n in sorted(FLOORS.items()) if m in ran_in_full and seen[m] < n]
