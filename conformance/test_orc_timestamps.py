@@ -9,8 +9,9 @@ the rows Java's own reader returns for them. One JVM per (jar, zone) serves the 
 tables and answers are cached under build/orc-ts/ by a hash of the inputs (harness source, jar,
 zone, values), so a warm cache needs no Java.
 
-`hooked_read` below is the read path the ORC worker (orc_isolated._read_ipc) is meant to take:
-prepare_pyarrow, pyarrow, fix_table.
+The reads under test are the ones that ship: orc_timestamps.read_timestamps, and the ORC worker process
+(orc_isolated.read_orc: prepare_pyarrow, pyarrow, fix_table in `python -m paimon_conform.formats.orc_isolated`),
+which the table reader and the validator call.
 """
 
 from __future__ import annotations
@@ -273,23 +274,6 @@ def java_rows(answer: dict) -> dict[str, list]:
     return {c: [None if r[i] is None else tuple(r[i]) for r in rows] for i, c in enumerate(COLUMNS, start=1)}
 
 
-def hooked_read(path: str | Path) -> pa.Table:
-    """The ORC worker's read with the fix hooked in (what orc_isolated._read_ipc should do)."""
-    ots.prepare_pyarrow(path)
-    return ots.fix_table(path, po.ORCFile(str(path)).read())
-
-
-@pytest.fixture
-def hooked(monkeypatch):
-    """orc_isolated.read_orc replaced by `hooked_read` (in process; TZDIR restored afterwards)."""
-    if "TZDIR" in os.environ:
-        monkeypatch.setenv("TZDIR", os.environ["TZDIR"])
-    else:
-        monkeypatch.delenv("TZDIR", raising=False)
-    monkeypatch.setattr(orc_isolated, "read_orc", hooked_read)
-    return hooked_read
-
-
 def floor_to_unit(value: tuple[int, int] | None, unit: str) -> tuple[int, int] | None:
     if value is None:
         return None
@@ -309,10 +293,11 @@ def assert_reads_as_java(path: Path, expected: dict[str, list], reader_zone: str
         assert not mismatches, f"{c}: (row, Java, kit) {mismatches[:5]}"
 
 
-def assert_hooked_read_as_java(path: Path, expected: dict[str, list]) -> None:
-    """pyarrow + fix_table, typed as the kit types data files, equals Java (to the Arrow unit; exactly where
-    the column is exact decimal nanoseconds, the form for values int64 nanoseconds cannot hold)."""
-    table = hooked_read(path)
+def assert_worker_reads_as_java(path: Path, expected: dict[str, list]) -> None:
+    """The ORC worker's rows (pyarrow + fix_table in the worker process), typed as the kit types data files,
+    equal Java's (to the Arrow unit; exactly where the column is exact decimal nanoseconds, the form for values
+    int64 nanoseconds cannot hold)."""
+    table = orc_isolated.read_orc(path)
     for c in COLUMNS:
         col = table.column(c)
         exact = is_exact_ns(table.schema.field(c))
@@ -330,7 +315,7 @@ CASES = [(NEW, z) for z in ZONES] + [(OLD, "Asia/Shanghai"), (OLD, "America/Los_
 
 @pytest.mark.java
 @pytest.mark.parametrize(("version", "zone"), CASES, ids=[f"{v}-{z}" for v, z in CASES])
-def test_edge_values_read_as_java_reads_them(java, hooked, version, zone):
+def test_edge_values_read_as_java_reads_them(java, version, zone):
     written = java.write(version, zone, edge_values())
     answer = json.loads((written / "java.json").read_text())
     assert answer["zone"] == zone
@@ -338,7 +323,7 @@ def test_edge_values_read_as_java_reads_them(java, hooked, version, zone):
     assert ots.writer_zones(path) == [zone]
     expected = java_rows(answer)
     assert_reads_as_java(path, expected)
-    assert_hooked_read_as_java(path, expected)
+    assert_worker_reads_as_java(path, expected)
 
 
 READERS = [
@@ -378,12 +363,12 @@ TIMESTAMPS = st.one_of(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(zone=st.sampled_from(ZONES), values=st.lists(st.one_of(st.none(), TIMESTAMPS), min_size=1, max_size=16))
-def test_random_timestamps_read_as_java_reads_them(java, hooked, zone, values):
+def test_random_timestamps_read_as_java_reads_them(java, zone, values):
     written = java.write(NEW, zone, values)
     expected = java_rows(json.loads((written / "java.json").read_text()))
     path = orc_file(written)
     assert_reads_as_java(path, expected)
-    assert_hooked_read_as_java(path, expected)
+    assert_worker_reads_as_java(path, expected)
 
 
 OFFSET_ZONES = [
@@ -438,7 +423,7 @@ VALIDATED = ["Asia/Shanghai", "America/Los_Angeles", "GMT+08:00", "UTC"]
 
 @pytest.mark.java
 @pytest.mark.parametrize("zone", VALIDATED)
-def test_validator_and_reader_agree_with_java_in_any_zone(java, hooked, zone):
+def test_validator_and_reader_agree_with_java_in_any_zone(java, zone):
     """No false MANIFEST_VALUE_STATS (or any other finding) on Java's tables, and the table reader's
     rows are Java's, whatever zone the writer JVM ran in."""
     from paimon_conform.table.read.reader import read_latest
@@ -471,7 +456,7 @@ GOLDEN = [
 
 
 @pytest.mark.parametrize("root", GOLDEN, ids=[f"{p.parent.name}/{p.name}" for p in GOLDEN])
-def test_golden_orc_tables_read_as_their_sidecars_say(hooked, root):
+def test_golden_orc_tables_read_as_their_sidecars_say(root):
     from paimon_conform.table.read.reader import logical_rows, read_latest
     from paimon_conform.table.validate.table import validate_table
 
