@@ -96,6 +96,7 @@ def test_java_reads_what_the_encoder_writes(paimon_java, tmp_path):
             path.write_bytes(written.data)
             entry = {"file": str(path), "vectors": []}
             for name, (offset, length, card) in written.ranges.items():
+                assert card == len(vectors[name])  # the encoder's count of the distinct positions given
                 entry["vectors"].append(
                     {
                         "offset": offset,
@@ -103,7 +104,7 @@ def test_java_reads_what_the_encoder_writes(paimon_java, tmp_path):
                         "ranges": roaring.to_ranges(roaring.as_sorted_unique(vectors[name], 2**31)),
                     }
                 )
-                expected.append(card)
+                expected.append(len(vectors[name]))  # np.unique: the distinct positions
             request["deletion_vectors"].append(entry)
         bitmap = np.unique(rng.integers(0, int(rng.choice([1 << 16, 1 << 20, 2**32])), int(rng.integers(0, 9000))))
         path = tmp_path / f"bitmap-{i}"
@@ -129,7 +130,7 @@ def test_java_reads_what_the_encoder_writes(paimon_java, tmp_path):
 # What Java Paimon 0.9.0's DeletionVectorsIndexFile.readDeletionVector(DeletionFile) does with each
 # must-reject file, reading the first vector at offset 1 with the length its length word gives
 # (bad-crc: the second vector, where the fault is). Java refuses framing faults and checks the CRC;
-# it accepts malformed bitmaps (RoaringBitmap does not validate), which it then misreads.
+# it accepts malformed bitmaps (RoaringBitmap does not validate).
 JAVA_0_9_REFUSES = {
     "bad-crc": "Checksum not match",
     "descending-64-keys": "Invalid magic number",
@@ -143,41 +144,56 @@ JAVA_0_9_REFUSES = {
     "version-2": "Version not match",
     "wrong-magic": "Invalid magic number",
 }
+# The files it accepts: what Java 0.9.0 answers (its getCardinality(), and the positions of PROBE its isDeleted
+# says are deleted), as Java printed them on 2026-11-28. Where the two answers contradict each other, Java
+# misreads the vector: a reader that trusts its cardinality skips other rows than one that asks isDeleted.
+PROBE = [[0, 200_000], [2**31 - 70_000, 2**31 - 1]]
 JAVA_0_9_ACCEPTS = {
+    "array-not-ascending": (3, [[1, 1]]),  # binary search in a descending array finds one of three
+    "cardinality-contradicts-bitmap": (5000, [[0, 4998]]),  # the header's count, 4999 set
+    "cardinality-contradicts-runs": (10, [[0, 9]]),
+    "empty-bitmap-container": (5000, []),
+    "empty-run-container": (0, []),
+    "lying-offset-header": (4, [[0, 0], [65537, 65537], [131074, 131074], [196611, 196611]]),
+    "overlapping-runs": (14, [[0, 8]]),  # the overlap counted twice
+    "position-beyond-32-bit-range": (1, []),  # no row number below 2^31 deleted
+    "trailing-bytes-after-vectors": (2, [[2, 3]]),
+    "trailing-bytes-in-blob": (2, [[2, 3]]),
+}
+JAVA_0_9_MISREADS = {
     "array-not-ascending",
     "cardinality-contradicts-bitmap",
-    "cardinality-contradicts-runs",
     "empty-bitmap-container",
-    "empty-run-container",
-    "lying-offset-header",
     "overlapping-runs",
     "position-beyond-32-bit-range",
-    "trailing-bytes-after-vectors",
-    "trailing-bytes-in-blob",
 }
 
 
 def test_what_java_0_9_does_with_the_must_reject_files(paimon_java, tmp_path):
     folder = ROOT / "golden" / "deletion_vectors" / "must-reject"
     files = [p for p in sorted(folder.glob("*.bin")) if p.stat().st_size >= 5]
-    assert {p.stem for p in files} == set(JAVA_0_9_REFUSES) | JAVA_0_9_ACCEPTS
+    assert {p.stem for p in files} == set(JAVA_0_9_REFUSES) | set(JAVA_0_9_ACCEPTS)
     request = {"deletion_vectors": []}
     for p in files:
         data = p.read_bytes()
         offset = 33 if p.stem == "bad-crc" else 1
         length = struct.unpack_from(">I", data, offset)[0]
-        request["deletion_vectors"].append(
-            {"file": str(p), "vectors": [{"offset": offset, "length": length, "ranges": []}]}
-        )
+        vector = {"offset": offset, "length": length, "ranges": [], "probe": PROBE}
+        request["deletion_vectors"].append({"file": str(p), "vectors": [vector]})
     (tmp_path / "request.json").write_text(json.dumps(request))
     paimon_java.run_java("GoldenReader", str(tmp_path / "request.json"), str(tmp_path / "report.json"))
     report = json.loads((tmp_path / "report.json").read_text())
+    misread = set()
     for p, seen in zip(files, report["deletion_vectors"], strict=True):
         outcome = seen["vectors"][0]
         if p.stem in JAVA_0_9_REFUSES:
             assert JAVA_0_9_REFUSES[p.stem] in outcome.get("error", ""), (p.stem, outcome)
-        else:
-            assert "error" not in outcome, (p.stem, outcome)
+            continue
+        assert "error" not in outcome, (p.stem, outcome)
+        assert (outcome["cardinality"], outcome["deleted_in_probe"]) == JAVA_0_9_ACCEPTS[p.stem], p.stem
+        if outcome["cardinality"] != sum(last - first + 1 for first, last in outcome["deleted_in_probe"]):
+            misread.add(p.stem)
+    assert misread == JAVA_0_9_MISREADS
 
 
 def test_java_reads_manifest_lengths_by_the_32_bit_convention(paimon_java, tmp_path):

@@ -8,7 +8,8 @@
 //                "roaring32": [{"file": path, "ranges": [...]}],
 //                "hash_index": [{"file": path}]}
 // For every vector: DeletionVectorsIndexFile.readDeletionVector(DeletionFile(path, offset, length)),
-// its cardinality and whether every expected position is deleted. For every bitmap:
+// its cardinality and whether every expected position is deleted (and, given "probe": [[first, last], ...], the
+// positions in those ranges isDeleted says are deleted, as ranges). For every bitmap:
 // RoaringBitmap32.deserialize and its values. For every HASH file: HashIndexFile.read.
 import org.apache.paimon.deletionvectors.DeletionVector;
 import org.apache.paimon.deletionvectors.DeletionVectorsIndexFile;
@@ -68,6 +69,9 @@ public class GoldenReader {
                             new DeletionFile(file.getAbsolutePath(), v.get("offset").asLong(), v.get("length").asLong()));
                     r.put("cardinality", dv.getCardinality());
                     r.put("all_expected_positions_deleted", allDeleted(v.get("ranges"), dv));
+                    if (v.has("probe")) {
+                        r.set("deleted_in_probe", deletedIn(v.get("probe"), dv));
+                    }
                 } catch (Exception e) {
                     r.put("error", describe(e));
                 }
@@ -112,6 +116,24 @@ public class GoldenReader {
             s.append(" <- ").append(c);
         }
         return s.toString();
+    }
+
+    /** The positions of the probe ranges that isDeleted says are deleted, as ranges [first, last]. */
+    static ArrayNode deletedIn(JsonNode ranges, DeletionVector dv) {
+        ArrayNode out = JSON.createArrayNode();
+        for (JsonNode r : ranges) {
+            long start = -1;
+            for (long p = r.get(0).asLong(); p <= r.get(1).asLong() + 1; p++) {
+                boolean deleted = p <= r.get(1).asLong() && dv.isDeleted(p);
+                if (deleted && start < 0) {
+                    start = p;
+                } else if (!deleted && start >= 0) {
+                    out.addArray().add(start).add(p - 1);
+                    start = -1;
+                }
+            }
+        }
+        return out;
     }
 
     static boolean allDeleted(JsonNode ranges, DeletionVector dv) {
