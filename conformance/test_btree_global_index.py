@@ -74,6 +74,8 @@ def columns(draw):
     )
 
 
+# each example writes an SST file and looks every key up through the spec parser and the kit's reader; 120 keep
+# the test under 20 s of the CI budget (the golden files and Java's reads cover the named cases)
 @settings(max_examples=120)
 @given(columns())
 def test_writer_parser_and_lookup_agree(column):

@@ -9,6 +9,7 @@ that each module can be read, tested and moved knowing only what it imports. Imp
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from support.environment import ROOT
@@ -329,3 +330,63 @@ def test_path_edits_are_found(tmp_path):
         (tmp_path / f"{name}.py").write_text(text)
         files[name] = tmp_path / f"{name}.py"
     assert path_edits(files) == ["a", "b", "c"]
+
+
+# --------------------------------------------------------------------------- what tests may assert
+
+TIMING = re.compile(r"\b(time\.(monotonic|perf_counter|time)|monotonic|perf_counter|seconds|elapsed|duration)\b")
+
+
+def wall_clock_asserts(files: dict[str, Path]) -> list[str]:
+    """Asserts (and pytest.fail conditions) of test modules that read a clock or compare a duration: a test on a
+    loaded machine must not fail for the wrong reason (timeouts that guard a hang are not asserts)."""
+    out = []
+    for module, path in sorted(files.items()):
+        if not module.startswith("test_"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Assert) and TIMING.search(ast.unparse(node.test)):
+                out.append(f"{module}:{node.lineno}: {ast.unparse(node.test)[:80]}")
+    return out
+
+
+def unexplained_example_counts(files: dict[str, Path]) -> list[str]:
+    """`settings(max_examples=N)` in a test module without a comment right above its decorators saying why the
+    property runs other than CI's count."""
+    out = []
+    for module, path in sorted(files.items()):
+        if not module.startswith("test_"):
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for node in ast.walk(ast.parse("\n".join(lines))):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or not node.decorator_list:
+                continue
+            if not any("max_examples" in ast.unparse(d) for d in node.decorator_list):
+                continue
+            first = min(d.lineno for d in node.decorator_list)
+            if not lines[first - 2].lstrip().startswith("#"):
+                out.append(f"{module}:{first}: {node.name}")
+    return out
+
+
+def test_no_wall_clock_assertion_in_a_test():
+    _, files = suite_graph()
+    assert wall_clock_asserts(files) == []
+
+
+def test_every_fixed_example_count_says_why():
+    _, files = suite_graph()
+    assert unexplained_example_counts(files) == []
+
+
+def test_clock_asserts_and_bare_example_counts_are_found(tmp_path):
+    """Control: a duration compared in an assert, and a fixed example count with no comment, are each found."""
+    (tmp_path / "test_a.py").write_text(
+        "import time\nfrom hypothesis import settings\n\n"
+        "def test_t():\n    t0 = time.monotonic()\n    assert time.monotonic() - t0 < 3\n\n"
+        "@settings(max_examples=5)\ndef test_p():\n    pass\n\n"
+        "# ten: each example is slow\n@settings(max_examples=10)\ndef test_q():\n    pass\n"
+    )
+    files = {"test_a": tmp_path / "test_a.py"}
+    assert [w.split(":", 2)[1] for w in wall_clock_asserts(files)] == ["6"]
+    assert unexplained_example_counts(files) == ["test_a:8: test_p"]

@@ -356,6 +356,8 @@ TIMESTAMPS = st.one_of(
 )
 
 
+# each new example is a table Java writes in a JVM (its answers cached under build/orc-ts by the inputs' hash):
+# 60 keep a cold cache near a minute
 @pytest.mark.java
 @settings(
     max_examples=60,
@@ -525,6 +527,7 @@ def pattern(name: str, n: int, rng: np.random.Generator) -> np.ndarray:
     return rng.integers(-5 * 10**9, 5 * 10**9, n)
 
 
+# each example writes up to 3,000 timestamps with ORC C++ (pyarrow) and decodes them; 60 keep it near 10 s
 @settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),

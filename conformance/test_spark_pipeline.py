@@ -342,6 +342,7 @@ def test_pipeline_report_fails_on_a_difference(tmp_path):
     assert report([TableRun("db.c", tmp_path, 1, 1, True, 1, [finding])], 1.0)[1] is False
 
 
+# each example is a Spark job on the shared local[2] session (~1 s): 25 keep it near half a minute
 @settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     rows=st.lists(

@@ -263,6 +263,8 @@ def assert_damage_read_alike(root: Path, path: Path, original: bytes, data: st.D
     assert reports[0] == reports[1]
 
 
+# each example damages and validates a multi-stripe ORC file through the ORC worker (~0.2 s): 60 keep it near
+# 10 s of the CI budget
 @settings(max_examples=60)
 @given(st.data())
 def test_damaged_orc_stripes(orc_in_stripes, data):
@@ -351,6 +353,7 @@ def test_avro_block_windows(java_avro, tmp_path, monkeypatch):
         assert run(no_bloom) == report
 
 
+# each example damages and validates an Avro data file (~0.1 s): 60 keep it a few seconds
 @settings(max_examples=60)
 @given(st.data())
 def test_damaged_avro_blocks(java_avro, data):
@@ -435,6 +438,7 @@ def _windows(table: pa.Table, cuts: list[int]) -> list[DataFile]:
     ]
 
 
+# each example validates a file whole and in random windows; 150 keep it under 20 s of the CI budget
 @settings(max_examples=150)
 @given(windowed_files(), st.data())
 def test_gatherings_equal_the_whole_file(case, data):

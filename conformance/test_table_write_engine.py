@@ -26,6 +26,8 @@ change = st.tuples(st.integers(0, 40), st.sampled_from(["a", "b"]), st.sampled_f
 writes = st.lists(st.tuples(st.lists(change, min_size=1, max_size=30), st.integers(1, 3)), min_size=1, max_size=7)
 
 
+# each example writes up to seven commits with the engine and validates the table (~0.3 s): 60 keep it under
+# 20 s of the CI budget
 @pytest.mark.slow
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=writes, dv=st.booleans(), bucket=st.sampled_from(["1", "3", "-1"]))
