@@ -8,6 +8,7 @@ import importlib
 import json
 import subprocess
 import sys
+from collections import Counter
 
 from support.environment import GOLDEN, ROOT
 
@@ -58,3 +59,33 @@ def test_the_generators_write_into_the_repository_golden_folder_by_default():
     from golden import common
 
     assert common.ROOT / "golden" == GOLDEN
+
+
+def test_every_golden_states_what_it_rests_on():
+    """Each sidecar's provenance names its evidence: java-written exactly for what a Java jar wrote (its release),
+    java-read only where a Java testee's failure list leaves the decode (or refusal) standing, and the rest as
+    the generators derive it (so a failure list that changes makes the claim stale and this test fail)."""
+    from golden.evidence import JAVA_DECODED, JAVA_TESTEES, evidence_of
+
+    from paimon_conform.testee import failures
+
+    lists = {v: failures.load(ROOT / "tools" / "testees" / "failures" / f"java-{v}.txt") for v in JAVA_TESTEES}
+    kinds = Counter()
+    for side in sorted(GOLDEN.glob("**/*.json")):
+        prov = json.loads(side.read_text(encoding="utf-8"))["provenance"]
+        evidence = prov["evidence"]
+        kinds[evidence["kind"]] += 1
+        assert (evidence["kind"] == "java-written") == (prov["producer"] == "java-paimon"), side
+        if evidence["kind"] == "java-written":
+            assert evidence["by"] == f"Java Paimon {prov['paimon_version']}", side
+            continue
+        if side.parts[-3] == "tables":
+            continue
+        case = f"{side.parent.parent.name}/{side.parent.name}/{side.stem}"
+        if evidence["kind"] == "java-read":
+            assert side.parent.parent.name in JAVA_DECODED, side
+            assert any(f"decode:{case}" not in listed for listed in lists.values()), side
+        assert evidence == evidence_of(side.parent, side.stem, prov), side
+    assert set(kinds) <= {"java-written", "java-read", "third-party", "kit"}
+    assert kinds["java-written"] > 100
+    assert kinds["java-read"] > 0

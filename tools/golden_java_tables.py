@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 import paimon_java
+from golden.evidence import java_written
 from golden.java.common import java_value
 
 from paimon_conform.core import cases
@@ -818,6 +819,7 @@ def sidecar(case: dict, report: dict, version: str) -> dict:
             "producer": "java-paimon",
             "paimon_version": version,
             "how": how,
+            "evidence": java_written(version),
         }
         | _provenance(version),
     }

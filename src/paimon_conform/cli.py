@@ -12,6 +12,7 @@ import re
 import shlex
 import sys
 import tempfile
+from collections import Counter
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from paimon_conform.core.findings import SEVERITIES, unreadable
 from paimon_conform.core.java_releases import NEWEST, RELEASES, judge, release
 from paimon_conform.core.report import RENDERERS, FileResult, exit_code
 from paimon_conform.core.types import DataType, parse_type
-from paimon_conform.golden import check_corpus, default_root
+from paimon_conform.golden import EVIDENCE_KINDS, check_corpus, default_root
 from paimon_conform.layouts.base import PARSE_BYTES, Layout, parse_fits
 from paimon_conform.layouts.registry import LAYOUTS, detect, get
 from paimon_conform.sample import SAMPLE_TYPES, write_sample
@@ -385,9 +386,13 @@ def cmd_corpus(args: argparse.Namespace) -> int:
         for r in results:
             if r.failed("should"):
                 sys.stdout.write(RENDERERS["text"]([r], "should"))
-    print(f"golden corpus {root}:")
-    for (layout, producer), n in sorted(tally.items()):
-        print(f"  {layout:<18} {producer:<18} {n:>4} file(s)")
+    print(f"golden corpus {root} (files by layout and what their expected content rests on):")
+    for (layout, evidence), n in sorted(tally.items()):
+        print(f"  {layout:<22} {evidence:<14} {n:>4} file(s)")
+    by_evidence = Counter()
+    for (_, evidence), n in tally.items():
+        by_evidence[evidence] += n
+    print("  evidence: " + ", ".join(f"{k} {by_evidence[k]}" for k in (*EVIDENCE_KINDS, "unstated") if by_evidence[k]))
     bad = sum(r.failed("should") for r in results)
     print(f"  {len(results)} golden file(s), {len(results) - bad} as expected, {bad} not")
     return exit_code(results, "should")

@@ -130,14 +130,28 @@ def check_table(sidecar: Path, root: Path) -> FileResult:
 CHECKS = {"file": check_one, "sequence": check_sequence, "table": check_table}
 
 
+def evidence_kind(sidecar: Path) -> str:
+    """What a golden's expected content rests on (its provenance's evidence kind: java-written, java-read,
+    third-party, kit), or "unstated" when the sidecar does not say (or cannot be read: its check reports why)."""
+    try:
+        case = json.loads(sidecar.read_text(encoding="utf-8"))
+        kind = case["provenance"]["evidence"]["kind"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return "unstated"
+    return kind if isinstance(kind, str) and kind in EVIDENCE_KINDS else "unstated"
+
+
+EVIDENCE_KINDS = ("java-written", "java-read", "third-party", "kit")
+
+
 def corpus_work(root: Path) -> list[tuple[str, Path, tuple[str, str]]]:
-    """Every golden to check, in report order: (check, path, (layout, producer) for the tally)."""
-    work = [("file", side, (side.parent.parent.name, side.parent.name)) for side in sidecars(root)]
+    """Every golden to check, in report order: (check, path, (layout, evidence kind) for the tally)."""
+    work = [("file", side, (side.parent.parent.name, evidence_kind(side))) for side in sidecars(root)]
     for path in sorted((root / "dynamic_bucket").rglob("*.json")):
-        work.append(("sequence", path, (path.parent.parent.name, path.parent.name)))
+        work.append(("sequence", path, (path.parent.parent.name, evidence_kind(path))))
     for side in sorted((root / "tables").glob("*/*.json")):
         if side.with_suffix("").is_dir():
-            work.append(("table", side, ("table", side.parent.name)))
+            work.append(("table", side, ("table", evidence_kind(side))))
     return work
 
 
@@ -147,7 +161,7 @@ def _check(item: tuple[str, Path, tuple[str, str]], root: Path) -> FileResult:
 
 def check_corpus(root: Path, jobs: int = 1) -> tuple[list[FileResult], Counter]:
     """Check every golden (in `jobs` forked processes when > 1; the results in the same order); also count
-    files by layout and producer."""
+    files by layout and the evidence their expected content rests on."""
     work = corpus_work(root)
     tally = Counter(item[2] for item in work)
     if jobs <= 1 or len(work) < 2 or "fork" not in mp.get_all_start_methods():

@@ -8,6 +8,7 @@ import struct
 import zlib
 from pathlib import Path
 
+from golden.evidence import with_evidence
 from paimon_conform.core import cases
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository: tools/golden/common.py
@@ -25,7 +26,7 @@ def write_pair(folder: Path, stem: str, data: bytes, sidecar: dict) -> None:
     """Store `<stem>.bin` and its schema-checked `<stem>.json`."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"{stem}.bin").write_bytes(data)
-    (folder / f"{stem}.json").write_text(cases.dumps(cases.check(sidecar)))
+    (folder / f"{stem}.json").write_text(cases.dumps(cases.check(with_evidence(folder, stem, sidecar))))
 
 
 def notes_prov(source: str) -> dict:

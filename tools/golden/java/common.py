@@ -8,6 +8,7 @@ from pathlib import Path
 
 import paimon_java
 
+from golden.evidence import java_written
 from paimon_conform.core import cases
 from paimon_conform.core.types import parse_type, to_internal
 
@@ -35,6 +36,7 @@ def provenance(how: str) -> dict:
         "artifact": paimon_java.ARTIFACT,
         "artifact_sha256": paimon_java.JAR_SHA256,
         "how": how,
+        "evidence": java_written(paimon_java.PAIMON_VERSION),
     }
 
 

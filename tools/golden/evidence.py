@@ -1,0 +1,56 @@
+"""What a golden's expected content rests on, recorded in its sidecar (`provenance.evidence`):
+
+- java-written: Java Paimon wrote the bytes (its release named);
+- java-read: a Java Paimon release here reads the file as the sidecar says (its testee decodes it to the sidecar's
+  content, or refuses a must-reject file), checked by test_testee_reference against that testee's failure list;
+- third-party: bytes copied from a document that says Java wrote them, which no Java here reads;
+- kit: the reference encoder (or, for a must-reject file, the kit's rule) and nothing else.
+
+A check whose only evidence is the kit detects change, not conformance."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import paimon_java
+
+from paimon_conform.testee import failures
+
+KINDS = ("java-written", "java-read", "third-party", "kit")
+FAILURES = Path(__file__).resolve().parents[1] / "testees" / "failures"
+# The layouts the Java testees decode (tools/java/tables/Testee.java LAYOUTS), by golden folder
+JAVA_DECODED = {"deletion_vectors", "hash_index", "roaring32"}
+JAVA_TESTEES = (paimon_java.PAIMON_VERSION, paimon_java.PAIMON_10_VERSION)
+
+
+@cache
+def _listed(version: str) -> frozenset[str]:
+    return frozenset(failures.load(FAILURES / f"java-{version}.txt"))
+
+
+def java_written(version: str) -> dict:
+    return {"kind": "java-written", "by": f"Java Paimon {version}"}
+
+
+def evidence_of(folder: Path, stem: str, provenance: dict) -> dict:
+    """The evidence of the golden `<folder>/<stem>` (folder: <layout>/<producer folder>)."""
+    if provenance["producer"] == "java-paimon":
+        return java_written(provenance["paimon_version"])
+    layout, case = folder.parent.name, f"{folder.parent.name}/{folder.name}/{stem}"
+    if layout in JAVA_DECODED:
+        readers = [v for v in JAVA_TESTEES if f"decode:{case}" not in _listed(v)]
+        if readers:
+            what = "refuses it" if provenance["producer"] == "mutation" else "decodes it as the sidecar says"
+            return {"kind": "java-read", "by": f"Java Paimon {', '.join(readers)} (its testee {what})"}
+    if provenance["producer"] == "java-verified-notes":
+        return {"kind": "third-party", "by": provenance["source"]}
+    if provenance["producer"] == "mutation":
+        return {"kind": "kit", "by": "the kit's rule for this fault (no Java here refuses it)"}
+    return {"kind": "kit", "by": "the reference encoder (no Java here reads this layout)"}
+
+
+def with_evidence(folder: Path, stem: str, sidecar: dict) -> dict:
+    """The sidecar with its provenance's evidence added (last)."""
+    prov = sidecar["provenance"]
+    return {**sidecar, "provenance": {**prov, "evidence": evidence_of(folder, stem, prov)}}
