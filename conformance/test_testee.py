@@ -57,6 +57,7 @@ def test_a_misbehaving_testee_fails_those_cases_and_the_run_goes_on(tmp_path, mo
         valid[2].id: "garbage",
         valid[3].id: "wrong-id",
         valid[4].id: "bad-reply",
+        valid[5].id: "wrong-value",
         encodes[0].id: "flip",
         rejects[0].id: "accept",
     }
@@ -69,6 +70,7 @@ def test_a_misbehaving_testee_fails_those_cases_and_the_run_goes_on(tmp_path, mo
     assert "not a JSON line" in by_id[valid[2].id].detail
     assert "id is" in by_id[valid[3].id].detail
     assert "not a valid decode_reply" in by_id[valid[4].id].detail
+    assert "another case than the sidecar's" in by_id[valid[5].id].detail
     assert "first difference at 0" in by_id[encodes[0].id].detail
     assert "must be rejected" in by_id[rejects[0].id].detail
     assert run.count("passed") == len(cases) - len(plan)  # every other case, after each restart

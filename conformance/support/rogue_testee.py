@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 # A testee in Python that forwards to the kit, except where the environment tells it to misbehave:
-# per request a behaviour (crash, hang, garbage, wrong-id, flip, accept, hash-off, remain, drop-row, empty-rows,
-# bad-reply), and which kinds
+# per request a behaviour (crash, hang, garbage, wrong-id, flip, wrong-value, accept, hash-off, remain, drop-row,
+# empty-rows, bad-reply), and which kinds
 # it declares.
 ROGUE = r"""
 import json, os, sys, time
@@ -34,6 +34,10 @@ for line in sys.stdin.buffer:
             reply["id"] += 100
         if what == "flip" and "data" in reply:
             reply["data"] = ("00" if reply["data"][:2] != "00" else "01") + reply["data"][2:]
+        if what == "wrong-value":  # the same keys, one number off
+            case = reply["case"]
+            key = next(k for k, v in case.items() if type(v) is int and k != "case_format")
+            case[key] += 1
         if what == "accept":
             reply = {"id": req["id"], "case": {"case_format": 1, "kind": req["kind"]}}
         if what == "hash-off":
