@@ -21,6 +21,8 @@ from support.adversarial import cases, enrich, env, worker_command
 from paimon_conform.table.read.reader import read_latest
 from paimon_conform.table.write.reference_table import write_table
 
+EVIDENCE = ("contract",)
+
 SEED = 20261124
 MEMORY_LIMIT = 3 << 30  # virtual memory of the child: far below what an unchecked count would take
 BUDGET = 256 << 20  # the kit's memory budget in the child (--max-memory)

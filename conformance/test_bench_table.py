@@ -13,6 +13,8 @@ from support.environment import ROOT
 
 from paimon_conform.table.validate.table import validate_table
 
+EVIDENCE = ("contract",)
+
 
 def test_benchmark_prints_its_figures(tmp_path):
     cmd = [sys.executable, str(ROOT / "tools" / "benchmarks" / "table_validate.py"), "--rows", "3000"]

@@ -17,6 +17,8 @@ from paimon_conform.core.types import parse_type, to_internal
 from paimon_conform.layouts.binary_row import bucketing as bk
 from paimon_conform.layouts.binary_row import codec as br
 
+EVIDENCE = ("third-party", "kit")
+
 # ../shared/paimon-layouts.md §1.4: bytes and hashCodes checked against the Java 0.9.0 classes
 JAVA_ROWS = [
     (["INT"], [5], "00000000000000000500000000000000", 260196596, [0, 2, 0, 4, 6, 4, 96]),

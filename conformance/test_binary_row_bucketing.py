@@ -20,6 +20,8 @@ from paimon_conform.core.types import parse_type
 from paimon_conform.layouts.binary_row import bucketing as bk
 from paimon_conform.layouts.binary_row import codec as br
 
+EVIDENCE = ("kit", "third-party")
+
 rows = st.lists(st.sampled_from(sorted(INTERNAL_VALUES)), max_size=70).flatmap(
     lambda tys: st.tuples(st.just(tys), st.tuples(*[st.none() | INTERNAL_VALUES[t] for t in tys]))
 )

@@ -15,6 +15,8 @@ from paimon_conform.layouts.binary_row import codec as br
 from paimon_conform.layouts.binary_row import entry as binary_row
 from paimon_conform.layouts.binary_row_serialized import entry as binary_row_serialized
 
+EVIDENCE = ("kit",)
+
 
 def _json_form(row) -> bool:
     """A case states values in their JSON form, which holds years 1..9999 only."""

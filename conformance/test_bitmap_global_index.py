@@ -21,6 +21,8 @@ from paimon_conform.core.types import DataType, parse_type
 from paimon_conform.layouts.bitmap_global_index import codec
 from paimon_conform.layouts.bitmap_global_index import entry as bgix
 
+EVIDENCE = ("third-party", "kit")
+
 TYPES = {
     "INT": st.integers(-(2**31), 2**31 - 1),
     "BIGINT": st.integers(-(2**63), 2**63 - 1),

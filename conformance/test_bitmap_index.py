@@ -13,6 +13,8 @@ from paimon_conform.core.types import parse_type, to_internal, to_json
 from paimon_conform.layouts.bitmap_index import codec as bitmap
 from paimon_conform.layouts.bitmap_index import entry as layout
 
+EVIDENCE = ("kit",)
+
 T = parse_type
 
 VALUES = {

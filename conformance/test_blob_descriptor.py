@@ -14,6 +14,8 @@ from paimon_conform.core.errors import LayoutError
 from paimon_conform.layouts.blob_descriptor import codec
 from paimon_conform.layouts.blob_descriptor import entry as blob_descriptor
 
+EVIDENCE = ("kit", "contract")
+
 longs = st.integers(-(2**63), 2**63 - 1)
 descriptors = st.builds(codec.BlobDescriptor, st.text(max_size=40), longs, longs, st.sampled_from([1, 2]))
 

@@ -23,6 +23,8 @@ from paimon_conform.layouts.blob_file import entry as blob_file
 from paimon_conform.layouts.blob_file.elements import BLOB, element_type
 from paimon_conform.table.validate.table import validate_table
 
+EVIDENCE = ("third-party", "kit", "contract")
+
 rows = st.lists(st.one_of(st.binary(max_size=80), st.none(), st.just(codec.PLACEHOLDER)), max_size=12)
 
 

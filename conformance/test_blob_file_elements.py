@@ -19,6 +19,8 @@ from paimon_conform.layouts.blob_file import codec, elements
 from paimon_conform.layouts.blob_file import entry as blob_file
 from paimon_conform.layouts.blob_file.elements import ElementType
 
+EVIDENCE = ("kit", "contract")
+
 KEY_VALUES = {
     "TINYINT": st.integers(-(2**7), 2**7 - 1),
     "SMALLINT": st.integers(-(2**15), 2**15 - 1),

@@ -16,6 +16,8 @@ from paimon_conform.core.types import parse_type, to_internal, to_json
 from paimon_conform.layouts.bloom_filter import codec as bloom
 from paimon_conform.layouts.file_index import entry as fi
 
+EVIDENCE = ("third-party", "kit")
+
 T = parse_type
 
 VALUES = {

@@ -14,6 +14,8 @@ from support.environment import corpus_table
 from paimon_conform.table.metadata import read_records
 from paimon_conform.table.validate.table import TableStats, validate_table
 
+EVIDENCE = ("third-party",)
+
 TABLES = ("append_table_with_append_pt_branch", "append_table_with_rt_branch")
 
 

@@ -13,6 +13,8 @@ from paimon_conform.layouts.bsi import codec as bsi
 from paimon_conform.layouts.bsi import entry as layout
 from paimon_conform.layouts.file_index import entry as fi
 
+EVIDENCE = ("kit",)
+
 T = parse_type
 VALUES = {
     "TINYINT": st.integers(-128, 127),

@@ -24,6 +24,8 @@ from paimon_conform.layouts.btree_global_index import codec, entry
 from paimon_conform.layouts.registry import detect
 from paimon_conform.layouts.sorted_index import key_bytes, order, read_key
 
+EVIDENCE = ("java", "kit")
+
 TYPES = ["INT", "BIGINT", "STRING", "DOUBLE", "DECIMAL(30, 2)", "TIMESTAMP(9)", "BOOLEAN", "SMALLINT"]
 CODECS = [block_codec.NONE, block_codec.ZSTD, block_codec.LZ4]
 

@@ -33,6 +33,8 @@ from paimon_conform.layouts.bloom_filter import codec as bloom
 from paimon_conform.layouts.roaring32 import codec as roaring
 from paimon_conform.table.metadata import MetadataProblem, read_avro, read_records
 
+EVIDENCE = ("contract",)
+
 TABLE = GOLDEN / "tables" / "java-0.9.0" / "append-fixed3-avro"
 LIMIT = 1200 << 20  # address space for a CLI run: the interpreter with numpy and pyarrow takes about 600 MiB
 SYNC = bytes(range(16))

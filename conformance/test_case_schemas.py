@@ -21,6 +21,8 @@ from paimon_conform.core import cases
 from paimon_conform.core.errors import CaseError
 from paimon_conform.golden import sidecars
 
+EVIDENCE = ("third-party", "kit")
+
 SIDECARS = [json.loads(p.read_text()) for p in sidecars(ROOT / "golden")]
 SMALL = [c for c in SIDECARS if len(json.dumps(c)) < 20_000]  # the pure-Python reference is slow on big ones
 REPLACEMENTS = [None, "x", -1, 0, 2**70, 1.5, True, [], {}, [[1, 0]], "00ff", "zz"]

@@ -12,6 +12,8 @@ import pytest
 
 from paimon_conform import cli
 
+EVIDENCE = ("contract",)
+
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 GOOD_DV = GOLDEN / "deletion_vectors" / "java-0.9.0" / "random.bin"
 BAD_CRC = GOLDEN / "deletion_vectors" / "must-reject" / "bad-crc.bin"

@@ -40,6 +40,8 @@ from paimon_conform.table.validate.table import validate_table
 from paimon_conform.table.write import commit
 from paimon_conform.table.write import tasks as write
 
+EVIDENCE = ("kit", "contract")
+
 SCHEMA = pa.schema([("id", pa.int64()), ("dt", pa.string()), ("v", pa.float64()), ("op", pa.string())])
 KINDS: dict[str, dict[str, str]] = {
     "append": {"partition": "dt", "bucket": "-1"},

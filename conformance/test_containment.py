@@ -29,6 +29,8 @@ from paimon_conform.table.read import reader
 from paimon_conform.table.validate.table import validate_table
 from paimon_conform.table.write.reference_table import write_table
 
+EVIDENCE = ("contract",)
+
 _AUDIT: dict = {"watch": None, "seen": []}
 EVENTS = {"open", "os.listdir", "os.scandir", "os.chdir", "shutil.copyfile", "os.rename", "os.remove", "os.link"}
 

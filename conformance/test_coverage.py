@@ -8,6 +8,8 @@ from support.environment import ROOT
 from paimon_conform.core.java_releases import RELEASES
 from paimon_conform.table import coverage
 
+EVIDENCE = ("contract",)
+
 
 def test_the_readme_shows_the_rendered_table():
     assert coverage.markdown() in (ROOT / "README.md").read_text(encoding="utf-8")

@@ -17,6 +17,8 @@ from paimon_conform.formats import columns as datafile
 from paimon_conform.layouts.file_index import against_data
 from paimon_conform.layouts.file_index import entry as fi
 
+EVIDENCE = ("java", "kit")
+
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "file_index" / "java-0.9.0"
 ARROW = datafile.ARROW_TYPES | {"TIME": pa.time32("ms")}  # TIME as Paimon writes it: int32 milliseconds
 

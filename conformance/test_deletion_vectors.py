@@ -16,6 +16,8 @@ from paimon_conform.core.errors import EncodeError, InvariantError, LayoutError,
 from paimon_conform.layouts.deletion_vectors import entry as dv
 from paimon_conform.layouts.roaring32 import codec as roaring
 
+EVIDENCE = ("java", "kit")
+
 vector = st.one_of(
     st.tuples(st.just("bitmap32"), positions32(max_value=MAX_DV32)),
     st.tuples(st.just("bitmap64"), positions64()),

@@ -14,6 +14,8 @@ from paimon_conform.core.errors import EncodeError
 from paimon_conform.core.javahash import JavaHashMap
 from paimon_conform.layouts.hash_index import dynamic_bucket as db
 
+EVIDENCE = ("java", "kit")
+
 FIXTURES = sorted((Path(__file__).resolve().parent.parent / "golden" / "dynamic_bucket").rglob("*.json"))
 
 

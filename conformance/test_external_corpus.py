@@ -20,6 +20,8 @@ from support.environment import CORPUS, missing
 
 from paimon_conform import cli
 
+EVIDENCE = ("third-party",)
+
 PAIMON_CPP = "files/paimon-cpp/test/test_data/parquet"
 
 

@@ -12,6 +12,8 @@ from support.fault_catalog import CATALOG, JAVA, manifest_file_nullable_union, m
 from paimon_conform.core.java_releases import NEWEST
 from paimon_conform.table.validate.table import validate_table
 
+EVIDENCE = ("java", "third-party")
+
 
 def test_catalog_is_large_enough():
     assert len(CATALOG) >= 20

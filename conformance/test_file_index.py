@@ -14,6 +14,8 @@ from paimon_conform.layouts.bloom_filter import codec as bloom
 from paimon_conform.layouts.file_index import entry as fi
 from paimon_conform.layouts.registry import get
 
+EVIDENCE = ("java", "kit")
+
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "file_index"
 JAVA = sorted((GOLDEN / "java-0.9.0").glob("*.json"))
 T = parse_type

@@ -16,6 +16,8 @@ from paimon_conform.core.types import parse_type
 from paimon_conform.layouts.file_index import entry as fi
 from paimon_conform.layouts.file_index import query
 
+EVIDENCE = ("kit",)
+
 TYPES = {"a": "INT", "b": "STRING", "c": "BIGINT", "d": "INT"}
 INDEXES = {"a": "range-bitmap", "b": "bitmap", "c": "bsi", "d": "bloom-filter"}
 ROW = st.fixed_dictionaries(

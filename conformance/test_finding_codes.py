@@ -6,6 +6,8 @@ import re
 
 from support.environment import ROOT
 
+EVIDENCE = ("contract",)
+
 SRC = ROOT / "src" / "paimon_conform"
 CODE = r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+"
 # A code as the first string argument of a finding, an error or a table-check helper.

@@ -23,6 +23,8 @@ from paimon_conform.core.findings import Finding
 from paimon_conform.layouts.base import Layout, never_detected
 from paimon_conform.layouts.registry import LAYOUTS
 
+EVIDENCE = ("contract",)
+
 ROOT = Path(__file__).resolve().parent.parent
 FUZZ = ROOT / "tools" / "fuzz" / "layouts.py"
 GOLDEN = ROOT / "golden"

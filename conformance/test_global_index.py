@@ -20,6 +20,8 @@ from paimon_conform.table.metadata import read_records
 from paimon_conform.table.schema import read_schema
 from paimon_conform.table.validate.table import validate_table
 
+EVIDENCE = ("third-party",)
+
 TABLE = "append_with_global_index"
 CODES = ("GLOBAL_INDEX_LAYOUT", "GLOBAL_INDEX_ROW_RANGE", "INDEX_MANIFEST_ROW_COUNT", "GLOBAL_INDEX_META")
 

@@ -13,6 +13,8 @@ from paimon_conform.core.errors import LayoutError
 from paimon_conform.golden import check_one, sidecars
 from paimon_conform.layouts.registry import get
 
+EVIDENCE = ("java", "third-party", "kit")
+
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 ALL = sidecars(GOLDEN)
 VALID = [p for p in ALL if "must_reject" not in json.loads(p.read_text())]

@@ -12,6 +12,8 @@ from collections import Counter
 
 from support.environment import GOLDEN, ROOT
 
+EVIDENCE = ("kit",)
+
 DERIVED = ("java-notes", "encoder", "must-reject")
 
 

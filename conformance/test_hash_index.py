@@ -12,6 +12,8 @@ from paimon_conform.core import structure
 from paimon_conform.core.errors import EncodeError, LayoutError
 from paimon_conform.layouts.hash_index import entry as hash_index
 
+EVIDENCE = ("kit", "contract")
+
 int32s = st.lists(st.integers(-(2**31), 2**31 - 1), max_size=300)
 
 

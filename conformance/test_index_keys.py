@@ -26,6 +26,8 @@ from paimon_conform.layouts.bloom_filter import codec as bloom
 from paimon_conform.layouts.bsi import codec as bsi
 from paimon_conform.layouts.range_bitmap import codec as range_bitmap
 
+EVIDENCE = ("third-party", "kit")
+
 SMALL = st.integers(-3, 3)  # both halves of a BSI, its zero and -1
 LONG = st.integers(-(2**63), 2**63 - 1) | SMALL
 MILLIS = st.integers(-(2**50), 2**50) | st.sampled_from([-(2**63 // 1000) - 1, (2**63 - 1) // 1000 + 1, 0, -1])

@@ -16,6 +16,8 @@ from paimon_conform.layouts.deletion_vectors import entry as dv
 from paimon_conform.layouts.hash_index import entry as hash_index
 from paimon_conform.layouts.roaring32 import codec as roaring
 
+EVIDENCE = ("java",)
+
 
 def test_java_goldens_regenerate_byte_identical(paimon_java, tmp_path):
     """Both Java generators (index files; key rows and bucket assignment) write exactly the committed goldens."""

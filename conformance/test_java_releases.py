@@ -13,6 +13,8 @@ from paimon_conform.core.findings import Finding
 from paimon_conform.core.java_releases import NEWEST, RELEASES, between, describe, judge, release
 from paimon_conform.core.types import java_equals, parse_type
 
+EVIDENCE = ("kit",)
+
 
 def test_release_lines_from_versions():
     assert release("0.9.0") == release("0.9") == "0.9"

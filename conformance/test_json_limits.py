@@ -23,6 +23,8 @@ from support.environment import GOLDEN
 
 from paimon_conform.core import budget, json_text
 
+EVIDENCE = ("contract",)
+
 TABLE = GOLDEN / "tables" / "java-0.9.0" / "append-fixed3-avro"
 HUGE = 15 << 20  # one string of 15 MiB: under the 20,000,000 characters newer Jacksons allow in a string
 BUDGET = 512 << 20  # --max-memory of the runs below: 32 bytes per byte of HUGE fit it

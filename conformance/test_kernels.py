@@ -18,6 +18,8 @@ from paimon_conform.layouts.binary_row import codec as br
 from paimon_conform.layouts.bitmap_index import codec as bitmap
 from paimon_conform.layouts.bloom_filter import codec as bloom
 
+EVIDENCE = ("third-party", "kit")
+
 
 def _column(values: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     arr = pa.array(values, type=pa.large_binary())

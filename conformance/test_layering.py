@@ -14,6 +14,8 @@ from pathlib import Path
 
 from support.environment import ROOT
 
+EVIDENCE = ("contract",)
+
 PACKAGE = ROOT / "src" / "paimon_conform"
 
 
@@ -390,3 +392,46 @@ def test_clock_asserts_and_bare_example_counts_are_found(tmp_path):
     files = {"test_a": tmp_path / "test_a.py"}
     assert [w.split(":", 2)[1] for w in wall_clock_asserts(files)] == ["6"]
     assert unexplained_example_counts(files) == ["test_a:8: test_p"]
+
+
+# --------------------------------------------------------------------------- what each test module rests on
+
+EVIDENCE_KINDS = {
+    "java": "Java Paimon run here, or bytes a Java release wrote",
+    "third-party": "another implementation or source: pyroaring, CRoaring, pyarrow / ORC C++, the corpus, peers, notes",
+    "kit": "the kit against itself (round trips, parser = encoder, regeneration): detects change, not conformance",
+    "contract": "the kit's own guarantees (no traceback, bounded memory, containment, its CLI and docs)",
+}
+JAVA_SIGNS = re.compile(
+    r"paimon_java|java-0\.9\.0|java-1\.0|java-\*|mark\.java|JAVA\b|java_matrix|java_mutations|JavaRead|dynamic_bucket\"\)"
+)
+
+
+def declared_evidence(files: dict[str, Path]) -> dict[str, tuple[str, ...]]:
+    """Each test module's EVIDENCE (a module-level tuple), None-free."""
+    out = {}
+    for module, path in sorted(files.items()):
+        if not module.startswith("test_"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found = [
+            ast.literal_eval(n.value)
+            for n in tree.body
+            if isinstance(n, ast.Assign) and [ast.unparse(t) for t in n.targets] == ["EVIDENCE"]
+        ]
+        out[module] = tuple(found[0]) if found else ()
+    return out
+
+
+def test_every_test_module_says_what_its_expected_values_rest_on():
+    """EVIDENCE in every test module, from the four kinds; a module claiming Java shows a sign of it."""
+    _, files = suite_graph()
+    declared = declared_evidence(files)
+    assert [m for m, kinds in declared.items() if not kinds or set(kinds) - set(EVIDENCE_KINDS)] == []
+    unfounded = [
+        m for m, kinds in declared.items() if "java" in kinds and not JAVA_SIGNS.search(files[m].read_text("utf-8"))
+    ]
+    assert unfounded == []
+    counts = {k: sum(k in kinds for kinds in declared.values()) for k in EVIDENCE_KINDS}
+    kit_only = sorted(m for m, kinds in declared.items() if set(kinds) <= {"kit", "contract"} and "kit" in kinds)
+    print(f"test modules by evidence: {counts}; resting on the kit alone: {kit_only}")

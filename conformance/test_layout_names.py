@@ -13,6 +13,8 @@ from support.environment import GOLDEN, ROOT
 
 from paimon_conform.layouts.registry import BY_NAME
 
+EVIDENCE = ("contract",)
+
 SPECS = sorted(p.stem for p in (ROOT / "specs").glob("*.ksy"))
 PACKAGES = sorted(p.parent.name for p in (ROOT / "src" / "paimon_conform" / "layouts").glob("*/entry.py"))
 # golden/ folders that are not a binary layout: whole tables (specs/table_layout.yaml) and Java's

@@ -13,6 +13,8 @@ from support.environment import ROOT
 from paimon_conform.table.manifest_schema import check
 from paimon_conform.table.metadata import RecordFile
 
+EVIDENCE = ("java",)
+
 MANIFESTS = ROOT / "golden" / "tables" / "java-1.0-SNAPSHOT" / "pk-fixed4-parquet-dv" / "manifest"
 
 

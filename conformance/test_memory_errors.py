@@ -13,6 +13,8 @@ import pytest
 
 from paimon_conform.core import errors
 
+EVIDENCE = ("contract",)
+
 SRC = Path(__file__).resolve().parent.parent / "src" / "paimon_conform"
 BROAD = {"Exception", "BaseException", "ArrowException", "MemoryError", "ArrowMemoryError"}
 

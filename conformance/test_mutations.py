@@ -17,6 +17,8 @@ from paimon_conform.core.errors import PaimonConformError
 from paimon_conform.core.types import parse_type
 from paimon_conform.layouts.registry import get
 
+EVIDENCE = ("contract",)
+
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 LAYOUT_DIRS = {
     "deletion-vectors": "deletion_vectors",

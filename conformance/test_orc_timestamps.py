@@ -43,6 +43,8 @@ from paimon_conform.formats import orc_timestamps as ots
 from paimon_conform.formats.columns import internal_values
 from paimon_conform.formats.exact_ns import is_exact_ns
 
+EVIDENCE = ("java", "third-party")
+
 HARNESS = ROOT / "tools" / "java" / "tables" / "OrcTimestampWriter.java"
 CACHE = ROOT / "build" / "orc-ts"
 PRECISIONS = (0, 3, 6, 9)

@@ -16,6 +16,8 @@ import pytest
 from paimon_conform.core.errors import UsageError
 from paimon_conform.formats import orc_isolated
 
+EVIDENCE = ("kit", "contract")
+
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 ORC_FILES = sorted(str(p) for p in (GOLDEN / "tables").rglob("*.orc"))
 

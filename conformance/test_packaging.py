@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from support.environment import IN_CI, ROOT
 
+EVIDENCE = ("contract",)
+
 TABLES = sorted(p for p in (ROOT / "golden" / "tables").glob("java-*/*") if p.is_dir())
 
 

@@ -22,6 +22,8 @@ from paimon_conform.table.read.data_files import read_data_file
 from paimon_conform.table.table_layout import Field
 from paimon_conform.table.validate.data_files import check_columns
 
+EVIDENCE = ("kit",)  # the verdicts the rules encode are Java's, run in test_java_verdicts
+
 
 def _file(tmp_path: Path, column: pa.Array, **write) -> Path:
     path = tmp_path / "data-0.parquet"

@@ -19,6 +19,8 @@ from paimon_conform.core.errors import UsageError
 from paimon_conform.formats import columns as datafile
 from paimon_conform.formats.parquet_int96 import JULIAN_EPOCH_DAY, NANOS_PER_DAY, read_int96
 
+EVIDENCE = ("third-party",)
+
 IN_RANGE = st.integers(-(2**62), 2**62)
 
 

@@ -21,6 +21,8 @@ from paimon_conform.table.validate.table import validate_table
 from paimon_conform.table.write import commit
 from paimon_conform.table.write import tasks as write
 
+EVIDENCE = ("java", "third-party")
+
 pytestmark = pytest.mark.java
 
 VALUES = [math.nan, 1.5, 2.5, -3.0, None, 7.25]

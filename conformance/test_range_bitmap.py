@@ -24,6 +24,8 @@ from paimon_conform.layouts.range_bitmap import codec as rb
 from paimon_conform.layouts.range_bitmap import entry as layout
 from paimon_conform.layouts.range_bitmap import query as rq
 
+EVIDENCE = ("kit",)
+
 T = parse_type
 F32 = st.floats(width=32, allow_nan=False)
 F64 = st.floats(allow_nan=False)

@@ -21,6 +21,8 @@ from paimon_conform.table.read import reader
 from paimon_conform.table.validate.table import validate_table
 from paimon_conform.table.write.reference_table import write_table
 
+EVIDENCE = ("contract",)
+
 
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory) -> tuple[Path, list]:

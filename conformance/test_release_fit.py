@@ -17,6 +17,8 @@ from support.environment import PAIMON_CPP_TABLES, ROOT, require_corpus
 from paimon_conform.core.report import render_json, render_junit, render_text
 from paimon_conform.table.validate.table import validate_table
 
+EVIDENCE = ("java", "third-party")
+
 TABLES = ROOT / "golden" / "tables"
 JAVA_TABLES = sorted(p for p in TABLES.glob("java-*/*") if p.is_dir())
 

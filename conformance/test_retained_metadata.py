@@ -21,6 +21,8 @@ from paimon_conform.table.chain import load_chain, merge
 from paimon_conform.table.schema import read_schema, schema_ids
 from paimon_conform.table.validate.table import validate_table
 
+EVIDENCE = ("java",)
+
 TABLES = ROOT / "golden" / "tables"
 JARS = ["java-0.9.0", "java-1.0-SNAPSHOT"]
 

@@ -13,6 +13,8 @@ from paimon_conform.core.errors import EncodeError
 from paimon_conform.layouts.roaring32 import codec as roaring
 from paimon_conform.layouts.roaring32 import entry as r32
 
+EVIDENCE = ("third-party", "kit")
+
 
 @given(positions32())
 def test_roaring32_encoder_parser_pyroaring_agree(values):

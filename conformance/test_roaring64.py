@@ -9,6 +9,8 @@ from support.strategies import positions64
 from paimon_conform.layouts.roaring64 import codec as roaring64
 from paimon_conform.layouts.roaring64 import entry as r64
 
+EVIDENCE = ("third-party", "kit")
+
 
 @given(positions64())
 def test_roaring64_encoder_parser_pyroaring_agree(values):

@@ -27,6 +27,8 @@ from paimon_conform.layouts.registry import detect
 from paimon_conform.layouts.row_file import codec, entry
 from paimon_conform.layouts.row_file import types as rtypes
 
+EVIDENCE = ("java", "kit", "contract")
+
 GOLDEN = ROOT / "golden" / "row_file"
 ATOMIC = {
     name: rtypes.parse(name if name != "TIMESTAMP_LTZ(6)" else "TIMESTAMP(6) WITH LOCAL TIME ZONE")

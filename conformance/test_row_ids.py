@@ -17,6 +17,8 @@ from paimon_conform.table.schema import TableSchema
 from paimon_conform.table.validate.row_ids import check_row_ids
 from paimon_conform.table.validate.table import validate_table
 
+EVIDENCE = ("third-party", "kit")
+
 NO_STATS = SimpleStats(b"", b"", ())
 TRACKING = {"row-tracking.enabled": "true"}
 EVOLUTION = TRACKING | {"data-evolution.enabled": "true"}

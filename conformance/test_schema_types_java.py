@@ -13,6 +13,8 @@ import pytest
 from paimon_conform.core.errors import InvalidType
 from paimon_conform.core.types import parse_type
 
+EVIDENCE = ("java",)
+
 TEXTS = [
     "INT",
     "STRING",

@@ -7,6 +7,8 @@ from __future__ import annotations
 import seeded_faults
 from support.environment import ROOT
 
+EVIDENCE = ("contract",)
+
 
 def test_every_fault_still_plants_and_its_tests_exist():
     assert len(seeded_faults.FAULTS) >= 6

@@ -26,6 +26,8 @@ from paimon_conform.table.schema import read_schema
 from paimon_conform.table.state import latest_state
 from paimon_conform.table.validate.table import TableStats, validate_table
 
+EVIDENCE = ("java", "third-party", "kit")
+
 pytestmark = pytest.mark.spark
 
 COLUMNS = ["id", "dt", "v", "s", "op"]

@@ -16,6 +16,8 @@ from support.peers import as_json_rows, pypaimon_write, rust_context, rust_creat
 from paimon_conform.table.read.reader import logical_rows
 from paimon_conform.table.schema import read_schema
 
+EVIDENCE = ("java", "third-party")
+
 pytestmark = pytest.mark.spark
 
 SIDECARS = sorted((ROOT / "golden" / "tables").glob("java-*/*.json"))

@@ -24,6 +24,8 @@ from paimon_conform.table.read import index_files
 from paimon_conform.table.validate.table import TableStats, validate_table
 from paimon_conform.table.write.reference_table import write_table
 
+EVIDENCE = ("kit",)
+
 pytestmark = pytest.mark.spark
 
 GOLDEN_TABLES = sorted(p for p in (ROOT / "golden" / "tables").glob("*/*") if p.is_dir())

@@ -41,6 +41,8 @@ from paimon_conform.table.validate.directories import BucketFile
 from paimon_conform.table.validate.file_meta import FileFacts
 from paimon_conform.table.validate.table import TableStats, validate_table
 
+EVIDENCE = ("kit", "contract")
+
 GOLDEN_TABLES = sorted(p for p in (ROOT / "golden" / "tables").glob("*/*") if p.is_dir())
 WHOLE = data_files.read_windows
 WINDOW_SHARE = data_files.WINDOW_SHARE

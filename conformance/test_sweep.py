@@ -8,6 +8,8 @@ import shutil
 from support import sweep
 from support.environment import GOLDEN, ROOT
 
+EVIDENCE = ("contract",)
+
 JAVA = GOLDEN / "tables" / "java-1.0-SNAPSHOT"
 SUITE = ROOT / "conformance"
 

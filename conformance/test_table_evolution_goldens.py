@@ -18,6 +18,8 @@ from paimon_conform.core.types import parse_type
 from paimon_conform.table.chain import load_chain
 from paimon_conform.table.schema import read_schema, schema_ids
 
+EVIDENCE = ("java",)
+
 TABLES = ROOT / "golden" / "tables"
 SIDECARS = sorted(TABLES.glob("java-*/evolution-*.json"))
 IDS = [f"{p.parent.name}/{p.stem}" for p in SIDECARS]

@@ -16,6 +16,8 @@ from support.environment import ROOT
 from paimon_conform.table.read import reader
 from paimon_conform.table.validate.table import validate_table
 
+EVIDENCE = ("contract",)
+
 TABLES = ["pk-fixed4-parquet-dv", "pk-dynamic-parquet", "append-file-index-separate", "pk-fixed4-orc-mor"]
 JAVA = ROOT / "golden" / "tables" / "java-1.0-SNAPSHOT"
 

@@ -18,6 +18,8 @@ from paimon_conform.table import table_layout as tl
 from paimon_conform.table.schema import data_file_fields, read_schema
 from paimon_conform.table.validate.table import TableStats, validate_table
 
+EVIDENCE = ("java",)
+
 TABLES = ROOT / "golden" / "tables"
 SIDECARS = sorted(TABLES.glob("java-*/*.json"))
 IDS = [f"{p.parent.name}/{p.stem}" for p in SIDECARS]

@@ -1,7 +1,7 @@
 """The table layout spec: partition paths, bucket directories, file names, data-file columns.
 
-Properties of the rules, and (below) every Java-written table under
-golden/tables/ checked against them.
+Properties of the rules (the Java-written tables under golden/tables/ are checked against them by
+test_table_goldens).
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from support.environment import ROOT
 
 from paimon_conform.core.types import parse_type
 from paimon_conform.table import table_layout as tl
+
+EVIDENCE = ("kit",)
 
 DEFAULTS = tl.LayoutOptions.of({})
 # PartitionPathUtils' escape set, read off the Java source independently of the spec

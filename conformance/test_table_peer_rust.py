@@ -24,6 +24,8 @@ from support.peers import rust_sql as run
 from paimon_conform import cli
 from paimon_conform.table.validate.table import TableStats, validate_table
 
+EVIDENCE = ("java", "third-party")
+
 THIN_MODE = {
     "code": "DATA_FILE_COLUMNS",
     "file": "*/bucket-*/data-*.parquet",

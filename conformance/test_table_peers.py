@@ -14,6 +14,8 @@ from support.environment import ROOT, missing
 
 from paimon_conform.table.write.reference_table import write_table
 
+EVIDENCE = ("java", "third-party")
+
 TABLES = ROOT / "golden" / "tables"
 SIDECARS = sorted(TABLES.glob("java-*/*.json"))
 

@@ -14,6 +14,8 @@ from support.environment import ROOT
 from paimon_conform.table.read.reader import logical_rows, read_latest
 from paimon_conform.table.write.reference_table import write_table
 
+EVIDENCE = ("java", "kit")
+
 SIDECARS = sorted((ROOT / "golden" / "tables").glob("java-*/*.json"))
 
 

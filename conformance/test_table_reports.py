@@ -13,6 +13,8 @@ from support.environment import ROOT
 
 from paimon_conform import cli
 
+EVIDENCE = ("contract",)
+
 JAVA = ROOT / "golden" / "tables" / "java-1.0-SNAPSHOT"
 
 

@@ -15,6 +15,8 @@ from paimon_conform.core.types import parse_type
 from paimon_conform.layouts.binary_row import bucketing
 from paimon_conform.table.validate.table import TableStats, validate_table
 
+EVIDENCE = ("third-party",)
+
 ARROW_SCHEMA = pa.schema([("dt", pa.string()), ("id", pa.int64()), ("v", pa.float64()), ("s", pa.string())])
 
 

@@ -22,6 +22,8 @@ from paimon_conform.table.validate.table import validate_table
 from paimon_conform.table.write import commit
 from paimon_conform.table.write import tasks as write
 
+EVIDENCE = ("kit",)
+
 change = st.tuples(st.integers(0, 40), st.sampled_from(["a", "b"]), st.sampled_from(["+I", "+U", "-D", "-U"]))
 writes = st.lists(st.tuples(st.lists(change, min_size=1, max_size=30), st.integers(1, 3)), min_size=1, max_size=7)
 

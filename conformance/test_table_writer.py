@@ -16,6 +16,8 @@ from paimon_conform.table.avro_records import avro_record
 from paimon_conform.table.validate.table import TableStats, validate_table
 from paimon_conform.table.write.reference_table import write_table
 
+EVIDENCE = ("java", "kit")
+
 JAVA_TABLES = ROOT / "golden" / "tables"
 KINDS = {
     "manifest-list-*": "manifest_file_meta",

@@ -17,6 +17,8 @@ from paimon_conform import cli
 from paimon_conform.testee import failures, generated, runner, suite
 from paimon_conform.testee.protocol import problem
 
+EVIDENCE = ("contract",)
+
 GOLDEN = ROOT / "golden"
 KIT = [sys.executable, "-m", "paimon_conform.testee.kit"]
 HANG_SECONDS = 10  # a rogue testee that hangs is given up after this; generous for a reply on a loaded machine

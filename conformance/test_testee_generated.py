@@ -15,6 +15,8 @@ from paimon_conform.layouts.registry import get
 from paimon_conform.layouts.roaring32 import codec as roaring
 from paimon_conform.testee import generated
 
+EVIDENCE = ("kit",)
+
 OPS = ("decode", "encode", "hash")
 
 

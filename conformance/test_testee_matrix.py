@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from support.environment import missing
 
+EVIDENCE = ("java", "third-party")
+
 ROOT = Path(__file__).resolve().parent.parent
 LISTING = ROOT / "tools" / "testees" / "failures" / "matrix.txt"
 

@@ -16,6 +16,8 @@ from paimon_conform.core.types import DataType, java_equals, java_order, parse_t
 from paimon_conform.testee import kit, queries, runner, suite
 from paimon_conform.testee.protocol import problem
 
+EVIDENCE = ("kit",)
+
 GOLDEN = ROOT / "golden"
 
 

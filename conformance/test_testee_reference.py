@@ -14,6 +14,8 @@ import pytest
 
 from paimon_conform.testee import generated
 
+EVIDENCE = ("java", "third-party")
+
 ROOT = Path(__file__).resolve().parent.parent
 TESTEES = ROOT / "tools" / "testees"
 CLI = [sys.executable, "-m", "paimon_conform.cli"]

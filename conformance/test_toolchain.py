@@ -9,6 +9,8 @@ from pathlib import Path
 
 from support.environment import ROOT, require
 
+EVIDENCE = ("contract",)
+
 SPECS = sorted((ROOT / "specs").glob("*.ksy")) + sorted((ROOT / "specs" / "common").glob("*.ksy"))
 
 

@@ -22,6 +22,8 @@ from paimon_conform.layouts.registry import LAYOUTS, get
 from paimon_conform.table.metadata import MetadataProblem, read_snapshot
 from paimon_conform.table.schema import parse_schema
 
+EVIDENCE = ("contract",)
+
 TABLE = GOLDEN / "tables" / "java-0.9.0" / "append-fixed3-avro"
 DEEP = "[" * 100_000 + "]" * 100_000
 

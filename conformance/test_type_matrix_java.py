@@ -23,6 +23,8 @@ from paimon_conform.table.read.reader import logical_rows, read_latest
 from paimon_conform.table.schema import read_schema
 from paimon_conform.table.validate.table import validate_table
 
+EVIDENCE = ("java",)
+
 pytestmark = pytest.mark.java
 
 CASES = jm.matrix_cases()

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from support import sweep
 
+EVIDENCE = ("contract",)
+
 
 def test_every_table_the_suite_built_validates_without_a_crash(request, tmp_path_factory):
     base = tmp_path_factory.getbasetemp()
