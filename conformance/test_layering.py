@@ -51,9 +51,9 @@ def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
     return out
 
 
-def import_graph() -> dict[str, set[str]]:
-    """Module → the package modules it imports (anywhere in its source)."""
-    files = {_module(p): p for p in PACKAGE.rglob("*.py")}
+def import_graph(files: dict[str, Path] | None = None) -> dict[str, set[str]]:
+    """Module → the modules of `files` (default: the package's) it imports, anywhere in its source."""
+    files = files if files is not None else {_module(p): p for p in PACKAGE.rglob("*.py")}
     graph: dict[str, set[str]] = {m: set() for m in files}
     for module, path in files.items():
         is_package = path.name == "__init__.py"
@@ -241,20 +241,9 @@ def _suite_files() -> dict[str, Path]:
 
 
 def suite_graph() -> tuple[dict[str, set[str]], dict[str, Path]]:
-    """Module → the suite and tools modules it imports (anywhere in its source)."""
+    """Module → the suite and tools modules it imports (anywhere in its source); and the files."""
     files = _suite_files()
-    graph: dict[str, set[str]] = {m: set() for m in files}
-    for module, path in files.items():
-        is_package = path.name == "__init__.py"
-        for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom):
-                targets = _resolve(module, is_package, node, files)
-            elif isinstance(node, ast.Import):
-                targets = [a.name for a in node.names]
-            else:
-                continue
-            graph[module] |= {t for t in targets if t in files and t != module}
-    return graph, files
+    return import_graph(files), files
 
 
 def suite_rules(graph: dict[str, set[str]]) -> list[str]:

@@ -110,13 +110,13 @@ def test_refusals_and_java_limits_are_the_pinned_list(matrix):
     assert not gone, f"{len(gone)} listed in {LIST.name} no longer happen (remove them):\n" + "\n".join(gone[:30])
 
 
-def _run(name: str, matrix: dict[str, pm.CellResult], judge) -> None:
-    """One check over every cell: `judge(r)` returns None (checked, passed), a failure text, or ("listed"|"n/a",
-    why) when the check does not run on the cell."""
+def _run(name: str, matrix: dict[str, pm.CellResult], judge, excuse=lambda r: None) -> None:
+    """One check over every cell: `excuse(r)` says ("listed"|"n/a", why) when the check does not run on the cell,
+    else `judge(r)` returns None (checked, passed) or a failure text."""
     t = tally(f"type-matrix/{name}")
     bad = []
     for cell_id, r in matrix.items():
-        verdict = judge(r)
+        verdict = excuse(r) or judge(r)
         if isinstance(verdict, tuple):
             kind, why = verdict
             if kind == "listed":
@@ -186,14 +186,11 @@ def test_no_must_finding_where_java_reads_the_table(matrix):
     """A must-finding says Java rejects or misreads the table; Java's reader is asked."""
 
     def judge(r):
-        excused = _peer(r)
-        if excused:
-            return excused
         bad = pm.false_musts(r)
         said = "reads the index manifest and HASH files" if r.java["1.0-SNAPSHOT"].index_read_ok else "reads the table"
         return f"Java 1.0-SNAPSHOT {said} right, yet: {[f['code'] + ': ' + f['message'] for f in bad]}" if bad else None
 
-    _run("no-false-must", matrix, judge)
+    _run("no-false-must", matrix, judge, _peer)
 
 
 def _incompatible(r: pm.CellResult):
@@ -210,30 +207,24 @@ def test_java_incompatibility_is_reported(matrix):
     """Where Java cannot read the peer's table, or reads or filters it wrong, the kit says must."""
 
     def judge(r):
-        excused = _incompatible(r)
-        if excused:
-            return excused
         bad = pm.false_musts(r)
         real = [f["code"] for f in r.findings if f.get("severity") == "must" and f not in bad]
         why = "; ".join(f"{k.id}: {k.reason}" for k in pm.known_for(r.cell)) or "not listed"
         return None if real else f"{r.java_problem}\n(known: {why})\nkit findings: {r.codes or 'none'}"
 
-    _run("incompatibility-reported", matrix, judge)
+    _run("incompatibility-reported", matrix, judge, _incompatible)
 
 
 def test_java_incompatibility_is_listed(matrix):
     """Every incompatibility Java shows is a KNOWN entry whose evidence it matches."""
 
     def judge(r):
-        excused = _incompatible(r)
-        if excused:
-            return excused
         known = pm.known_for(r.cell)
         if any(k.java and k.shown(r) for k in known):
             return None
         return f"not listed in peers_matrix.KNOWN: {r.java_evidence} (entries covering it: {[k.id for k in known]})"
 
-    _run("incompatibility-listed", matrix, judge)
+    _run("incompatibility-listed", matrix, judge, _incompatible)
 
 
 @pytest.mark.parametrize("known", pm.KNOWN, ids=[k.id for k in pm.KNOWN])
@@ -271,9 +262,6 @@ def test_kit_reader_returns_what_java_reads(matrix):
     """reader.read_latest (and its logical_rows) returns Java 1.0-SNAPSHOT's rows wherever Java reads the table."""
 
     def judge(r):
-        excused = _java_reads_own(r)
-        if excused:
-            return excused
         j = r.java["1.0-SNAPSHOT"]
         if r.kit_error is not None:
             return f"the kit's reader refuses a table Java reads: {r.kit_error}"
@@ -284,7 +272,7 @@ def test_kit_reader_returns_what_java_reads(matrix):
             )
         return f"logical_rows fails on rows Java reads: {r.kit_json_error}" if r.kit_json_error else None
 
-    _run("kit-reader-returns-javas-rows", matrix, judge)
+    _run("kit-reader-returns-javas-rows", matrix, judge, _java_reads_own)
 
 
 def test_java_written_control_has_no_must_finding(matrix):
