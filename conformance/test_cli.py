@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -125,6 +126,17 @@ def test_main_job_and_corpus(args):
     done = subprocess.run([sys.executable, "-m", "paimon_conform.cli", *args], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "as expected, 0 not" in done.stdout
+
+
+def test_corpus_counts_the_goldens_by_evidence(capsys):
+    """The summary says what each golden rests on, as the sidecars state it (an unstated sidecar is counted)."""
+    assert cli.main(["corpus", "--jobs", "2"]) == 0
+    out = capsys.readouterr().out
+    stated = Counter(json.loads(p.read_text())["provenance"]["evidence"]["kind"] for p in GOLDEN.glob("**/*.json"))
+    line = next(ln for ln in out.splitlines() if ln.strip().startswith("evidence:"))
+    assert line.strip() == "evidence: " + ", ".join(
+        f"{k} {stated[k]}" for k in ("java-written", "java-read", "third-party", "kit") if stated[k]
+    )
 
 
 def test_corpus_fails_when_a_golden_is_wrong(tmp_path):
