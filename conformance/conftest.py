@@ -72,7 +72,10 @@ def pytest_terminal_summary(terminalreporter):
     if seen:
         terminalreporter.section("tables the crash sweep saw")
         for module, n in sorted(seen.items()):
-            terminalreporter.write_line(f"{module}: {n} ({sweep.handed[module]} checked by the test itself)")
+            terminalreporter.write_line(
+                f"{module}: {n} ({sweep.handed[module]} checked by the test itself, "
+                f"{sweep.identical[module]} byte-identical to one the CLI ran over; {sweep.spent[module]:.1f} s)"
+            )
 
 
 def pytest_collection_finish(session):

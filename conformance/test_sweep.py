@@ -65,3 +65,11 @@ def test_handed_tables_are_counted_and_not_swept_again(tmp_path):
     sweep.checked("conformance/test_sweep.py::x", [table])
     assert sweep.sweep("test_sweep.py", tmp_path) == []
     assert (sweep.swept["test_sweep.py"], sweep.handed["test_sweep.py"]) == (before[0], before[1] + 1)
+
+
+def test_a_module_below_its_floor_is_named_only_when_it_ran_in_full(monkeypatch):
+    monkeypatch.setattr(sweep, "FLOORS", {"test_x.py": 3, "test_y.py": 1})
+    monkeypatch.setattr(sweep, "swept", sweep.Counter({"test_x.py": 2, "test_y.py": 1}))
+    monkeypatch.setattr(sweep, "handed", sweep.Counter())
+    assert sweep.short_by_floor({"test_x.py", "test_y.py"}) == ["test_x.py: 2 tables, floor 3"]
+    assert sweep.short_by_floor({"test_y.py"}) == []
