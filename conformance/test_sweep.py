@@ -50,11 +50,12 @@ def test_the_teardown_sweep_fails_the_test_that_built_a_crashing_table(pytester)
             monkeypatch.setattr(validation, "read_schema", lambda *a, **k: 1 / 0)
         """
     )
-    counts = (sweep.swept.copy(), sweep.handed.copy())
+    counts = (sweep.swept.copy(), sweep.handed.copy(), sweep.identical.copy(), sweep._digests)
+    sweep._digests = set()  # the inner run sweeps afresh (the table is a copy of one the suite swept)
     try:
         result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
     finally:  # the inner run's tables are not the suite's
-        sweep.swept, sweep.handed = counts
+        sweep.swept, sweep.handed, sweep.identical, sweep._digests = counts
     result.assert_outcomes(passed=1, errors=1)
     result.stdout.fnmatch_lines(["*the sweep of this test's tables: internal errors*"])
 
