@@ -85,8 +85,12 @@ def tables_under(base: Path) -> list[Path]:
 
 def digest(table: Path) -> bytes:
     """A table's content: every name under it (relative), each file's bytes and each symlink's target, symlinks
-    not followed. Two tables with one digest are the same input to the CLI (a path of its own aside)."""
+    not followed; and its folder's name and whether its path is plain (printable ASCII, no space), so that a copy
+    under an odd path is run again. Two tables with one digest are the same input to the CLI."""
     h = hashlib.blake2b(digest_size=20)
+    text = str(table)
+    plain = text.isascii() and text.isprintable() and " " not in text
+    h.update(f"{table.name}\0{plain}\0".encode("utf-8", "surrogateescape"))
     for top, dirs, files in os.walk(table, followlinks=False):
         dirs.sort()
         for name in sorted(files) + [d for d in dirs if os.path.islink(os.path.join(top, d))]:
