@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import cache
 from pathlib import Path
 
 from support.environment import ROOT
@@ -240,6 +241,7 @@ def _suite_files() -> dict[str, Path]:
     return files
 
 
+@cache
 def suite_graph() -> tuple[dict[str, set[str]], dict[str, Path]]:
     """Module → the suite and tools modules it imports (anywhere in its source); and the files."""
     files = _suite_files()
