@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from paimon_conform import cli
+from paimon_conform.golden import EVIDENCE_KINDS
 
 EVIDENCE = ("contract",)
 
@@ -134,9 +135,7 @@ def test_corpus_counts_the_goldens_by_evidence(capsys):
     out = capsys.readouterr().out
     stated = Counter(json.loads(p.read_text())["provenance"]["evidence"]["kind"] for p in GOLDEN.glob("**/*.json"))
     line = next(ln for ln in out.splitlines() if ln.strip().startswith("evidence:"))
-    assert line.strip() == "evidence: " + ", ".join(
-        f"{k} {stated[k]}" for k in ("java-written", "java-read", "third-party", "kit") if stated[k]
-    )
+    assert line.strip() == "evidence: " + ", ".join(f"{k} {stated[k]}" for k in EVIDENCE_KINDS if stated[k])
 
 
 def test_corpus_fails_when_a_golden_is_wrong(tmp_path):

@@ -69,6 +69,7 @@ def test_every_golden_states_what_it_rests_on():
     the generators derive it (so a failure list that changes makes the claim stale and this test fail)."""
     from golden.evidence import JAVA_DECODED, JAVA_TESTEES, evidence_of
 
+    from paimon_conform.golden import EVIDENCE_KINDS
     from paimon_conform.testee import failures
 
     lists = {v: failures.load(ROOT / "tools" / "testees" / "failures" / f"java-{v}.txt") for v in JAVA_TESTEES}
@@ -88,6 +89,6 @@ def test_every_golden_states_what_it_rests_on():
             assert side.parent.parent.name in JAVA_DECODED, side
             assert any(f"decode:{case}" not in listed for listed in lists.values()), side
         assert evidence == evidence_of(side.parent, side.stem, prov), side
-    assert set(kinds) <= {"java-written", "java-read", "third-party", "kit"}
+    assert set(kinds) <= set(EVIDENCE_KINDS)
     assert kinds["java-written"] > 100
     assert kinds["java-read"] > 0

@@ -130,6 +130,9 @@ def check_table(sidecar: Path, root: Path) -> FileResult:
 CHECKS = {"file": check_one, "sequence": check_sequence, "table": check_table}
 
 
+EVIDENCE_KINDS = ("java-written", "java-read", "third-party", "kit")  # provenance.evidence.kind (schemas/common.json)
+
+
 def evidence_kind(sidecar: Path) -> str:
     """What a golden's expected content rests on (its provenance's evidence kind: java-written, java-read,
     third-party, kit), or "unstated" when the sidecar does not say (or cannot be read: its check reports why)."""
@@ -139,9 +142,6 @@ def evidence_kind(sidecar: Path) -> str:
     except (OSError, ValueError, KeyError, TypeError):
         return "unstated"
     return kind if isinstance(kind, str) and kind in EVIDENCE_KINDS else "unstated"
-
-
-EVIDENCE_KINDS = ("java-written", "java-read", "third-party", "kit")
 
 
 def corpus_work(root: Path) -> list[tuple[str, Path, tuple[str, str]]]:

@@ -17,7 +17,6 @@ import paimon_java
 
 from paimon_conform.testee import failures
 
-KINDS = ("java-written", "java-read", "third-party", "kit")
 FAILURES = Path(__file__).resolve().parents[1] / "testees" / "failures"
 # The layouts the Java testees decode (tools/java/tables/Testee.java LAYOUTS), by golden folder
 JAVA_DECODED = {"deletion_vectors", "hash_index", "roaring32"}
@@ -38,7 +37,8 @@ def evidence_of(folder: Path, stem: str, provenance: dict) -> dict:
     if provenance["producer"] == "java-paimon":
         return java_written(provenance["paimon_version"])
     layout, case = folder.parent.name, f"{folder.parent.name}/{folder.name}/{stem}"
-    if layout in JAVA_DECODED:
+    decoded = layout in JAVA_DECODED
+    if decoded:
         readers = [v for v in JAVA_TESTEES if f"decode:{case}" not in _listed(v)]
         if readers:
             what = "refuses it" if provenance["producer"] == "mutation" else "decodes it as the sidecar says"
@@ -47,7 +47,8 @@ def evidence_of(folder: Path, stem: str, provenance: dict) -> dict:
         return {"kind": "third-party", "by": provenance["source"]}
     if provenance["producer"] == "mutation":
         return {"kind": "kit", "by": "the kit's rule for this fault (no Java here refuses it)"}
-    return {"kind": "kit", "by": "the reference encoder (no Java here reads this layout)"}
+    why = "every Java testee here lists this file as a failure" if decoded else "no Java here reads this layout"
+    return {"kind": "kit", "by": f"the reference encoder ({why})"}
 
 
 def with_evidence(folder: Path, stem: str, sidecar: dict) -> dict:
