@@ -86,17 +86,17 @@ def pytest_collection_finish(session):
         return  # built by the fixture into that folder / the fixture says what is missing (a failure in CI)
     if any(importlib.util.find_spec(m) is None for m in ("pypaimon", "pypaimon_rust")):
         return
-    from support import peers_matrix
+    from support import type_matrix
 
-    peers_matrix.start_background()
+    type_matrix.start_background()
 
 
 def pytest_sessionfinish(session, exitstatus):
     """The background matrix's tables go with a passing run."""
     if exitstatus == 0:
-        from support import peers_matrix
+        from support import type_matrix
 
-        peers_matrix.remove_background()
+        type_matrix.remove_background()
 
 
 def pytest_collection_modifyitems(session, config, items):

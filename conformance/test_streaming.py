@@ -125,17 +125,18 @@ def engine_commit(root: Path, data: pa.Table, options: dict[str, str]) -> None:
 def _engine_tables(base: Path, part_rows: int, fmt: str = "parquet") -> list[Path]:
     """The peer matrix's tables (every type in every role the engine writes) written by the kit's engine in
     `fmt`, with Parquet row groups or ORC stripes of `part_rows` rows; the roots of those written."""
-    from support import peers_matrix as pm
+    from support import type_matrix as tm
+
+    from paimon_conform.testee import kit
 
     roots = []
-    for cell in pm.cells(("engine",)):
-        t = pm.spec(cell).to_json()
-        root, options, batches = pm.engine_inputs(str(base), t)
-        options["file.format"] = fmt
+    for cell in tm.cells(("kit",)):
+        s = tm.spec(cell)
+        root = base / "db.db" / cell.name
+        table = {**s.table(), "options": {**s.options, "file.format": fmt}}
         try:
             with small_parts(part_rows):
-                for data in batches:
-                    engine_commit(root, data, options)
+                kit.write_table(root, table, s.commits)
         except Exception:  # noqa: BLE001, S112 - a cell the engine refuses (the matrix records why): not this test's
             continue
         roots.append(root)

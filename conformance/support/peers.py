@@ -1,88 +1,46 @@
 """The independent implementations as oracles: pypaimon 2.1.0 (pure Python) and pypaimon-rust 0.4.0.
 
-pypaimon runs in a child process in which `pypaimon_rust` cannot be imported, so it can never
-hand a read or a write to its optional Rust backend (the two oracles stay two codebases).
-Rows come back as sorted JSON text per row, in the order of `columns`.
+pypaimon is its testee (tools/testees/pypaimon_testee.py), a child process in which `pypaimon_rust` cannot be
+imported, so it can never hand a read or a write to its optional Rust backend (the two oracles stay two
+codebases); pypaimon-rust is called here directly, for the SQL the tests write. Rows come back as sorted JSON
+text per row, in the order of `columns`.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import subprocess
-import sys
 from pathlib import Path
 
+from support import testees
 from support.environment import missing
-
-BLOCK_RUST = """
-import sys
-class _NoRust:
-    def find_spec(self, name, path=None, target=None):
-        if name == "pypaimon_rust" or name.startswith("pypaimon_rust."):
-            raise ImportError("pypaimon_rust is blocked: pypaimon must use its Python path")
-sys.meta_path.insert(0, _NoRust())
-"""
-
-READ = """
-import json, sys
-from pypaimon import CatalogFactory
-wh, ident, columns = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
-table = CatalogFactory.create({"warehouse": wh}).get_table(ident)
-rb = table.new_read_builder()
-rows = rb.new_read().to_arrow(rb.new_scan().plan().splits()).to_pylist()
-assert "pypaimon_rust" not in sys.modules
-print(json.dumps([json.dumps([r[c] for c in columns], default=str) for r in rows]))
-"""
-
-WRITE = """
-import json, sys
-import pyarrow as pa
-from pypaimon import CatalogFactory, Schema
-wh, ident, spec = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
-catalog = CatalogFactory.create({"warehouse": wh})
-catalog.create_database(ident.split(".")[0], True)
-types = {"STRING": pa.string(), "BIGINT": pa.int64(), "DOUBLE": pa.float64()}
-schema = pa.schema([(n, types[t]) for n, t in spec["columns"]])
-catalog.create_table(ident, Schema.from_pyarrow_schema(
-    schema, partition_keys=spec["partition"], primary_keys=spec["primary"], options=spec["options"]), False)
-table = catalog.get_table(ident)
-for rows in spec["commits"]:
-    wb = table.new_batch_write_builder()
-    w, c = wb.new_write(), wb.new_commit()
-    w.write_arrow(pa.Table.from_pylist([dict(zip(schema.names, r)) for r in rows], schema))
-    c.commit(w.prepare_commit())
-    w.close()
-    c.close()
-assert "pypaimon_rust" not in sys.modules
-"""
 
 
 def _missing(what: str) -> None:
     missing(f"{what} (the peers extra) is not installed")
 
 
-def _run(script: str, *args: str) -> str:
-    try:
-        import pypaimon  # noqa: F401
-    except ImportError:
-        _missing("pypaimon")
-    done = subprocess.run(
-        [sys.executable, "-c", BLOCK_RUST + script, *args], capture_output=True, text=True, timeout=600
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"pypaimon failed: {done.stderr.strip().splitlines()[-1] if done.stderr else done}")
-    return done.stdout
-
-
 def pypaimon_rows(warehouse: Path, ident: str, columns: list[str]) -> list[str]:
-    """What pypaimon 2.1.0 (Python path only) reads from `db.table`."""
-    out = _run(READ, str(warehouse), ident, json.dumps(columns))
-    return sorted(json.loads(out.strip().splitlines()[-1]))
+    """What pypaimon 2.1.0 (its Python path: the pypaimon testee) reads from `db.table`."""
+    if importlib.util.find_spec("pypaimon") is None:
+        _missing("pypaimon")
+    db, table = ident.split(".")
+    return as_json_rows(testees.read_rows("pypaimon", warehouse / f"{db}.db" / table, columns))
 
 
 def pypaimon_write(warehouse: Path, ident: str, spec: dict) -> None:
-    """Create a table with pypaimon 2.1.0 and commit `spec["commits"]` (lists of row tuples) in order."""
-    _run(WRITE, str(warehouse), ident, json.dumps(spec))
+    """Create a table with pypaimon 2.1.0 (the pypaimon testee) and commit `spec["commits"]` (lists of rows) in
+    order; `spec["columns"]` holds [name, type] pairs."""
+    if importlib.util.find_spec("pypaimon") is None:
+        _missing("pypaimon")
+    db, name = ident.split(".")
+    table = {
+        "fields": [{"name": n, "type": t} for n, t in spec["columns"]],
+        "primary_keys": spec["primary"],
+        "partition_keys": spec["partition"],
+        "options": spec["options"],
+    }
+    testees.write_table("pypaimon", warehouse / f"{db}.db" / name, table, spec["commits"])
 
 
 def rust_context(warehouse: Path):

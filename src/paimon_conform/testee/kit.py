@@ -105,7 +105,7 @@ def write_table(path: Path, table: dict[str, Any], commits: list[list[list[Any]]
 
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
-TABLE_CAPABILITIES = {"read-table": ["table"], "write-table": sorted(tables.KINDS)}
+TABLE_CAPABILITIES = {"read-table": ["table"], "write-table": sorted([*tables.KINDS, tables.CUSTOM])}
 
 
 def table_handlers(

@@ -88,24 +88,30 @@ def row_key(types: list[DataType], row: Any) -> tuple:
     return tuple(_value_key(t, v) for t, v in zip(types, row, strict=True))
 
 
-def compare(fields: list[dict[str, Any]], got: Any, want: list[list[Any]]) -> str | None:
-    """None when `got` holds the rows of `want` in any order; otherwise what differs, in one line."""
+def difference(fields: list[dict[str, Any]], got: list[list[Any]], want: list[list[Any]]) -> tuple[list, list]:
+    """(rows of `want` missing from `got`, rows of `got` not in `want`), as multisets by Java's equality;
+    PaimonConformError when a row of `got` does not fit the fields."""
     types = [parse_type(f["type"]) for f in fields]
-    if not isinstance(got, list):
-        return f"rows must be a list, got {type(got).__name__}"
-    try:
-        got_keys = [row_key(types, r) for r in got]
-    except PaimonConformError as exc:
-        return f"a row the kit cannot read: {exc}"
+    got_keys = [row_key(types, r) for r in got]
     want_keys = [row_key(types, r) for r in want]
     have, need = Counter(got_keys), Counter(want_keys)
     have_rows, want_rows = dict(zip(got_keys, got, strict=True)), dict(zip(want_keys, want, strict=True))
-    if have == need:
+    missing = [want_rows[k] for k, n in (need - have).items() for _ in range(n)]
+    extra = [have_rows[k] for k, n in (have - need).items() for _ in range(n)]
+    return missing, extra
+
+
+def compare(fields: list[dict[str, Any]], got: Any, want: list[list[Any]]) -> str | None:
+    """None when `got` holds the rows of `want` in any order; otherwise what differs, in one line."""
+    if not isinstance(got, list):
+        return f"rows must be a list, got {type(got).__name__}"
+    try:
+        missing, extra = difference(fields, got, want)
+    except PaimonConformError as exc:
+        return f"a row the kit cannot read: {exc}"
+    if not missing and not extra:
         return None
-    missing, extra = need - have, have - need
-    shown = [f"missing {want_rows[k]!r}" for k in list(missing)[:MAX_SHOWN]]
-    shown += [f"unexpected {have_rows[k]!r}" for k in list(extra)[:MAX_SHOWN]]
-    return (
-        f"{len(got)} row(s) for {len(want)}: {sum(missing.values())} missing, {sum(extra.values())} unexpected; "
-        + "; ".join(shown)
-    )[:800]
+    shown = [f"missing {r!r}" for r in missing[:MAX_SHOWN]] + [f"unexpected {r!r}" for r in extra[:MAX_SHOWN]]
+    return (f"{len(got)} row(s) for {len(want)}: {len(missing)} missing, {len(extra)} unexpected; " + "; ".join(shown))[
+        :800
+    ]

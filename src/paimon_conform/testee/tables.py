@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 SEED = 20261124
+CUSTOM = "custom"  # the write-table kind of a table the request describes in full (the type x role matrix)
 ROWS = 24  # rows per commit
 
 FIELDS: list[dict[str, Any]] = [

@@ -1,5 +1,5 @@
 /*
- * How the table tools (TablesReader, VerdictProbe) report an exception Java Paimon threw: each
+ * How the table tools (TablesReader, Testee, VerdictProbe) report an exception Java Paimon threw: each
  * cause's class and message, then the frames where the innermost cause was thrown, so a report
  * says why Java refused or misread a table.
  */

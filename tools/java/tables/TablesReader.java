@@ -1,49 +1,28 @@
-// Reads many Paimon tables with Java Paimon's own reader in one JVM, and checks what Java's
-// filtered reads and bucket function say about each table.
+// The read-table of the testee (Testee.java) when the request names columns to probe: Java Paimon's own batch
+// read of the latest snapshot, plus what Java's filtered reads, bucket function and index files say about the
+// table. The reply (read_table_reply of src/paimon_conform/schemas/testee_protocol.json) gets, besides "rows":
+//   "splits": N,
+//   "probes": [{"column", "value", "full", "filtered"} | {"column", "value", "error"}],
+//   "bucket_checked": N, "wrong_bucket": N, "wrong_bucket_example": "..."   (fixed-bucket tables)
+//   "index_entries": N | "index_error": "..."                                (a snapshot with an index manifest)
+//   "hash_checked": N, "hash_missing": N, "hash_missing_example": "..."      (dynamic-bucket tables)
 //
-// Usage: java -cp <paimon jar>:<classes> TablesReader IN.json OUT.json
-//        java -cp <paimon jar>:<classes> TablesReader --write-controls IN.json OUT.json
-//
-// --write-controls writes *control* tables with Java's own writer, so that what Java's reader
-// does with a peer's table can be told apart from what it does with its own (a filtered read
-// that skips rows of Java's own table is Java's limitation, not the peer's):
-// IN.json:  {"warehouse": DIR, "tables": [{"name", "columns": [[name, type, nullable], ...],
-//            "primary": [...], "partition": [...], "options": {...}, "commits": [[row, ...], ...]}]}
-// OUT.json: {"name": {"ok": true} | {"ok": false, "error": "..."}}; each table goes to
-// DIR/db.db/name. Row values are in the matrix's transport form (conformance/peers_matrix.py):
-// FLOAT / DOUBLE numbers or "NaN" / "Infinity" / "-Infinity", DECIMAL strings, DATE days,
-// TIME millis, TIMESTAMP / TIMESTAMP_LTZ epoch nanoseconds, BINARY / VARBINARY hex.
-//
-// IN.json:  {"tables": [{"dir": TABLE_DIR, "probe": [COLUMN, ...], "max_probes": N}, ...]}
-// OUT.json: {"TABLE_DIR": {"error": null | "Class: message <- Cause: message ...",
-//                          "rows": [[value, ...], ...], "splits": N,
-//                          "probes": [{"column", "value", "full", "filtered"} | {"column", "value", "error"}],
-//                          "bucket_checked": N, "wrong_bucket": N, "wrong_bucket_example": "...",
-//                          "index_entries": N, "index_error": "...", "hash_checked": N, "hash_missing": N,
-//                          "hash_missing_example": "..."}, ...}
-//
-// A table that Java cannot open or read gets "error" (the exception and its causes) and no rows.
-// Values (by column type): BOOLEAN true/false; TINYINT..BIGINT numbers; FLOAT and DOUBLE
-// Float.toString / Double.toString ("NaN", "-0.0", "Infinity"); DECIMAL BigDecimal.toPlainString;
-// DATE days since 1970-01-01; TIME millis of day; TIMESTAMP and TIMESTAMP_LTZ
-// "epochMillis,nanoOfMillisecond"; CHAR / VARCHAR the string; BINARY / VARBINARY lower-case hex.
-//
-// Probes: for each listed column, each distinct value the full read returned (and null, when
-// one was returned), up to max_probes values: a read with `column = value` (or IS NULL) pushed
-// down through ReadBuilder.withFilter (partition pruning, bucket pruning, manifest statistics,
-// file indexes and Parquet/ORC row-group statistics all apply). "full" counts the rows holding
-// the value in the full read, "filtered" those in the filtered read; filtered < full means Java
-// skips rows that match (a misread caused by what the writer recorded).
+// Probes: for each listed column, each distinct value the full read returned (and null, when one was returned),
+// up to max_probes values: a read with `column = value` (or IS NULL) pushed down through ReadBuilder.withFilter
+// (partition pruning, bucket pruning, manifest statistics, file indexes and Parquet/ORC row-group statistics all
+// apply). "value" is the value's text (Float.toString, BigDecimal.toPlainString, "epochMillis,nanoOfMillisecond"
+// for timestamps, hex for bytes); "full" counts the rows holding the value in the full read, "filtered" those in
+// the filtered read; filtered < full means Java skips rows that match (a misread caused by what the writer
+// recorded).
 //
 // Bucket check (fixed-bucket tables): every row read from a split is re-hashed with Java's
-// FixedBucketRowKeyExtractor (the default bucket function: these jars know no other) and
-// compared with the split's bucket.
+// FixedBucketRowKeyExtractor (the default bucket function: these jars know no other) and compared with the
+// split's bucket.
 //
-// Index manifest (when the latest snapshot has one): read with Java's IndexFileHandler, as a
-// Java writer does before it appends ("index_entries" or "index_error"); for dynamic-bucket
-// tables every HASH index file is read too, and each row's trimmed-primary-key hash
-// (DynamicBucketRowKeyExtractor) must be in the file of its partition and bucket, or a Java
-// writer would assign the key a second bucket ("hash_checked", "hash_missing").
+// Index manifest (when the latest snapshot has one): read with Java's IndexFileHandler, as a Java writer does
+// before it appends; for dynamic-bucket tables every HASH index file is read too, and each row's
+// trimmed-primary-key hash (DynamicBucketRowKeyExtractor) must be in the file of its partition and bucket, or a
+// Java writer would assign the key a second bucket.
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.BinaryString;
@@ -96,35 +75,26 @@ public class TablesReader {
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-    public static void main(String[] args) throws Exception {
-        if (args[0].equals("--write-controls")) {
-            writeControls(args[1], args[2]);
-            return;
-        }
-        ObjectMapper json = new ObjectMapper();
-        JsonNode in = json.readTree(new File(args[0]));
-        ObjectNode out = json.createObjectNode();
-        for (JsonNode t : in.get("tables")) {
-            String dir = t.get("dir").asText();
-            ObjectNode res = out.putObject(dir);
-            try {
-                readTable(dir, t, res);
-                res.putNull("error");
-            } catch (Throwable e) {
-                res.removeAll();
-                res.put("error", Failure.describe(e));
-            }
-        }
-        json.writerWithDefaultPrettyPrinter().writeValue(new File(args[1]), out);
+    /** Appends one value of a row in the reply's form. */
+    interface Appender {
+        void add(ArrayNode row, DataType type, Object value);
     }
 
-    static void readTable(String dir, JsonNode spec, ObjectNode res) throws Exception {
+    static void readTable(String dir, JsonNode spec, ObjectNode res, Appender appender) throws Exception {
         FileStoreTable table = FileStoreTableFactory.create(LocalFileIO.create(), new Path(dir));
         RowType type = table.rowType();
         int n = type.getFieldCount();
         InternalRow.FieldGetter[] getters = new InternalRow.FieldGetter[n];
         for (int i = 0; i < n; i++) {
             getters[i] = InternalRow.createFieldGetter(type.getTypeAt(i), i);
+        }
+        JsonNode fields = spec.get("fields");
+        int[] at = new int[fields.size()];
+        for (int i = 0; i < at.length; i++) {
+            at[i] = type.getFieldIndex(fields.get(i).get("name").asText());
+            if (at[i] < 0) {
+                throw new IllegalArgumentException("no column " + fields.get(i).get("name").asText());
+            }
         }
         ReadBuilder builder = table.newReadBuilder();
         List<Split> splits = builder.newScan().plan().splits();
@@ -167,9 +137,12 @@ public class TablesReader {
                         ArrayNode r = rows.addArray();
                         for (int i = 0; i < n; i++) {
                             Object v = getters[i].getFieldOrNull(row);
-                            String text = add(r, type.getTypeAt(i), v);
+                            String text = text(type.getTypeAt(i), v);
                             distinct.get(i).putIfAbsent(text, v);
                             counts.get(i).merge(text, 1, Integer::sum);
+                        }
+                        for (int i : at) {
+                            appender.add(r, type.getTypeAt(i), getters[i].getFieldOrNull(row));
                         }
                         if (dynamic != null) {
                             dynamic.setRecord(row);
@@ -281,31 +254,6 @@ public class TablesReader {
         }
     }
 
-    /** Appends a value in the documented form; returns its text form (distinct-value key). */
-    static String add(ArrayNode r, DataType t, Object v) {
-        if (v == null) {
-            r.addNull();
-            return "null";
-        }
-        DataTypeRoot root = t.getTypeRoot();
-        switch (root) {
-            case BOOLEAN:
-                r.add((Boolean) v);
-                break;
-            case TINYINT:
-            case SMALLINT:
-            case INTEGER:
-            case BIGINT:
-            case DATE:
-            case TIME_WITHOUT_TIME_ZONE:
-                r.add(((Number) v).longValue());
-                break;
-            default:
-                r.add(text(t, v));
-        }
-        return text(t, v);
-    }
-
     static String text(DataType t, Object v) {
         if (v == null) {
             return "null";
@@ -333,117 +281,5 @@ public class TablesReader {
             default:
                 return v.toString();
         }
-    }
-
-    static void writeControls(String in, String outFile) throws Exception {
-        ObjectMapper json = new ObjectMapper();
-        JsonNode spec = json.readTree(new File(in));
-        String warehouse = spec.get("warehouse").asText();
-        ObjectNode out = json.createObjectNode();
-        for (JsonNode t : spec.get("tables")) {
-            String name = t.get("name").asText();
-            ObjectNode res = out.putObject(name);
-            try {
-                writeControl(new Path(warehouse + "/db.db/" + name), t);
-                res.put("ok", true);
-            } catch (Throwable e) {
-                res.put("ok", false);
-                res.put("error", Failure.describe(e));
-            }
-        }
-        json.writerWithDefaultPrettyPrinter().writeValue(new File(outFile), out);
-    }
-
-    static void writeControl(Path path, JsonNode t) throws Exception {
-        Schema.Builder sb = Schema.newBuilder();
-        List<DataType> types = new ArrayList<>();
-        for (JsonNode c : t.get("columns")) {
-            DataType type = DataTypeJsonParser.parseAtomicTypeSQLString(c.get(1).asText()).copy(c.get(2).asBoolean());
-            types.add(type);
-            sb.column(c.get(0).asText(), type);
-        }
-        List<String> primary = new ArrayList<>();
-        t.get("primary").forEach(x -> primary.add(x.asText()));
-        List<String> partition = new ArrayList<>();
-        t.get("partition").forEach(x -> partition.add(x.asText()));
-        sb.primaryKey(primary).partitionKeys(partition);
-        t.get("options").fields().forEachRemaining(e -> sb.option(e.getKey(), e.getValue().asText()));
-        createAndCommit(path, sb.build(), types, t.get("commits"), TablesReader::internal);
-    }
-
-    /** Creates the table at `path` and writes each batch of `commits` in one BatchTableWrite and commit, each
-     *  JSON value made Java's internal object of its column type by `value`. */
-    static void createAndCommit(Path path, Schema schema, List<DataType> types, JsonNode commits,
-            BiFunction<DataType, JsonNode, Object> value) throws Exception {
-        LocalFileIO io = LocalFileIO.create();
-        new SchemaManager(io, path).createTable(schema);
-        FileStoreTable table = FileStoreTableFactory.create(io, path);
-        for (JsonNode commit : commits) {
-            BatchWriteBuilder wb = table.newBatchWriteBuilder();
-            try (BatchTableWrite write = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
-                for (JsonNode row : commit) {
-                    Object[] values = new Object[types.size()];
-                    for (int i = 0; i < values.length; i++) {
-                        values[i] = value.apply(types.get(i), row.get(i));
-                    }
-                    write.write(GenericRow.of(values));
-                }
-                c.commit(write.prepareCommit());
-            }
-        }
-    }
-
-    /** A transport-form JSON value as Java Paimon's internal object of the type. */
-    static Object internal(DataType t, JsonNode v) {
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        switch (t.getTypeRoot()) {
-            case BOOLEAN:
-                return v.asBoolean();
-            case TINYINT:
-                return (byte) v.asInt();
-            case SMALLINT:
-                return (short) v.asInt();
-            case INTEGER:
-            case DATE:
-            case TIME_WITHOUT_TIME_ZONE:
-                return v.asInt();
-            case BIGINT:
-                return v.asLong();
-            case FLOAT:
-                return (float) floating(v);
-            case DOUBLE:
-                return floating(v);
-            case DECIMAL:
-                DecimalType d = (DecimalType) t;
-                return Decimal.fromBigDecimal(new BigDecimal(v.asText()), d.getPrecision(), d.getScale());
-            case TIMESTAMP_WITHOUT_TIME_ZONE:
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-                long nanos = v.asLong();
-                return Timestamp.fromEpochMillis(
-                        Math.floorDiv(nanos, 1_000_000L), (int) Math.floorMod(nanos, 1_000_000L));
-            case BINARY:
-            case VARBINARY:
-                return TableGoldenWriter.unhex(v.asText());
-            default:
-                return BinaryString.fromString(v.asText());
-        }
-    }
-
-    static double floating(JsonNode v) {
-        if (v.isTextual()) {
-            switch (v.asText()) {
-                case "NaN":
-                    return Double.NaN;
-                case "Infinity":
-                    return Double.POSITIVE_INFINITY;
-                case "-Infinity":
-                    return Double.NEGATIVE_INFINITY;
-                default:
-                    return Double.parseDouble(v.asText());
-            }
-        }
-        return v.asDouble();
     }
 }

@@ -7,15 +7,17 @@
 //                    vectors found by their length fields after the version byte / DeletionVectorsIndexFile.write)
 //   hash             the key's BinaryRow from the generated projection FixedBucketRowKeyExtractor uses, its
 //                    hashCode, and the extractor's bucket per count (these releases have one bucket function)
-//   read-table       FileStoreTable batch read of the latest snapshot
+//   read-table       FileStoreTable batch read of the latest snapshot; with "probe" (columns), TablesReader's read:
+//                    filtered reads per distinct value, rows re-hashed to their buckets, index manifest, HASH files
 //   query            file-index containers: FileIndexFormat.Reader's column readers, the predicate as PredicateBuilder
 //                    builds it, evaluated by FileIndexPredicate's own (private) visitor, reached by reflection
-//   write-table      SchemaManager.createTable, then one BatchTableWrite + commit per batch (TablesReader.createAndCommit)
+//   write-table      SchemaManager.createTable, then one BatchTableWrite + commit per batch (createAndCommit)
 //
 // Usage: java -cp <jar>:<classes> Testee PAIMON_VERSION JAVA_RELEASE
 // Paimon's logging goes to stderr: stdout carries only replies.
 import org.apache.paimon.codegen.CodeGenUtils;
 import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
@@ -37,6 +39,7 @@ import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaManager;
 import org.apache.paimon.schema.TableSchema;
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
@@ -44,12 +47,16 @@ import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.Arra
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.FileStoreTableFactory;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.BatchTableWrite;
+import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.FixedBucketRowKeyExtractor;
 import org.apache.paimon.table.source.DeletionFile;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypeJsonParser;
+import org.apache.paimon.types.DecimalType;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.IntIterator;
 import org.apache.paimon.utils.PathFactory;
@@ -63,6 +70,7 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
+import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -82,7 +90,7 @@ public class Testee {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String[] LAYOUTS = {"deletion-vectors", "hash-index", "roaring32"};
-    private static final String[] TABLE_KINDS = {"append", "append-bucketed", "pk", "pk-partitioned"};
+    private static final String[] TABLE_KINDS = {"append", "append-bucketed", "custom", "pk", "pk-partitioned"};
     private static String version;
     private static String release;
 
@@ -150,7 +158,11 @@ public class Testee {
                 query(request, reply);
                 return;
             case "read-table":
-                reply.set("rows", readTable(request.get("path").asText(), request.get("fields")));
+                if (request.has("probe")) {
+                    TablesReader.readTable(request.get("path").asText(), request, reply, Testee::logical);
+                } else {
+                    reply.set("rows", readTable(request.get("path").asText(), request.get("fields")));
+                }
                 return;
             case "write-table":
                 writeTable(request.get("path").asText(), request.get("table"), request.get("commits"));
@@ -175,7 +187,7 @@ public class Testee {
         }
         caps.putArray("hash").add("binary-row");
         caps.putArray("query").add("file-index");
-        caps.putArray("read-table").add("table");
+        caps.putArray("read-table").add("table").add("probe");
         ArrayNode writes = caps.putArray("write-table");
         for (String k : TABLE_KINDS) {
             writes.add(k);
@@ -510,18 +522,54 @@ public class Testee {
         spec.get("partition_keys").forEach(x -> partition.add(x.asText()));
         sb.primaryKey(primary).partitionKeys(partition);
         spec.get("options").fields().forEachRemaining(e -> sb.option(e.getKey(), e.getValue().asText()));
-        TablesReader.createAndCommit(new Path(dir), sb.build(), types, commits, Testee::internal);
+        createAndCommit(new Path(dir), sb.build(), types, commits);
     }
 
     // ------------------------------------------------------------------ values
 
-    /** A logical JSON value (the golden sidecars' form) as Java Paimon's internal object: dates, times and
-     *  timestamps as ISO text; every other type in the form TablesReader.internal already reads. */
+    /** Creates the table at `path` and writes each batch of `commits` in one BatchTableWrite and commit. */
+    static void createAndCommit(Path path, Schema schema, List<DataType> types, JsonNode commits) throws Exception {
+        LocalFileIO io = LocalFileIO.create();
+        new SchemaManager(io, path).createTable(schema);
+        FileStoreTable table = FileStoreTableFactory.create(io, path);
+        for (JsonNode commit : commits) {
+            BatchWriteBuilder wb = table.newBatchWriteBuilder();
+            try (BatchTableWrite write = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
+                for (JsonNode row : commit) {
+                    Object[] values = new Object[types.size()];
+                    for (int i = 0; i < values.length; i++) {
+                        values[i] = internal(types.get(i), row.get(i));
+                    }
+                    write.write(GenericRow.of(values));
+                }
+                c.commit(write.prepareCommit());
+            }
+        }
+    }
+
+    /** A logical JSON value (the golden sidecars' form) as Java Paimon's internal object of the type. */
     static Object internal(DataType t, JsonNode v) {
         if (v == null || v.isNull()) {
             return null;
         }
         switch (t.getTypeRoot()) {
+            case BOOLEAN:
+                return v.asBoolean();
+            case TINYINT:
+                return (byte) v.asInt();
+            case SMALLINT:
+                return (short) v.asInt();
+            case INTEGER:
+                return v.asInt();
+            case BIGINT:
+                return v.asLong();
+            case FLOAT:
+                return (float) floating(v);
+            case DOUBLE:
+                return floating(v);
+            case DECIMAL:
+                DecimalType d = (DecimalType) t;
+                return Decimal.fromBigDecimal(new BigDecimal(v.asText()), d.getPrecision(), d.getScale());
             case DATE:
                 return v.isNumber() ? v.asInt() : (int) LocalDate.parse(v.asText()).toEpochDay();
             case TIME_WITHOUT_TIME_ZONE:
@@ -529,9 +577,29 @@ public class Testee {
             case TIMESTAMP_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
                 return Timestamp.fromLocalDateTime(LocalDateTime.parse(v.asText().replace(' ', 'T')));
+            case BINARY:
+            case VARBINARY:
+                return TableGoldenWriter.unhex(v.asText());
             default:
-                return TablesReader.internal(t, v);
+                return BinaryString.fromString(v.asText());
         }
+    }
+
+    /** A FLOAT / DOUBLE value: a JSON number, or "NaN", "Infinity", "-Infinity". */
+    static double floating(JsonNode v) {
+        if (v.isTextual()) {
+            switch (v.asText()) {
+                case "NaN":
+                    return Double.NaN;
+                case "Infinity":
+                    return Double.POSITIVE_INFINITY;
+                case "-Infinity":
+                    return Double.NEGATIVE_INFINITY;
+                default:
+                    return Double.parseDouble(v.asText());
+            }
+        }
+        return v.asDouble();
     }
 
     /** Appends an internal value in the logical JSON form. */

@@ -1,0 +1,63 @@
+"""The reference testees (tools/testees/reference.json) as the suite's one way to drive another implementation:
+a protocol session per testee, and the table operations the tests ask of them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from paimon_conform.table.schema import read_schema
+from paimon_conform.testee.matrix import load_testees
+from paimon_conform.testee.process import Session
+from support.environment import ROOT
+
+REFERENCE = ROOT / "tools" / "testees" / "reference.json"
+TIMEOUT = 300.0  # seconds per exchange: guards a hang, never judges speed
+
+
+@cache
+def commands() -> dict[str, list[str]]:
+    """Each reference testee's command line, by name."""
+    return dict(load_testees(REFERENCE))
+
+
+def session(name: str) -> Session:
+    """A session of one reference testee (started on first use; close it)."""
+    return Session(commands()[name], TIMEOUT)
+
+
+@contextmanager
+def opened(name: str) -> Iterator[Session]:
+    """A session of one reference testee, closed on leaving."""
+    s = session(name)
+    try:
+        yield s
+    finally:
+        s.close()
+
+
+def table_fields(path: Path, columns: list[str]) -> list[dict[str, Any]]:
+    """The protocol fields of `columns` of a table, their types from its latest schema."""
+    types = {f.name: str(f.type) for f in read_schema(path).fields}
+    return [{"name": c, "type": types[c]} for c in columns]
+
+
+def read_rows(name: str, path: Path, columns: list[str]) -> list[list[Any]]:
+    """The rows testee `name` reads from a table (its read-table), in logical JSON; AssertionError when it fails."""
+    with opened(name) as s:
+        request = {"op": "read-table", "kind": "table", "path": str(path), "fields": table_fields(path, columns)}
+        reply, why = s.exchange(request, "read_table_reply")
+    assert reply is not None, f"{name} cannot read {path}: {why}"
+    return reply["rows"]
+
+
+def write_table(name: str, path: Path, table: dict[str, Any], commits: list[list[list[Any]]]) -> None:
+    """A table written by testee `name` (its write-table, kind custom); AssertionError when it fails."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with opened(name) as s:
+        request = {"op": "write-table", "kind": "custom", "path": str(path), "table": table, "commits": commits}
+        reply, why = s.exchange(request, "write_table_reply")
+    assert reply is not None, f"{name} cannot write {path}: {why}"
