@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from support import testees
 from support.environment import CORPUS, missing
 
 from paimon_conform import cli
@@ -208,12 +209,8 @@ def test_java_reads_the_corpus_tables(corpus, paimon_java, version, path, tmp_pa
     """The evidence behind `java_reads`: Java's own reader returns the table's rows (a copy: read-only corpus)."""
     import shutil
 
-    table = shutil.copytree(CORPUS / path, tmp_path / "t")
-    out = tmp_path / "read.json"
-    paimon_java.run_java_tables(version, "TableReader", str(table), str(out))
-    read = json.loads(out.read_text())
-    assert read["rows"]
-    assert read["deletion_files"] >= 0
+    table = shutil.copytree(CORPUS / path, tmp_path / "db.db" / "t")
+    assert testees.read_rows(f"java-{version}", table)
 
 
 def test_verdicts_by_java_release_on_corpus_bytes(corpus, tmp_path, monkeypatch):

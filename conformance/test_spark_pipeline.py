@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import testees
 from support.peers import as_json_rows, pypaimon_rows, rust_rows
 
 from paimon_conform.spark import source as ps
@@ -206,14 +207,9 @@ def test_pypaimon_rust_reads_the_model(tables, name):
 
 @pytest.mark.java
 @pytest.mark.parametrize("name", NAMES)
-def test_java_reads_the_model(paimon_java, tables, name, tmp_path):
+def test_java_reads_the_model(paimon_java, tables, name):
     _, path, model, columns = tables[name]
-    out = tmp_path / "read.json"
-    paimon_java.run_java_tables("1.0-SNAPSHOT", "TableReader", str(path), str(out))
-    read = json.loads(out.read_text())
-    names = [f.name for f in read_schema(path).fields]
-    got = as_json_rows([[r[names.index(c)] for c in columns] for r in read["rows"]])
-    assert got == model.rows(columns)
+    assert as_json_rows(testees.read_rows("java-1.0-SNAPSHOT", path, columns)) == model.rows(columns)
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -13,6 +13,7 @@ import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import testees
 from support.engine_writes import SCHEMA, run_writes
 
 from paimon_conform.table.read.reader import read_latest
@@ -96,7 +97,6 @@ def test_a_dynamic_bucket_key_split_over_tasks_is_refused(tmp_path):
 )
 def test_java_reads_what_the_engine_wrote(paimon_java, tmp_path, version, release):
     """Upserts and deletes in three writes (deletion vectors, ORC, a dynamic-bucket table) as Java reads them."""
-    import json
 
     steps = [
         ([(k, "a" if k % 2 else "b", "+I") for k in range(40)], 2),
@@ -111,10 +111,8 @@ def test_java_reads_what_the_engine_wrote(paimon_java, tmp_path, version, releas
         root = tmp_path / name
         options = {"primary-key": "dt,id", "partition": "dt", "rowkind.field": "op", "paimon.release": release} | extra
         model = run_writes(root, options, steps)
-        out = tmp_path / f"{name}.json"
-        paimon_java.run_java_tables(version, "TableReader", str(root), str(out))
-        read = json.loads(out.read_text())
-        assert {(r[1], r[0]): r[2] for r in read["rows"]} == model, name
+        rows = testees.read_rows(f"java-{version}", root)
+        assert {(r[1], r[0]): r[2] for r in rows} == model, name
 
 
 def _dv_table(root, bitmap64: bool) -> None:

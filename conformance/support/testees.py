@@ -45,11 +45,22 @@ def table_fields(path: Path, columns: list[str]) -> list[dict[str, Any]]:
     return [{"name": c, "type": types[c]} for c in columns]
 
 
-def read_rows(name: str, path: Path, columns: list[str]) -> list[list[Any]]:
-    """The rows testee `name` reads from a table (its read-table), in logical JSON; AssertionError when it fails."""
+def read_reply(name: str, path: Path, columns: list[str] | None = None, probe: list[str] | None = None) -> tuple:
+    """(reply, why) of testee `name`'s read-table of a table: `columns` (default all, in schema order); with
+    `probe` (columns, possibly none) the probing read of a testee that declares it (the Java testees: file and
+    deletion-vector counts, row kinds, filtered reads)."""
+    columns = columns or [f.name for f in read_schema(path).fields]
+    request: dict[str, Any] = {"op": "read-table", "kind": "table", "path": str(path)}
+    request["fields"] = table_fields(path, columns)
+    if probe is not None:
+        request["probe"] = probe
     with opened(name) as s:
-        request = {"op": "read-table", "kind": "table", "path": str(path), "fields": table_fields(path, columns)}
-        reply, why = s.exchange(request, "read_table_reply")
+        return s.exchange(request, "read_table_reply")
+
+
+def read_rows(name: str, path: Path, columns: list[str] | None = None) -> list[list[Any]]:
+    """The rows testee `name` reads from a table (its read-table), in logical JSON; AssertionError when it fails."""
+    reply, why = read_reply(name, path, columns)
     assert reply is not None, f"{name} cannot read {path}: {why}"
     return reply["rows"]
 

@@ -1,7 +1,8 @@
 // The read-table of the testee (Testee.java) when the request names columns to probe: Java Paimon's own batch
 // read of the latest snapshot, plus what Java's filtered reads, bucket function and index files say about the
 // table. The reply (read_table_reply of src/paimon_conform/schemas/testee_protocol.json) gets, besides "rows":
-//   "splits": N,
+//   "splits": N, "data_files": N, "deletion_files": N (the splits' data files and deletion vectors),
+//   "row_kinds": ["+I", ...] (per row),
 //   "probes": [{"column", "value", "full", "filtered"} | {"column", "value", "error"}],
 //   "bucket_checked": N, "wrong_bucket": N, "wrong_bucket_example": "..."   (fixed-bucket tables)
 //   "index_entries": N | "index_error": "..."                                (a snapshot with an index manifest)
@@ -99,6 +100,22 @@ public class TablesReader {
         ReadBuilder builder = table.newReadBuilder();
         List<Split> splits = builder.newScan().plan().splits();
         res.put("splits", splits.size());
+        int dataFiles = 0;
+        int deletionFiles = 0;
+        for (Split split : splits) {
+            DataSplit ds = (DataSplit) split;
+            dataFiles += ds.dataFiles().size();
+            if (ds.deletionFiles().isPresent()) {
+                for (Object f : ds.deletionFiles().get()) {
+                    if (f != null) {
+                        deletionFiles++;
+                    }
+                }
+            }
+        }
+        res.put("data_files", dataFiles);
+        res.put("deletion_files", deletionFiles);
+        ArrayNode kinds = res.putArray("row_kinds");
         ArrayNode rows = res.putArray("rows");
         // per column: the Java object of each distinct text form the full read returned
         List<Map<String, Object>> distinct = new ArrayList<>();
@@ -144,6 +161,7 @@ public class TablesReader {
                         for (int i : at) {
                             appender.add(r, type.getTypeAt(i), getters[i].getFieldOrNull(row));
                         }
+                        kinds.add(row.getRowKind().shortString());
                         if (dynamic != null) {
                             dynamic.setRecord(row);
                             hashChecked++;

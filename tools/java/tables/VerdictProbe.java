@@ -14,7 +14,7 @@
 //
 // Jobs run in order, each in its own try: a job Java refuses records the exception chain and the
 // next job runs. Read values: null, integers and DATE / TIME as numbers, FLOAT / DOUBLE as JSON
-// numbers (like TableReader), TIMESTAMP / TIMESTAMP_LTZ as "epochMillis,nanoOfMillisecond",
+// numbers, TIMESTAMP / TIMESTAMP_LTZ as "epochMillis,nanoOfMillisecond",
 // everything else toString. Values to write: numbers, strings, TIMESTAMP as [epochMillis, nanoOfMillisecond].
 // An upsert is one BatchWriteBuilder write + commit of +I rows (a primary-key table upserts them).
 import org.apache.paimon.data.BinaryString;
