@@ -125,13 +125,13 @@ def engine_commit(root: Path, data: pa.Table, options: dict[str, str]) -> None:
 def _engine_tables(base: Path, part_rows: int, fmt: str = "parquet") -> list[Path]:
     """The peer matrix's tables (every type in every role the engine writes) written by the kit's engine in
     `fmt`, with Parquet row groups or ORC stripes of `part_rows` rows; the roots of those written."""
-    from support import type_matrix as tm
+    from support import type_matrix_cells as tmc
 
     from paimon_conform.testee import kit
 
     roots = []
-    for cell in tm.cells(("kit",)):
-        s = tm.spec(cell)
+    for cell in tmc.cells(("kit",)):
+        s = tmc.spec(cell)
         root = base / "db.db" / cell.name
         table = {**s.table(), "options": {**s.options, "file.format": fmt}}
         try:

@@ -43,6 +43,7 @@ from pathlib import Path
 import pytest
 from support import sweep
 from support import type_matrix as tm
+from support import type_matrix_cells as tmc
 from support.environment import ROOT, missing
 from support.known_incompatibilities import KNOWN
 from support.tally import tally
@@ -129,7 +130,7 @@ CRASHED = ("n/a", "the validator crashed (test_validator_exits_cleanly)")
 
 def _peer(r: tm.CellResult):
     """None for a written, uncrashed cell of a writer under test; else why the peer checks do not run on it."""
-    if r.cell.writer == tm.CONTROL:
+    if r.cell.writer == tmc.CONTROL:
         return ("n/a", "a control cell")
     if not r.written:
         return REFUSED
@@ -160,7 +161,7 @@ def test_kit_writers_refuse_with_a_reason(matrix):
     lacks); any other exception is a bug in the writer."""
 
     def judge(r):
-        if r.cell.writer not in tm.KIT_WRITERS:
+        if r.cell.writer not in tmc.KIT_WRITERS:
             return ("n/a", "not a kit writer")
         if r.written:
             return ("n/a", "written")
@@ -230,7 +231,7 @@ def _java_reads_own(r: tm.CellResult):
     if not r.written:
         return REFUSED
     j = r.java[tm.PROBING]
-    if r.cell.writer == tm.CONTROL and not j.rows_equal:
+    if r.cell.writer == tmc.CONTROL and not j.rows_equal:
         return ("listed", "java-limit")
     if not j.reads:
         return ("listed", "java-own" if j.same_as_own else "an incompatibility (incompatibility-explained)")
@@ -249,7 +250,7 @@ def test_java_written_control_has_no_must_finding(matrix):
     """The tables Java 1.0-SNAPSHOT writes itself (and reads right) carry no must-finding."""
 
     def judge(r):
-        if r.cell.writer != tm.CONTROL:
+        if r.cell.writer != tmc.CONTROL:
             return ("n/a", "a peer cell")
         excused = _java_reads_own(r) or (CRASHED if r.crashed else None)
         if excused:
