@@ -88,6 +88,18 @@ FAULTS = (
         regenerate=True,
     ),
     Fault(
+        "undeclared-thin-mode",
+        "the validator says should, not must, for pypaimon-rust's undeclared thin-mode files Java 0.9 cannot read",
+        "src/paimon_conform/table/validate/file_scan.py",
+        (
+            (
+                'Finding("DATA_FILE_COLUMNS", "must", "columns", None, msg, file, java_releases=PRE_THIN_MODE),',
+                'Finding("DATA_FILE_COLUMNS", "should", "columns", None, msg, file, java_releases=PRE_THIN_MODE),',
+            ),
+        ),
+        ("conformance/test_type_matrix_peers.py",),
+    ),
+    Fault(
         "testee-runner-compare",
         "the testee runner compares a decoded case's keys, not their values",
         "src/paimon_conform/testee/runner.py",
