@@ -24,7 +24,6 @@ settings.register_profile("dev", deadline=None, max_examples=60, print_blob=True
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if IN_CI else "dev"))
 
 pytest_plugins = ("pytester",)  # test_sweep runs the teardown hook in an inner session
-PEERS_MATRIX_TESTS = "test_type_matrix_peers.py"
 
 
 @pytest.fixture(scope="session")
@@ -79,24 +78,28 @@ def pytest_terminal_summary(terminalreporter):
 
 
 def pytest_collection_finish(session):
-    """When the run includes the peer-matrix tests, build the matrix beside the tests that come before it."""
-    if not any(item.path.name == PEERS_MATRIX_TESTS for item in session.items) or session.config.option.collectonly:
-        return
-    if os.environ.get("PEERS_MATRIX_DIR") or shutil.which("java") is None:
-        return  # built by the fixture into that folder / the fixture says what is missing (a failure in CI)
-    if any(importlib.util.find_spec(m) is None for m in ("pypaimon", "pypaimon_rust")):
-        return
-    from support import type_matrix
+    """The background jobs (support/jobs.py) of the modules collected, started beside the first tests."""
+    if session.config.option.collectonly or shutil.which("java") is None:
+        return  # each fixture computes its job itself (and says what is missing: a failure in CI)
+    from support import background, jobs
 
-    type_matrix.start_background()
+    peers = all(importlib.util.find_spec(m) is not None for m in ("pypaimon", "pypaimon_rust"))
+    collected = {item.path.name for item in session.items}
+    factory = session.config._tmp_path_factory
+    for module, (name, job) in jobs.JOBS.items():
+        if name == "type-matrix" and (not peers or os.environ.get("PEERS_MATRIX_DIR")):
+            continue
+        if module in collected:
+            background.start(name, lambda job=job: job(factory))
 
 
 def pytest_sessionfinish(session, exitstatus):
-    """The background matrix's tables go with a passing run."""
-    if exitstatus == 0:
-        from support import type_matrix
+    """Jobs no test asked for are dropped; the scratch folders go with a passing run."""
+    from support import background, jobs
 
-        type_matrix.remove_background()
+    background.stop()
+    if exitstatus == 0:
+        jobs.remove_scratch()
 
 
 def pytest_collection_modifyitems(session, config, items):

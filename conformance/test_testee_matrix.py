@@ -10,28 +10,23 @@ import re
 import shutil
 import struct
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from support import background, testees
 from support.environment import missing
+from support.jobs import protocol_matrix_job
 
 EVIDENCE = ("java", "third-party")
 
 ROOT = Path(__file__).resolve().parent.parent
-LISTING = ROOT / "tools" / "testees" / "failures" / "matrix.txt"
+LISTING = testees.MATRIX_LIST
 
 
 @pytest.fixture(scope="module")
 def matrix(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess, dict, Path]:
-    out = tmp_path_factory.mktemp("matrix")
-    done = subprocess.run(
-        [sys.executable, "-m", "paimon_conform.cli", "matrix", "--failure-list", str(LISTING), "-o", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=1200,
-        cwd=ROOT,
-    )
+    """The matrix run (started beside the first tests when the run includes this module: conftest)."""
+    out, done = background.result("testee-matrix", lambda: protocol_matrix_job(tmp_path_factory))
     doc = json.loads((out / "matrix.json").read_text()) if (out / "matrix.json").is_file() else {}
     return done, doc, out
 

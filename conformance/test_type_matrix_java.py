@@ -16,8 +16,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import background
 from support import java_matrix as jm
 from support.environment import ROOT, require
+from support.jobs import java_matrix_job
 
 from paimon_conform.table.read.reader import logical_rows, read_latest
 from paimon_conform.table.schema import read_schema
@@ -69,17 +71,10 @@ KNOWN_JAVA_ROUND_TRIP = {
 
 @pytest.fixture(scope="module")
 def matrices():
-    """jm.build per jar, once per module (the build itself is cached on disk)."""
+    """jm.build per jar, once per run (started beside the first tests: conftest; the build is cached on disk)."""
     require("javac")
     require("java")
-    built: dict[str, jm.Matrix] = {}
-
-    def get(version: str) -> jm.Matrix:
-        if version not in built:
-            built[version] = jm.build(version)
-        return built[version]
-
-    return get
+    return background.result("java-matrix", java_matrix_job).__getitem__
 
 
 def _key(name: str) -> tuple[str, str]:

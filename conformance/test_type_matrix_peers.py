@@ -41,10 +41,11 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from support import sweep
+from support import background, sweep
 from support import type_matrix as tm
 from support import type_matrix_cells as tmc
 from support.environment import ROOT, missing
+from support.jobs import type_matrix_job
 from support.known_incompatibilities import KNOWN
 from support.tally import tally
 
@@ -59,20 +60,18 @@ pytestmark = pytest.mark.java
 
 
 @pytest.fixture(scope="module")
-def matrix(paimon_java, tmp_path_factory, request) -> dict[str, tm.CellResult]:
+def matrix(paimon_java, request) -> dict[str, tm.CellResult]:
     """Every cell written, validated and read (type_matrix.build), by cell id."""
     for module in ("pypaimon", "pypaimon_rust"):
         if importlib.util.find_spec(module) is None:
             missing(f"{module} (the peers extra) is not installed")
-    built = tm.background_results()  # started beside the first tests (conftest.pytest_collection_finish)
-    if built is not None:
-        base, results = built
-    else:
-        keep = os.environ.get("PEERS_MATRIX_DIR")
-        if keep:
-            Path(keep).mkdir(parents=True, exist_ok=True)
-        base = Path(tempfile.mkdtemp(prefix="matrix-", dir=keep)) if keep else tmp_path_factory.mktemp("type-matrix")
+    keep = os.environ.get("PEERS_MATRIX_DIR")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        base = Path(tempfile.mkdtemp(prefix="matrix-", dir=keep))
         results = tm.build(base)
+    else:  # started beside the first tests (conftest.pytest_collection_finish)
+        base, results = background.result("type-matrix", type_matrix_job)
     if FIX:
         LIST.write_text(failures.render(tm.pinned(results)).replace("testee failure list", "type x role matrix list"))
     (base / "report.md").write_text(tm.report_markdown(results, failures.load(LIST)))

@@ -3,6 +3,8 @@ a protocol session per testee, and the table operations the tests ask of them.""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -15,6 +17,7 @@ from paimon_conform.testee.process import Session
 from support.environment import ROOT
 
 REFERENCE = ROOT / "tools" / "testees" / "reference.json"
+MATRIX_LIST = ROOT / "tools" / "testees" / "failures" / "matrix.txt"
 TIMEOUT = 300.0  # seconds per exchange: guards a hang, never judges speed
 
 
@@ -72,3 +75,9 @@ def write_table(name: str, path: Path, table: dict[str, Any], commits: list[list
         request = {"op": "write-table", "kind": "custom", "path": str(path), "table": table, "commits": commits}
         reply, why = s.exchange(request, "write_table_reply")
     assert reply is not None, f"{name} cannot write {path}: {why}"
+
+
+def run_matrix(out: Path) -> subprocess.CompletedProcess:
+    """`paimon-conform matrix --failure-list <matrix list> -o OUT` as a user runs it (from the checkout)."""
+    command = [sys.executable, "-m", "paimon_conform.cli", "matrix", "--failure-list", str(MATRIX_LIST), "-o", str(out)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=1200, cwd=ROOT, check=False)

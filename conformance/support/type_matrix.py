@@ -21,10 +21,8 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -495,30 +493,3 @@ def report_markdown(results: list[CellResult], listed: dict[str, str]) -> str:
         ]
         lines.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in row) + " |")
     return "\n".join(lines) + "\n"
-
-
-# --------------------------------------------------------------------------- the build beside the suite
-
-_background: dict[str, Any] = {}  # the build started beside the first tests: its future and folder
-
-
-def start_background() -> None:
-    """Build the matrix (testee sessions, the console script, about two to three minutes) in a thread from the
-    start of the run: most of the suite keeps one core busy, the matrix's child processes take the other."""
-    base = Path(tempfile.mkdtemp(prefix="type-matrix-"))
-    _background["base"] = base
-    _background["future"] = ThreadPoolExecutor(1, "type-matrix").submit(build, base)
-
-
-def background_results() -> tuple[Path, list[CellResult]] | None:
-    """The background build's (folder, results); None when none was started."""
-    if "future" not in _background:
-        return None
-    return _background["base"], _background["future"].result()
-
-
-def remove_background() -> None:
-    """The background build's tables go with a passing run (a failed run keeps them, as pytest keeps tmp_path)."""
-    base = _background.get("base")
-    if base is not None:
-        shutil.rmtree(base, ignore_errors=True)

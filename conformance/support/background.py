@@ -1,0 +1,39 @@
+"""Slow fixtures whose work runs in child processes (JVMs, testees, the console script), started beside the suite's
+first tests: one job at a time in one thread, so their child processes take the second core while the suite
+keeps the first. A fixture asks for its job's result: it waits when the job still runs, and computes it on the spot
+when the run did not start it (a module run alone)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+_pool: list[ThreadPoolExecutor] = []
+_jobs: dict[str, Future] = {}
+
+
+def start(name: str, job: Callable[[], Any]) -> None:
+    """Queue `job` under `name` (jobs run one after another, in the order started)."""
+    if not _pool:
+        _pool.append(ThreadPoolExecutor(1, "background"))
+    _jobs[name] = _pool[0].submit(job)
+
+
+def result(name: str, job: Callable[[], Any]) -> Any:
+    """The result of the job started under `name` (its exception raised here), else `job()` run now."""
+    future = _jobs.pop(name, None)
+    return job() if future is None else future.result()
+
+
+def started(name: str) -> bool:
+    return name in _jobs
+
+
+def stop() -> None:
+    """Drop the jobs no test asked for (a deselected or failed module) once the running one ends."""
+    for future in _jobs.values():
+        future.cancel()
+    _jobs.clear()
+    if _pool:
+        _pool.pop().shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,48 @@
+"""The background jobs (support/background.py): per test module that has one, the job's name and what it computes
+from the run's temporary-folder factory. conftest starts those of the modules a run collected."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from support import java_matrix, testees, type_matrix
+
+_scratch: list[Path] = []  # folders outside the run's temporary tree, removed with a passing run
+
+
+def type_matrix_job(_factory: pytest.TempPathFactory | None = None) -> tuple[Path, list[type_matrix.CellResult]]:
+    """The type x role matrix built in a fresh folder (its tables are handed to the sweep by the test)."""
+    base = Path(tempfile.mkdtemp(prefix="type-matrix-"))
+    _scratch.append(base)
+    return base, type_matrix.build(base)
+
+
+def protocol_matrix_job(factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess]:
+    """`paimon-conform matrix` over the reference testees, its page and JSON in a folder of the run."""
+    out = factory.mktemp("matrix")
+    return out, testees.run_matrix(out)
+
+
+def java_matrix_job(_factory: pytest.TempPathFactory | None = None) -> dict[str, java_matrix.Matrix]:
+    """Java's own type x role matrix, one JVM run per jar."""
+    return {v: java_matrix.build(v) for v in java_matrix.VERSIONS}
+
+
+JOBS: dict[str, tuple[str, Callable[[pytest.TempPathFactory], Any]]] = {
+    "test_type_matrix_peers.py": ("type-matrix", type_matrix_job),
+    "test_testee_matrix.py": ("testee-matrix", protocol_matrix_job),
+    "test_type_matrix_java.py": ("java-matrix", java_matrix_job),
+}
+
+
+def remove_scratch() -> None:
+    """The scratch folders go (with a passing run; a failed one keeps them, as pytest keeps tmp_path)."""
+    while _scratch:
+        shutil.rmtree(_scratch.pop(), ignore_errors=True)
