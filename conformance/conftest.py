@@ -90,15 +90,15 @@ def pytest_collection_finish(session):
         if name == "type-matrix" and (not peers or os.environ.get("PEERS_MATRIX_DIR")):
             continue
         if module in collected:
-            background.start(name, lambda job=job: job(factory))
+            background.start(name, lambda job=job: job(factory), session.config)
 
 
 def pytest_sessionfinish(session, exitstatus):
     """Jobs no test asked for are dropped; the scratch folders go with a passing run."""
     from support import background, jobs
 
-    background.stop()
-    if exitstatus == 0:
+    outer = background.stop(session.config) or not background.owned()  # not an inner pytester session's end
+    if outer and exitstatus == 0:
         jobs.remove_scratch()
 
 

@@ -11,12 +11,15 @@ from typing import Any
 
 _pool: list[ThreadPoolExecutor] = []
 _jobs: dict[str, Future] = {}
+_owner: list[object] = []  # the pytest config of the session that started the jobs
 
 
-def start(name: str, job: Callable[[], Any]) -> None:
-    """Queue `job` under `name` (jobs run one after another, in the order started)."""
+def start(name: str, job: Callable[[], Any], owner: object) -> None:
+    """Queue `job` under `name` for the session of config `owner` (jobs run one after another, in the order
+    started)."""
     if not _pool:
         _pool.append(ThreadPoolExecutor(1, "background"))
+        _owner[:] = [owner]
     _jobs[name] = _pool[0].submit(job)
 
 
@@ -26,14 +29,20 @@ def result(name: str, job: Callable[[], Any]) -> Any:
     return job() if future is None else future.result()
 
 
-def started(name: str) -> bool:
-    return name in _jobs
+def owned() -> bool:
+    """Some session started jobs and has not ended."""
+    return bool(_owner)
 
 
-def stop() -> None:
-    """Drop the jobs no test asked for (a deselected or failed module) once the running one ends."""
+def stop(owner: object) -> bool:
+    """At the end of the session that started them (not of an inner pytester session): drop the jobs no test
+    asked for (a deselected or failed module) once the running one ends."""
+    if _owner[:1] != [owner]:
+        return False
+    _owner.clear()
     for future in _jobs.values():
         future.cancel()
     _jobs.clear()
     if _pool:
         _pool.pop().shutdown(wait=True, cancel_futures=True)
+    return True
