@@ -10,6 +10,7 @@ must be must exactly where Java loses the NaN rows.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -59,7 +60,7 @@ def _nan_rows_lost(raw: dict) -> bool:
 
 
 def test_java_loses_nan_rows_exactly_where_the_kit_says_must(paimon_java, tmp_path, monkeypatch):
-    tables, tables_types = {}, {}
+    tables = {}
     for type_text in ("FLOAT", "DOUBLE"):
         for nan_free in (True, False):
             root = tmp_path / "db.db" / f"{type_text.lower()}_{'nanfree' if nan_free else 'nostats'}"
@@ -68,13 +69,11 @@ def test_java_loses_nan_rows_exactly_where_the_kit_says_must(paimon_java, tmp_pa
             assert len(stats) == 1
             assert (stats[0] is not None and stats[0].has_min_max) == nan_free  # the one difference
             tables[str(root)] = nan_free
-            tables_types[str(root)] = type_text
     lost: dict[str, dict[str, bool]] = {}
     for reader in tm.JAVA_READERS:  # the Java testees' read-table with probes
         with testees.opened(reader) as session:
-            for d, type_text in tables_types.items():
-                fields = [{"name": "id", "type": "INT"}, {"name": "k", "type": type_text}]
-                request = {"op": "read-table", "kind": "table", "path": d, "fields": fields, "probe": ["k"]}
+            for d in tables:
+                request = testees.read_request(d, testees.table_fields(Path(d), ["id", "k"]), probe=["k"])
                 reply, why = session.exchange(request, "read_table_reply")
                 assert reply is not None, why
                 lost.setdefault(d, {})[reader] = _nan_rows_lost(reply)

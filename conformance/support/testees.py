@@ -14,6 +14,7 @@ from typing import Any
 from paimon_conform.table.schema import read_schema
 from paimon_conform.testee.matrix import load_testees
 from paimon_conform.testee.process import Session
+from paimon_conform.testee.tables import CUSTOM
 from support.environment import ROOT
 
 REFERENCE = ROOT / "tools" / "testees" / "reference.json"
@@ -48,17 +49,24 @@ def table_fields(path: Path, columns: list[str]) -> list[dict[str, Any]]:
     return [{"name": c, "type": types[c]} for c in columns]
 
 
+def read_request(path: Path | str, fields: list[dict[str, Any]], probe: list[str] | None = None, **more: Any) -> dict:
+    """A read-table request of a table's `fields`; with `probe` (columns, possibly none) the probing read of a
+    testee that declares it (the Java testees: file and deletion-vector counts, row kinds, filtered reads)."""
+    request: dict[str, Any] = {"op": "read-table", "kind": "table", "path": str(path), "fields": fields}
+    return request if probe is None else {**request, "probe": probe, **more}
+
+
+def write_request(path: Path | str, table: dict[str, Any], commits: list[list[list[Any]]]) -> dict:
+    """A write-table request of a table the request describes in full (kind custom)."""
+    return {"op": "write-table", "kind": CUSTOM, "path": str(path), "table": table, "commits": commits}
+
+
 def read_reply(name: str, path: Path, columns: list[str] | None = None, probe: list[str] | None = None) -> tuple:
-    """(reply, why) of testee `name`'s read-table of a table: `columns` (default all, in schema order); with
-    `probe` (columns, possibly none) the probing read of a testee that declares it (the Java testees: file and
-    deletion-vector counts, row kinds, filtered reads)."""
+    """(reply, why) of testee `name`'s read-table of a table: `columns` (default all, in schema order), probing
+    with `probe` (read_request)."""
     columns = columns or [f.name for f in read_schema(path).fields]
-    request: dict[str, Any] = {"op": "read-table", "kind": "table", "path": str(path)}
-    request["fields"] = table_fields(path, columns)
-    if probe is not None:
-        request["probe"] = probe
     with opened(name) as s:
-        return s.exchange(request, "read_table_reply")
+        return s.exchange(read_request(path, table_fields(path, columns), probe), "read_table_reply")
 
 
 def read_rows(name: str, path: Path, columns: list[str] | None = None) -> list[list[Any]]:
@@ -72,8 +80,7 @@ def write_table(name: str, path: Path, table: dict[str, Any], commits: list[list
     """A table written by testee `name` (its write-table, kind custom); AssertionError when it fails."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with opened(name) as s:
-        request = {"op": "write-table", "kind": "custom", "path": str(path), "table": table, "commits": commits}
-        reply, why = s.exchange(request, "write_table_reply")
+        reply, why = s.exchange(write_request(path, table, commits), "write_table_reply")
     assert reply is not None, f"{name} cannot write {path}: {why}"
 
 

@@ -298,8 +298,7 @@ def _write_all(session: Session, specs: list[TableSpec], base: Path) -> dict[str
     for s in specs:
         path = base / s.cell.writer / "db.db" / s.cell.name
         path.parent.mkdir(parents=True, exist_ok=True)
-        request = {"op": "write-table", "kind": CUSTOM, "path": str(path), "table": s.table(), "commits": s.commits}
-        reply, why = session.exchange(request, "write_table_reply")
+        reply, why = session.exchange(testees.write_request(path, s.table(), s.commits), "write_table_reply")
         out[s.cell.id] = (reply is not None, why.removeprefix("error: "))
     return out
 
@@ -308,9 +307,7 @@ def _read_all(session: Session, results: list[CellResult], probe: bool) -> list[
     """Each written table read by one reader session (with probes when `probe`)."""
     out = []
     for r in results:
-        request: dict[str, Any] = {"op": "read-table", "kind": "table", "path": r.dir, "fields": r.spec.fields}
-        if probe:
-            request |= {"probe": r.spec.probe, "max_probes": MAX_PROBES}
+        request = testees.read_request(r.dir, r.spec.fields, r.spec.probe if probe else None, max_probes=MAX_PROBES)
         out.append(session.exchange(request, "read_table_reply"))
     return out
 
