@@ -394,7 +394,8 @@ EVIDENCE_KINDS = {
     "contract": "the kit's own guarantees (no traceback, bounded memory, containment, its CLI and docs)",
 }
 JAVA_SIGNS = re.compile(
-    r"paimon_java|java-0\.9\.0|java-1\.0|java-\*|mark\.java|JAVA\b|java_matrix|java_mutations|JavaRead|dynamic_bucket\"\)"
+    r"paimon_java|java_releases\.resolve|java-0\.9\.0|java-1\.0|java-\*|mark\.java|JAVA\b|java_matrix|java_mutations"
+    r"|JavaRead|java_paimon\.py|dynamic_bucket\"\)"
 )
 
 

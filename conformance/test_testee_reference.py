@@ -1,7 +1,7 @@
-"""The reference testees over every case, each with its failure list, as a user runs them: Java Paimon 0.9.0
-and 1.0-SNAPSHOT, pypaimon 2.1.0, pypaimon-rust 0.4.0 and the kit's Spark engine (tools/testees/). A run
-passes only when every failure is listed and every listed case still fails; the counts show each testee
-was asked what it declares."""
+"""The reference testees over every case, each with its failure list, as a user runs them: Java Paimon of every
+release in tools/java/releases.tsv (0.9.0 … 2.0.0, from Maven Central) and the 1.0-SNAPSHOT jar, pypaimon 2.1.0 and
+pypaimon-rust 0.4.0 (tools/testees/). A run passes only when every failure is listed and every listed case still
+fails; the counts show each testee was asked what it declares."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import java_releases
 import pytest
 
 from paimon_conform.testee import generated
@@ -20,18 +21,13 @@ ROOT = Path(__file__).resolve().parent.parent
 TESTEES = ROOT / "tools" / "testees"
 CLI = [sys.executable, "-m", "paimon_conform.cli"]
 
+JAVA_OPS = {"decode", "encode", "hash", "query", "read-table", "write-table"}
 # testee -> (command, failure list, operations that must have passing cases)
 REFERENCE = {
-    "java-0.9.0": (
-        [str(TESTEES / "java_paimon.py"), "0.9.0"],
-        "java-0.9.0.txt",
-        {"decode", "encode", "hash", "query", "read-table", "write-table"},
-    ),
-    "java-1.0-SNAPSHOT": (
-        [str(TESTEES / "java_paimon.py"), "1.0-SNAPSHOT"],
-        "java-1.0-SNAPSHOT.txt",
-        {"decode", "encode", "hash", "query", "read-table", "write-table"},
-    ),
+    **{
+        f"java-{v}": ([str(TESTEES / "java_paimon.py"), v], f"java-{v}.txt", JAVA_OPS)
+        for v in (*java_releases.releases(), "1.0-SNAPSHOT")
+    },
     "pypaimon": ([str(TESTEES / "pypaimon_testee.py")], "pypaimon.txt", {"hash", "write-table"}),
     "pypaimon-rust": ([str(TESTEES / "rust_testee.py")], "rust.txt", {"read-table", "write-table"}),
 }

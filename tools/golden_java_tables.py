@@ -50,6 +50,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import java_releases
 import paimon_java
 from golden.evidence import java_written
 from golden.java.common import java_value
@@ -745,13 +746,11 @@ def _provenance(version: str) -> dict:
     """Which jar wrote the table."""
     if version == paimon_java.PAIMON_10_VERSION:
         return {"artifact": paimon_java.ARTIFACT_10, "artifact_sha256": paimon_java.JAR_10_SHA256}
+    jar = java_releases.release(version).jar
     return {
-        "artifact": paimon_java.ARTIFACT,
-        "artifact_sha256": paimon_java.JAR_SHA256,
-        "class_path_note": (
-            "every org.apache.paimon class from this jar; Hadoop classes (absent from it) from "
-            f"{paimon_java.ARTIFACT_10} placed after it on the class path"
-        ),
+        "artifact": f"{jar.coordinate} (Maven Central)",
+        "artifact_sha256": jar.sha256,
+        "class_path_note": "with " + ", ".join(j.coordinate for j in java_releases.registry()[1]),
     }
 
 

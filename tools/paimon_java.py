@@ -13,11 +13,11 @@ deps/jars/paimon-python-java-bridge-1.0-SNAPSHOT.jar. tools/java/tables/*.java
 compile against it into build/java-1.0/ (ensure_classes_10, run_java_10). Used
 by tools/golden_java_tables.py.
 
-Tables with Paimon 0.9.0: tools/java/tables/*.java also compile against the 0.9.0
-jar (build/java-0.9.0-tables/) and run with the 0.9.0 jar first on the class path
-and the 1.0-SNAPSHOT jar after it, so that every org.apache.paimon class comes from
-0.9.0 and only Hadoop (which the 0.9.0 bundle lacks and Parquet/ORC need) from the
-other jar (run_java_tables).
+Tables with Paimon 0.9.0 and the testee of every release: the releases of
+tools/java/releases.tsv, resolved from Maven Central by tools/java_releases.py.
+tools/java/tables/*.java compile against Maven's paimon-bundle 0.9.0 with Hadoop
+from Maven (build/java-0.9.0-tables/, run_java_tables); the testee
+(tools/java/testee/) against every release (java_releases.testee_classpath).
 
 Every download and every extracted jar is checked against a pinned SHA-256.
 """
@@ -32,6 +32,8 @@ import tempfile
 import threading
 import zipfile
 from pathlib import Path
+
+import java_releases
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPS = ROOT / "deps"
@@ -160,8 +162,14 @@ def ensure_classes() -> Path:
 
 
 def ensure_classes_10() -> Path:
-    """Compile tools/java/tables/*.java against the 1.0-SNAPSHOT jar into build/java-1.0/ (when sources are newer)."""
-    return _compile(ensure_jar_10(), sorted(JAVA_SRC_10.glob("*.java")), CLASSES_10)
+    """Compile tools/java/tables/*.java (with the testee's, API era 0.9) against the 1.0-SNAPSHOT jar into
+    build/java-1.0/ (when sources are newer)."""
+    return _compile(ensure_jar_10(), _tables_sources(), CLASSES_10)
+
+
+def _tables_sources() -> list[Path]:
+    """tools/java/tables/*.java and the testee they share Failure and TablesReader with (API era 0.9)."""
+    return sorted(JAVA_SRC_10.glob("*.java")) + java_releases.testee_sources("0.9")
 
 
 def run_java(main_class: str, *args: str, extra: tuple[Path, ...] = ()) -> None:
@@ -185,20 +193,22 @@ def run_java_10(main_class: str, *args: str) -> None:
 
 
 def tables_classpath(version: str) -> str:
-    """The class path that runs tools/java/tables/ programs under Paimon `version`, compiling them when stale:
-    the 1.0-SNAPSHOT jar, or the 0.9.0 jar first with only Hadoop taken from the 1.0 jar behind it."""
+    """The class path that runs tools/java/tables/ programs and the testee under Paimon `version`, compiling them
+    when stale: the 1.0-SNAPSHOT jar (from the wheel), or a release of tools/java/releases.tsv from Maven (0.9.0
+    runs the tables programs too; later releases run the testee only, java_releases.testee_classpath)."""
     if version == PAIMON_10_VERSION:
         return f"{ensure_jar_10()}:{ensure_classes_10()}"
     if version != PAIMON_VERSION:
-        raise ValueError(f"no Paimon jar for version {version}")
-    classes = _compile(ensure_jar(), sorted(JAVA_SRC_10.glob("*.java")), ROOT / "build" / "java-0.9.0-tables")
-    return f"{ensure_jar()}:{ensure_jar_10()}:{classes}"
+        return java_releases.testee_classpath(version)
+    class_path = java_releases.jars(version)
+    classes = java_releases.compile_sources(class_path, _tables_sources(), ROOT / "build" / "java-0.9.0-tables")
+    return ":".join(map(str, (*class_path, classes)))
 
 
 def run_java_tables(version: str, main_class: str, *args: str) -> None:
-    """Run a tools/java/tables/ program with Paimon `version` (0.9.0 borrows only Hadoop from the 1.0 jar)."""
+    """Run a tools/java/tables/ program with Paimon `version` (0.9.0 from Maven, or the 1.0-SNAPSHOT jar)."""
     if version not in (PAIMON_VERSION, PAIMON_10_VERSION):
-        raise SystemExit(f"no Paimon jar for version {version}")
+        raise SystemExit(f"no tables programs for Paimon {version}")
     _run(tables_classpath(version), main_class, args)
 
 
@@ -207,3 +217,4 @@ if __name__ == "__main__":
     print(ensure_classes())
     print(ensure_jar_10())
     print(ensure_classes_10())
+    java_releases.main([])

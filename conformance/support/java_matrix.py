@@ -42,6 +42,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 import golden_java_tables as gjt  # noqa: E402
+import java_releases  # noqa: E402
 import paimon_java  # noqa: E402
 
 from paimon_conform.core.errors import EncodeError  # noqa: E402
@@ -301,7 +302,7 @@ def cache_key(version: str, specs: list[dict]) -> str:
     h = hashlib.sha256()
     h.update(json.dumps({"format": MATRIX_FORMAT, "version": version, "cases": specs}, sort_keys=True).encode())
     h.update((paimon_java.JAVA_SRC_10 / "TableGoldenWriter.java").read_bytes())
-    h.update((paimon_java.JAR_10_SHA256 + paimon_java.JAR_SHA256).encode())
+    h.update((paimon_java.JAR_10_SHA256 + java_releases.release(paimon_java.PAIMON_VERSION).jar.sha256).encode())
     return h.hexdigest()[:16]
 
 

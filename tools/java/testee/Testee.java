@@ -28,7 +28,6 @@ import org.apache.paimon.deletionvectors.DeletionVectorsIndexFile;
 import org.apache.paimon.fileindex.FileIndexFormat;
 import org.apache.paimon.fileindex.FileIndexReader;
 import org.apache.paimon.fileindex.FileIndexResult;
-import org.apache.paimon.fileindex.bitmap.BitmapIndexResultLazy;
 import org.apache.paimon.fs.ByteArraySeekableStream;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.fs.local.LocalFileIO;
@@ -94,26 +93,6 @@ public class Testee {
     private static String version;
     private static String release;
 
-    /** Resolves file names in one folder; newPath names files index-0, index-1, ... */
-    static final class Folder implements PathFactory {
-        private final File dir;
-        private int next;
-
-        Folder(File dir) {
-            this.dir = dir;
-        }
-
-        @Override
-        public Path newPath() {
-            return toPath("index-" + next++);
-        }
-
-        @Override
-        public Path toPath(String fileName) {
-            return new Path(new File(dir, fileName).getAbsolutePath());
-        }
-    }
-
     public static void main(String[] args) throws Exception {
         version = args[0];
         release = args[1];
@@ -146,10 +125,10 @@ public class Testee {
                 hello(reply);
                 return;
             case "decode":
-                reply.set("case", decode(request.get("kind").asText(), TableGoldenWriter.unhex(request.get("data").asText())));
+                reply.set("case", decode(request.get("kind").asText(), unhex(request.get("data").asText())));
                 return;
             case "encode":
-                reply.put("data", TableGoldenWriter.hex(encode(request.get("case"))));
+                reply.put("data", hex(encode(request.get("case"))));
                 return;
             case "hash":
                 hash(request, reply);
@@ -202,8 +181,7 @@ public class Testee {
         c.put("kind", kind);
         switch (kind) {
             case "roaring32": {
-                RoaringBitmap32 bitmap = new RoaringBitmap32();
-                bitmap.deserialize(data);
+                RoaringBitmap32 bitmap = ReleaseApi.roaring(data);
                 c.put("cardinality", bitmap.getCardinality());
                 ranges(bitmap.iterator(), c.putArray("ranges"));
                 return c;
@@ -211,18 +189,17 @@ public class Testee {
             case "hash-index": {
                 File dir = Files.createTempDirectory("testee-hash").toFile();
                 try {
-                    Files.write(new File(dir, "hash").toPath(), data);
+                    File file = new File(dir, "hash");
+                    Files.write(file.toPath(), data);
                     ArrayNode hashes = JSON.createArrayNode();
-                    try (IntIterator it = new HashIndexFile(LocalFileIO.create(), new Folder(dir)).read("hash")) {
-                        for (int h : IntIterator.toInts(it)) {
-                            hashes.add(h);
-                        }
+                    for (int h : ReleaseApi.readHashFile(file)) {
+                        hashes.add(h);
                     }
                     c.put("count", hashes.size());
                     c.set("hashes", hashes);
                     return c;
                 } finally {
-                    TableGoldenWriter.deleteTree(dir);
+                    deleteTree(dir);
                 }
             }
             case "deletion-vectors":
@@ -243,8 +220,6 @@ public class Testee {
         try {
             File file = new File(dir, "index");
             Files.write(file.toPath(), data);
-            DeletionVectorsIndexFile index =
-                    new DeletionVectorsIndexFile(LocalFileIO.create(), new Folder(dir), MemorySize.ofMebiBytes(2));
             int pos = 1;
             while (pos < data.length) {
                 if (data.length - pos < 4) {
@@ -254,39 +229,54 @@ public class Testee {
                 if (length < 0 || length > data.length - pos - 8) {
                     throw new IllegalArgumentException("a vector of " + length + " bytes at " + pos + " overruns");
                 }
-                DeletionVector dv = index.readDeletionVector(new DeletionFile(file.getAbsolutePath(), pos, length));
+                long span = ReleaseApi.vectorSpan(data, pos, length);
+                DeletionVector dv = ReleaseApi.readVector(file, pos, span);
                 ObjectNode v = vectors.addObject();
-                v.put("bitmap", "bitmap32");
+                v.put("bitmap", ReleaseApi.is64(dv) ? "bitmap64" : "bitmap32");
                 v.put("offset", pos);
-                v.put("length", length);
+                v.put("length", span);
                 v.put("cardinality", dv.getCardinality());
-                byte[] bytes = dv.serializeToBytes();
-                RoaringBitmap32 bitmap = new RoaringBitmap32();
-                bitmap.deserialize(java.util.Arrays.copyOfRange(bytes, 4, bytes.length));
-                ranges(bitmap.iterator(), v.putArray("ranges"));
+                RangeCollector ranges = new RangeCollector(v.putArray("ranges"));
+                ReleaseApi.positions(dv, ranges);
+                ranges.finish();
                 pos += 4 + length + 4;
             }
             return c;
         } finally {
-            TableGoldenWriter.deleteTree(dir);
+            deleteTree(dir);
         }
     }
 
     static void ranges(Iterator<Integer> it, ArrayNode out) {
-        long first = -2;
-        long last = -2;
-        while (it.hasNext()) {
-            long v = Integer.toUnsignedLong(it.next());
+        RangeCollector ranges = new RangeCollector(out);
+        it.forEachRemaining(p -> ranges.accept(Integer.toUnsignedLong(p)));
+        ranges.finish();
+    }
+
+    /** Ascending positions to [first, last] ranges. */
+    static final class RangeCollector implements java.util.function.LongConsumer {
+        private final ArrayNode out;
+        private long first = -2;
+        private long last = -2;
+
+        RangeCollector(ArrayNode out) {
+            this.out = out;
+        }
+
+        @Override
+        public void accept(long v) {
             if (v != last + 1) {
-                if (first >= 0) {
-                    out.addArray().add(first).add(last);
-                }
+                finish();
                 first = v;
             }
             last = v;
         }
-        if (first >= 0) {
-            out.addArray().add(first).add(last);
+
+        void finish() {
+            if (first >= 0) {
+                out.addArray().add(first).add(last);
+            }
+            first = -2;
         }
     }
 
@@ -310,19 +300,24 @@ public class Testee {
                 }
                 File dir = Files.createTempDirectory("testee-hash").toFile();
                 try {
-                    String name = new HashIndexFile(LocalFileIO.create(), new Folder(dir)).write(IntIterator.create(values));
-                    return Files.readAllBytes(new File(dir, name).toPath());
+                    return Files.readAllBytes(ReleaseApi.writeHashFile(dir, values).toPath());
                 } finally {
-                    TableGoldenWriter.deleteTree(dir);
+                    deleteTree(dir);
                 }
             }
             case "deletion-vectors": {
                 Map<String, DeletionVector> input = new LinkedHashMap<>();
+                java.util.Set<String> kinds = new java.util.TreeSet<>();
                 for (JsonNode v : c.get("vectors")) {
-                    if (!v.path("bitmap").asText("bitmap32").equals("bitmap32")) {
-                        throw new IllegalArgumentException("Paimon " + version + " writes 32-bit vectors only");
-                    }
-                    BitmapDeletionVector dv = new BitmapDeletionVector();
+                    kinds.add(v.path("bitmap").asText("bitmap32"));
+                }
+                if (kinds.size() > 1) {
+                    throw new IllegalArgumentException(
+                            "Paimon writes one kind of vector per index file (deletion-vectors.bitmap64), not " + kinds);
+                }
+                boolean bitmap64 = kinds.contains("bitmap64");
+                for (JsonNode v : c.get("vectors")) {
+                    DeletionVector dv = ReleaseApi.newVector(bitmap64);
                     for (JsonNode r : v.get("ranges")) {
                         for (long p = r.get(0).asLong(); p <= r.get(1).asLong(); p++) {
                             dv.delete(p);
@@ -332,15 +327,9 @@ public class Testee {
                 }
                 File dir = Files.createTempDirectory("testee-dv").toFile();
                 try {
-                    DeletionVectorsIndexFile index =
-                            new DeletionVectorsIndexFile(LocalFileIO.create(), new Folder(dir), MemorySize.ofMebiBytes(1024));
-                    List<IndexFileMeta> metas = index.write(input);
-                    if (metas.size() != 1) {
-                        throw new IllegalStateException("Java wrote " + metas.size() + " index files");
-                    }
-                    return Files.readAllBytes(new File(dir, metas.get(0).fileName()).toPath());
+                    return Files.readAllBytes(ReleaseApi.writeVectors(dir, input, bitmap64).toPath());
                 } finally {
-                    TableGoldenWriter.deleteTree(dir);
+                    deleteTree(dir);
                 }
             }
             default:
@@ -370,7 +359,7 @@ public class Testee {
             all[i] = i;
         }
         BinaryRow key = CodeGenUtils.newProjection(new RowType(fields), all).apply(input).copy();
-        reply.put("row", TableGoldenWriter.hex(key.toBytes()));
+        reply.put("row", hex(key.toBytes()));
         reply.put("hash", key.hashCode());
         ObjectNode buckets = reply.putObject("buckets");
         for (JsonNode n : request.get("buckets")) {
@@ -401,17 +390,17 @@ public class Testee {
         }
         RowType rowType = new RowType(fields);
         Predicate predicate = predicate(new PredicateBuilder(rowType), rowType, request.get("predicate"));
-        byte[] data = TableGoldenWriter.unhex(request.get("data").asText());
+        byte[] data = unhex(request.get("data").asText());
         try (FileIndexFormat.Reader reader = new FileIndexFormat.Reader(new ByteArraySeekableStream(data), rowType)) {
             Map<String, Collection<FileIndexReader>> readers = new HashMap<>();
             for (DataField f : fields) {
                 readers.put(f.name(), reader.readColumnIndex(f.name()));
             }
             FileIndexResult result = evaluate(readers, predicate);
-            if (result instanceof BitmapIndexResultLazy) {
+            Iterator<Integer> it = ReleaseApi.bitmapRows(result);
+            if (it != null) {
                 reply.put("result", "rows");
                 ArrayNode rows = reply.putArray("rows");
-                Iterator<Integer> it = ((BitmapIndexResultLazy) result).get().iterator();
                 while (it.hasNext()) {
                     rows.add(Integer.toUnsignedLong(it.next()));
                 }
@@ -579,7 +568,7 @@ public class Testee {
                 return Timestamp.fromLocalDateTime(LocalDateTime.parse(v.asText().replace(' ', 'T')));
             case BINARY:
             case VARBINARY:
-                return TableGoldenWriter.unhex(v.asText());
+                return unhex(v.asText());
             default:
                 return BinaryString.fromString(v.asText());
         }
@@ -647,10 +636,36 @@ public class Testee {
                 return;
             case BINARY:
             case VARBINARY:
-                r.add(TableGoldenWriter.hex((byte[]) v));
+                r.add(hex((byte[]) v));
                 return;
             default:
                 r.add(v.toString());
         }
+    }
+
+    static void deleteTree(File f) {
+        File[] children = f.listFiles();
+        if (children != null) {
+            for (File child : children) {
+                deleteTree(child);
+            }
+        }
+        f.delete();
+    }
+
+    static byte[] unhex(String s) {
+        byte[] out = new byte[s.length() / 2];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (byte) Integer.parseInt(s.substring(2 * i, 2 * i + 2), 16);
+        }
+        return out;
+    }
+
+    static String hex(byte[] bytes) {
+        StringBuilder sb = new StringBuilder(bytes.length * 2);
+        for (byte b : bytes) {
+            sb.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
+        }
+        return sb.toString();
     }
 }

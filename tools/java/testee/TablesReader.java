@@ -262,7 +262,7 @@ public class TablesReader {
                 if ("HASH".equals(e.indexFile().indexType())) {
                     out.computeIfAbsent(e.partition(), p -> new HashMap<>())
                             .computeIfAbsent(e.bucket(), b -> new HashSet<>())
-                            .addAll(handler.readHashIndexList(e.indexFile()));
+                            .addAll(ReleaseApi.hashes(handler, e));
                 }
             }
             return out;
