@@ -3,9 +3,11 @@
 #   * Python 3.11 virtualenv in .venv with the pinned packages
 #     (pyproject.toml + requirements/constraints.txt), the kit installed editable;
 #   * the pinned Kaitai compiler and js-yaml (tools/kaitai/package-lock.json, npm ci);
-#   * the Paimon 0.9.0 jar from the pypaimon==0.2.0 sdist (SHA-256 checked) and our
-#     Java programs compiled with javac (tools/paimon_java.py).
-# Debian packages (node, npm, a JDK, Chromium) are installed with apt-get only when missing.
+#   * Java Paimon of every release in tools/java/releases.tsv (0.9.0 ... 2.0.0) and the Hadoop, lz4 and SLF4J jars
+#     they run with, resolved through Maven into the Maven cache (SHA-256 checked, tools/java_releases.py); the
+#     Paimon 0.9.0 bridge jar of the pypaimon==0.2.0 sdist and the 1.0-SNAPSHOT jar of a wheel; our Java programs
+#     compiled with javac (tools/paimon_java.py).
+# Debian packages (node, npm, a JDK, Maven, Chromium) are installed with apt-get only when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +15,7 @@ need_apt=()
 command -v node >/dev/null || need_apt+=(nodejs)
 command -v npm >/dev/null || need_apt+=(npm)
 command -v javac >/dev/null || need_apt+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null || need_apt+=(maven)
 command -v chromium >/dev/null || need_apt+=(chromium)  # the matrix page is checked in a real browser
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "install: apt-get install ${need_apt[*]}"
@@ -46,4 +49,4 @@ fi
 .venv/bin/python -m compileall -q src generated >/dev/null
 
 .venv/bin/python tools/paimon_java.py >/dev/null
-echo "install: ready (.venv, tools/kaitai/node_modules, deps/jars, build/java)"
+echo "install: ready (.venv, tools/kaitai/node_modules, deps/jars, the Maven cache, build/java)"
