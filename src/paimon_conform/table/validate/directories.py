@@ -27,6 +27,17 @@ class BucketFile:
     default_prefix: bool = False  # named with Java's default prefix although the table sets another
 
 
+DATA_SUFFIXES = (".parquet", ".orc", ".avro")
+
+
+def kind_by_suffix(name: str) -> str | None:
+    """What a file with a name Java would not give it is, by its suffix alone (Java reads a file by the name its
+    manifest gives, and picks the reader by the suffix): still checked when a manifest refers to it."""
+    if name.endswith(".index"):
+        return "file_index"
+    return "data" if name.endswith(DATA_SUFFIXES) else None
+
+
 def _default_prefixes(options: tl.LayoutOptions) -> tl.LayoutOptions:
     """The same options with Java's default data and changelog prefixes."""
     return dataclasses.replace(
@@ -195,5 +206,7 @@ def _descend(
                         f"({options.changelog_prefix}...) or file-index (<data file>.index) name",
                     )
                 )
-                continue
+                kind = None if f.is_dir(follow_symlinks=False) else kind_by_suffix(f.name)
+                if kind is None:
+                    continue
             files.append(BucketFile(frel, kind, values, bucket, fallback))

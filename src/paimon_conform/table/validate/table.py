@@ -19,6 +19,7 @@ from paimon_conform.core.errors import PaimonConformError, UsageError, checking
 from paimon_conform.core.findings import Finding
 from paimon_conform.core.java_releases import NEWEST, judge
 from paimon_conform.core.report import FileResult
+from paimon_conform.formats import file_format
 from paimon_conform.table import features
 from paimon_conform.table import table_layout as tl
 from paimon_conform.table.chain import Chain, load_chain
@@ -29,7 +30,7 @@ from paimon_conform.table.schema import Schemas, TableSchema, branch_folders, re
 from paimon_conform.table.validate import data_files as file_checks
 from paimon_conform.table.validate import file_scan, global_index
 from paimon_conform.table.validate.blob_files import check_blob_file
-from paimon_conform.table.validate.directories import BucketFile, walk
+from paimon_conform.table.validate.directories import DATA_SUFFIXES, BucketFile, kind_by_suffix, walk
 from paimon_conform.table.validate.global_values import check_values
 from paimon_conform.table.validate.index_files import (
     KeyHashes,
@@ -72,7 +73,25 @@ def _read(run: FileRun, relative: str, entry: Any) -> tuple[Iterator[data_files.
             return None, []
         df, found = read_row_file(path, relative, schema, entry.file.write_cols if entry else None)
         return (None if df is None else iter([df])), found
+    mismatch = _suffix_mismatch(path)
+    if mismatch:
+        return None, [Finding("DATA_FILE_UNREADABLE", "must", "", None, mismatch, relative)]
     return data_files.read_windows(path), []
+
+
+def _suffix_mismatch(path: Path) -> str | None:
+    """Why Java cannot read a data file whose suffix names another format than its bytes: Java picks a data
+    file's reader by the suffix of its name (every release fails: "... is not a Parquet file")."""
+    claimed = path.suffix.removeprefix(".")
+    if f".{claimed}" not in DATA_SUFFIXES:
+        return None
+    try:
+        found = file_format(path)
+    except OSError:
+        return None  # read_windows reports it
+    if found is None or found == claimed:
+        return None
+    return f"the name ends in .{claimed}, so Java reads it with its {claimed} reader, but the bytes are {found}"
 
 
 def _unreferenced(root: Path, files: list[BucketFile], chain: Chain, referenced: set[str]) -> list[Finding]:
@@ -95,12 +114,15 @@ def _unreferenced(root: Path, files: list[BucketFile], chain: Chain, referenced:
     return out
 
 
-def _named_by_snapshot(findings: list[Finding], chain: Chain) -> None:
-    """A metadata or index file with a name Java would not give it, that a snapshot refers to: Java opens it by
-    the name the metadata gives (pypaimon's index-manifest-<uuid> without -<n>), so should, not must."""
+def _named_by_snapshot(findings: list[Finding], referenced: set[str]) -> None:
+    """A file with a name Java would not give it, that a snapshot refers to: Java opens every file by the name its
+    metadata gives (pypaimon's index-manifest-<uuid> without -<n>, a data file a manifest names
+    data-multi-row-groups.parquet), so should, not must: a name alone never makes a file Java reads unreadable."""
     for f in findings:
-        metadata = f.file.split("/", 1)[0] in ("manifest", "index")
-        if f.code == "TABLE_BAD_FILE_NAME" and metadata and f.file in chain.referenced and f.severity == "must":
+        if f.code != "TABLE_BAD_FILE_NAME" or f.file not in referenced or f.severity != "must":
+            continue
+        # a bucket file is read only when its suffix names a reader (checked like any data file then)
+        if f.file.split("/", 1)[0] in ("manifest", "index") or kind_by_suffix(f.file) is not None:
             f.severity = "should"
             f.message += "; a snapshot refers to it by this name, and Java opens it so"
 
@@ -313,7 +335,7 @@ def _validate(
     findings += branch_findings
     referenced = set().union(main.chain.referenced, *(b.chain.referenced for b in branches))
     _misplaced(files, main.chain)
-    _named_by_snapshot(findings, main.chain)
+    _named_by_snapshot(findings, referenced)
     findings += _unreferenced(root, files, main.chain, referenced)
     data = [f for f in files if f.kind in ("data", "changelog")]
     checked: set[str] = set()
