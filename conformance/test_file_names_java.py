@@ -48,11 +48,26 @@ def renamed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return _renamed(tmp_path_factory.mktemp("names"))
 
 
+@pytest.fixture(scope="module")
+def mislabelled(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The ORC file renamed with a .parquet suffix (its manifest entry with it)."""
+    return _renamed(tmp_path_factory.mktemp("mislabelled"), ".parquet")
+
+
+@pytest.fixture(scope="module")
+def java_reads(renamed: tuple[Path, Path], mislabelled: tuple[Path, Path]) -> dict[str, list[tuple]]:
+    """Each release's (reply, why) for the golden, the renamed and the mislabelled table: one session each."""
+    return {
+        v: testees.read_replies(f"java-{v}", [GOLDEN, renamed[0], mislabelled[0]]) for v in java_releases.releases()
+    }
+
+
 @pytest.mark.parametrize("version", list(java_releases.releases()))
-def test_java_reads_a_file_by_the_name_its_manifest_gives(renamed: tuple[Path, Path], version: str) -> None:
-    root, _ = renamed
-    rows = testees.read_rows(f"java-{version}", root)
-    assert sorted(map(repr, rows)) == sorted(map(repr, testees.read_rows(f"java-{version}", GOLDEN)))
+def test_java_reads_a_file_by_the_name_its_manifest_gives(java_reads: dict[str, list[tuple]], version: str) -> None:
+    (golden, why), (reply, why_renamed), _ = java_reads[version]
+    assert golden is not None, why
+    assert reply is not None, why_renamed
+    assert sorted(map(repr, reply["rows"])) == sorted(map(repr, golden["rows"]))
 
 
 @pytest.mark.parametrize("line", sorted({r.line for r in java_releases.releases().values()}))
@@ -74,17 +89,11 @@ def test_the_same_name_on_a_file_nothing_refers_to_is_a_must(tmp_path: Path) -> 
     assert [(f.file, f.severity) for f in findings] == [(str(stray), "must")]
 
 
-@pytest.fixture(scope="module")
-def mislabelled(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """The ORC file renamed with a .parquet suffix (its manifest entry with it)."""
-    return _renamed(tmp_path_factory.mktemp("mislabelled"), ".parquet")
-
-
 @pytest.mark.parametrize("version", list(java_releases.releases()))
-def test_java_picks_the_reader_by_the_suffix(mislabelled: tuple[Path, Path], version: str) -> None:
-    root, _ = mislabelled
-    reply, why = testees.read_reply(f"java-{version}", root)
-    assert reply is None and "is not a Parquet file" in why
+def test_java_picks_the_reader_by_the_suffix(java_reads: dict[str, list[tuple]], version: str) -> None:
+    reply, why = java_reads[version][2]
+    assert reply is None
+    assert "is not a Parquet file" in why
 
 
 def test_the_kit_says_must_when_the_suffix_names_another_format(mislabelled: tuple[Path, Path]) -> None:

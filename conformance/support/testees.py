@@ -69,6 +69,15 @@ def read_reply(name: str, path: Path, columns: list[str] | None = None, probe: l
         return s.exchange(read_request(path, table_fields(path, columns), probe), "read_table_reply")
 
 
+def read_replies(name: str, paths: list[Path]) -> list[tuple]:
+    """(reply, why) of testee `name`'s read-table of each table (every column), all in one session."""
+    with opened(name) as s:
+        return [
+            s.exchange(read_request(p, table_fields(p, [f.name for f in read_schema(p).fields])), "read_table_reply")
+            for p in paths
+        ]
+
+
 def read_rows(name: str, path: Path, columns: list[str] | None = None) -> list[list[Any]]:
     """The rows testee `name` reads from a table (its read-table), in logical JSON; AssertionError when it fails."""
     reply, why = read_reply(name, path, columns)
