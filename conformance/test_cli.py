@@ -138,6 +138,17 @@ def test_corpus_counts_the_goldens_by_evidence(capsys):
     assert line.strip() == "evidence: " + ", ".join(f"{k} {stated[k]}" for k in EVIDENCE_KINDS if stated[k])
 
 
+def test_corpus_counts_the_goldens_each_java_release_wrote(capsys):
+    """The summary's "written by" count of a Java release is the number of sidecars in the corpus's folders named
+    for that release (golden/<layout>/java-<release>/, golden/tables/java-<release>/)."""
+    assert cli.main(["corpus", "--jobs", "2"]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.strip().startswith("written by:"))
+    counts = dict(part.rsplit(" ", 1) for part in line.strip().removeprefix("written by: ").split(", "))
+    folders = Counter(p.parent.name.removeprefix("java-") for p in GOLDEN.glob("**/java-[0-9]*/*.json"))
+    assert {w.removeprefix("Java "): int(n) for w, n in counts.items() if w.startswith("Java ")} == folders
+    assert int(counts["reference encoder"]) == len(list(GOLDEN.glob("**/encoder/*.json")))
+
+
 def test_corpus_fails_when_a_golden_is_wrong(tmp_path):
     import shutil
 

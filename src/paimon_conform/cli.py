@@ -24,7 +24,7 @@ from paimon_conform.core.findings import SEVERITIES, unreadable
 from paimon_conform.core.java_releases import NEWEST, RELEASES, judge, release
 from paimon_conform.core.report import RENDERERS, FileResult, exit_code
 from paimon_conform.core.types import DataType, parse_type
-from paimon_conform.golden import EVIDENCE_KINDS, check_corpus, default_root
+from paimon_conform.golden import EVIDENCE_KINDS, check_corpus, corpus_writers, default_root
 from paimon_conform.layouts.base import PARSE_BYTES, Layout, parse_fits
 from paimon_conform.layouts.registry import LAYOUTS, detect, get
 from paimon_conform.sample import SAMPLE_TYPES, write_sample
@@ -393,9 +393,19 @@ def cmd_corpus(args: argparse.Namespace) -> int:
     for (_, evidence), n in tally.items():
         by_evidence[evidence] += n
     print("  evidence: " + ", ".join(f"{k} {by_evidence[k]}" for k in (*EVIDENCE_KINDS, "unstated") if by_evidence[k]))
+    writers = corpus_writers(root)
+    print("  written by: " + ", ".join(f"{w} {n}" for w, n in sorted(writers.items(), key=_writer_order)))
     bad = sum(r.failed("should") for r in results)
     print(f"  {len(results)} golden file(s), {len(results) - bad} as expected, {bad} not")
     return exit_code(results, "should")
+
+
+def _writer_order(item: tuple[str, int]) -> tuple:
+    """Java releases first, oldest first; then the rest by name."""
+    name = item[0]
+    if name.startswith("Java ") and name[5:6].isdigit():
+        return (0, [int(p) if p.isdigit() else -1 for p in name[5:].replace("-", ".").split(".")], name)
+    return (1, [], name)
 
 
 def cmd_testee(args: argparse.Namespace) -> int:

@@ -144,6 +144,29 @@ def evidence_kind(sidecar: Path) -> str:
     return kind if isinstance(kind, str) and kind in EVIDENCE_KINDS else "unstated"
 
 
+def writer_of(sidecar: Path) -> str:
+    """Who wrote a golden, from its provenance: "Java <release>", "reference encoder", "mutation" (a must-reject
+    file made from another), "Java-verified notes", or "unstated"."""
+    try:
+        prov = json.loads(sidecar.read_text(encoding="utf-8"))["provenance"]
+        producer, version = prov.get("producer"), prov.get("paimon_version")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return "unstated"
+    if producer == "java-paimon" and isinstance(version, str):
+        return f"Java {version}"
+    names = {
+        "reference-encoder": "reference encoder",
+        "mutation": "mutation",
+        "java-verified-notes": "Java-verified notes",
+    }
+    return names.get(producer, "unstated") if isinstance(producer, str) else "unstated"
+
+
+def corpus_writers(root: Path) -> Counter:
+    """How many goldens each writer wrote (every sidecar corpus_work checks)."""
+    return Counter(writer_of(path) for _, path, _ in corpus_work(root))
+
+
 def corpus_work(root: Path) -> list[tuple[str, Path, tuple[str, str]]]:
     """Every golden to check, in report order: (check, path, (layout, evidence kind) for the tally)."""
     work = [("file", side, (side.parent.parent.name, evidence_kind(side))) for side in sidecars(root)]
