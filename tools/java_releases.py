@@ -99,7 +99,8 @@ def maven_repo() -> Path:
     return Path(os.environ.get("PAIMON_CONFORM_MAVEN_REPO") or Path.home() / ".m2" / "repository")
 
 
-def _sha256(path: Path) -> str:
+def sha256(path: Path) -> str:
+    """Hex SHA-256 of a file."""
     h = hashlib.sha256()
     with path.open("rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
@@ -109,7 +110,7 @@ def _sha256(path: Path) -> str:
 
 @functools.cache
 def _verified(path: Path, size: int, mtime: float, expected: str) -> bool:
-    return _sha256(path) == expected
+    return sha256(path) == expected
 
 
 def resolve(jar: Jar, check: bool = True) -> Path:
@@ -127,7 +128,7 @@ def resolve(jar: Jar, check: bool = True) -> Path:
                 raise SystemExit(f"mvn could not resolve {jar.coordinate} (exit {done.returncode})")
         stat = path.stat()
         if check and not _verified(path, stat.st_size, stat.st_mtime, jar.sha256):
-            raise SystemExit(f"{path}: SHA-256 {_sha256(path)}, the registry pins {jar.sha256} for {jar.coordinate}")
+            raise SystemExit(f"{path}: SHA-256 {sha256(path)}, the registry pins {jar.sha256} for {jar.coordinate}")
         return path
 
 

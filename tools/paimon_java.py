@@ -24,7 +24,6 @@ Every download and every extracted jar is checked against a pinned SHA-256.
 
 from __future__ import annotations
 
-import hashlib
 import subprocess
 import sys
 import tarfile
@@ -64,13 +63,7 @@ CLASSES_10 = ROOT / "build" / "java-1.0"
 _LOCK = threading.RLock()  # jar downloads and javac builds, one thread at a time
 
 
-def sha256(path: Path) -> str:
-    """Hex SHA-256 of a file."""
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+sha256 = java_releases.sha256
 
 
 def _download(requirement: str, file_name: str, expected: str, wheel: bool) -> Path:
