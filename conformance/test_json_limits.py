@@ -14,7 +14,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from support.avro_bytes import read_long, zigzag
 from support.capped import cli_capped
@@ -238,3 +238,45 @@ def test_json_past_the_budget_is_exit_2_with_the_reason_not_a_finding(tmp_path):
     assert "memory budget" in done.stdout + done.stderr
     assert "SNAPSHOT_MALFORMED" not in done.stdout + done.stderr
     assert "Traceback" not in done.stderr
+
+
+def _scanned_outcome(raw: bytes, max_depth: int) -> object:
+    """What loads_json gives when every text is scanned (its checks spelled out here): the value, or the class
+    of what it raises."""
+    try:
+        measured = json_text.scan(raw)
+        budget.reserve(measured.parse_cost, "text")
+        if measured.depth > max_depth:
+            raise json_text.JsonLimitError("deep")
+        return json.loads(raw.decode("utf-8"))
+    except (budget.BudgetExceeded, json_text.JsonLimitError, ValueError) as exc:
+        return type(exc)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+    max_leaves=40,
+)
+
+
+@example(b"[" + b",".join([b'"x"'] * 8000) + b"]", 12, 1 << 20)  # past the budget by the exact figures
+@example(b"[" + b",".join([b'"x"'] * 3000) + b"]", 12, 1 << 20)  # within it
+@example(b"[[[[1]]]]", 3, 1 << 28)  # too deep
+@given(
+    JSON_VALUES.map(lambda v: json.dumps(v).encode())
+    | st.binary(max_size=64)
+    | st.integers(0, 12000).map(lambda n: b"[" + b",".join([b'"x"'] * n) + b"]"),  # near the 1 MiB budget
+    st.integers(1, 12),
+    st.sampled_from([1 << 20, (1 << 20) + 4096, 3 << 20, 1 << 28]),
+)
+def test_short_texts_skip_the_scan_with_the_same_outcome(raw: bytes, max_depth: int, limit: int) -> None:
+    """loads_json's unscanned path for short texts ends as the scanned one would: the same value, or the same
+    refusal (budget, depth, not JSON), for any text, nesting limit and budget."""
+    with budget.limited(limit):
+        expected = _scanned_outcome(raw, max_depth)
+        try:
+            got: object = json_text.loads_json(raw, "text", max_depth)
+        except (budget.BudgetExceeded, json_text.JsonLimitError, ValueError) as exc:
+            got = type(exc)
+    assert got == expected
