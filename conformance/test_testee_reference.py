@@ -5,13 +5,13 @@ fails; the counts show each testee was asked what it declares."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
 
-import java_releases
 import pytest
+from support import background, testees
+from support.jobs import reference_testees_job
 
 from paimon_conform.testee import generated
 
@@ -20,43 +20,24 @@ EVIDENCE = ("java", "third-party")
 ROOT = Path(__file__).resolve().parent.parent
 TESTEES = ROOT / "tools" / "testees"
 CLI = [sys.executable, "-m", "paimon_conform.cli"]
-
-JAVA_OPS = {"decode", "encode", "hash", "query", "read-table", "write-table"}
-# testee -> (command, failure list, operations that must have passing cases)
-REFERENCE = {
-    **{
-        f"java-{v}": ([str(TESTEES / "java_paimon.py"), v], f"java-{v}.txt", JAVA_OPS)
-        for v in (*java_releases.releases(), "1.0-SNAPSHOT")
-    },
-    "pypaimon": ([str(TESTEES / "pypaimon_testee.py")], "pypaimon.txt", {"hash", "write-table"}),
-    "pypaimon-rust": ([str(TESTEES / "rust_testee.py")], "rust.txt", {"read-table", "write-table"}),
-}
+REFERENCE = testees.reference_runs_listed()
 
 
 def _run(args: list[str]) -> subprocess.CompletedProcess:
     return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=900, cwd=ROOT)
 
 
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[subprocess.CompletedProcess, dict]]:
+    """Every reference testee's run (started beside the first tests when the run includes this module)."""
+    return background.result("testee-reference", lambda: reference_testees_job(tmp_path_factory))
+
+
 @pytest.mark.parametrize("name", sorted(REFERENCE))
-def test_reference_testee_passes_with_its_failure_list(name: str, tmp_path: Path) -> None:
-    command, listing, ops = REFERENCE[name]
-    report = tmp_path / "report.json"
-    done = _run(
-        [
-            "testee",
-            "--failure-list",
-            str(TESTEES / "failures" / listing),
-            "--report",
-            "json",
-            "-o",
-            str(report),
-            "--",
-            sys.executable,
-            *command,
-        ]
-    )
+def test_reference_testee_passes_with_its_failure_list(name: str, runs) -> None:
+    _, listing, ops = REFERENCE[name]
+    done, doc = runs[name]
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    doc = json.loads(report.read_text())
     passed = {c["op"] for c in doc["cases"] if c["status"] == "passed"}
     assert ops <= passed, f"{name}: no passing case of {sorted(ops - passed)}"
     listed = [

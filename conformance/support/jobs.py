@@ -30,6 +30,12 @@ def protocol_matrix_job(factory: pytest.TempPathFactory) -> tuple[Path, subproce
     return out, testees.run_matrix(out)
 
 
+def reference_testees_job(factory: pytest.TempPathFactory) -> dict[str, tuple[subprocess.CompletedProcess, dict]]:
+    """Every reference testee over every case with its failure list (testees.reference_run), one after another."""
+    out = factory.mktemp("reference-testees")
+    return {name: testees.reference_run(name, out) for name in sorted(testees.reference_runs_listed())}
+
+
 def java_matrix_job(_factory: pytest.TempPathFactory | None = None) -> dict[str, java_matrix.Matrix]:
     """Java's own type x role matrix, one JVM run per jar."""
     return {v: java_matrix.build(v) for v in java_matrix.VERSIONS}
@@ -39,6 +45,7 @@ JOBS: dict[str, tuple[str, Callable[[pytest.TempPathFactory], Any]]] = {
     "test_type_matrix_peers.py": ("type-matrix", type_matrix_job),
     "test_testee_matrix.py": ("testee-matrix", protocol_matrix_job),
     "test_type_matrix_java.py": ("java-matrix", java_matrix_job),
+    "test_testee_reference.py": ("testee-reference", reference_testees_job),
 }
 
 

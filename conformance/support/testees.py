@@ -3,6 +3,7 @@ a protocol session per testee, and the table operations the tests ask of them.""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -97,3 +98,39 @@ def run_matrix(out: Path) -> subprocess.CompletedProcess:
     """`paimon-conform matrix --failure-list <matrix list> -o OUT` as a user runs it (from the checkout)."""
     command = [sys.executable, "-m", "paimon_conform.cli", "matrix", "--failure-list", str(MATRIX_LIST), "-o", str(out)]
     return subprocess.run(command, capture_output=True, text=True, timeout=1200, cwd=ROOT, check=False)
+
+
+TESTEES = ROOT / "tools" / "testees"
+JAVA_OPS = frozenset({"decode", "encode", "hash", "query", "read-table", "write-table"})
+
+
+def reference_runs_listed() -> dict[str, tuple[list[str], str, frozenset[str]]]:
+    """Each reference testee `paimon-conform testee` runs over every case: (command, failure list, operations
+    that must have passing cases). Java of every release in tools/java/releases.tsv and the 1.0-SNAPSHOT jar,
+    pypaimon, pypaimon-rust."""
+    import java_releases
+
+    return {
+        **{
+            f"java-{v}": ([str(TESTEES / "java_paimon.py"), v], f"java-{v}.txt", JAVA_OPS)
+            for v in (*java_releases.releases(), "1.0-SNAPSHOT")
+        },
+        "pypaimon": ([str(TESTEES / "pypaimon_testee.py")], "pypaimon.txt", frozenset({"hash", "write-table"})),
+        "pypaimon-rust": ([str(TESTEES / "rust_testee.py")], "rust.txt", frozenset({"read-table", "write-table"})),
+    }
+
+
+def reference_run(name: str, out: Path) -> tuple[subprocess.CompletedProcess, dict]:
+    """`paimon-conform testee --failure-list <its list> --report json` over one reference testee, as a user runs
+    it: the process and its JSON report ({} when it wrote none)."""
+    command, listing, _ = reference_runs_listed()[name]
+    report = out / f"{name}.json"
+    cli = [sys.executable, "-m", "paimon_conform.cli", "testee", "--failure-list", str(TESTEES / "failures" / listing)]
+    done = subprocess.run(
+        [*cli, "--report", "json", "-o", str(report), "--", sys.executable, *command],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=ROOT,
+    )
+    return done, (json.loads(report.read_text()) if report.is_file() else {})
