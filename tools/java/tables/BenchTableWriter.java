@@ -132,7 +132,7 @@ public class BenchTableWriter {
             commit(wb, write);
         }
         compact(table, partitions, tmp, false);
-        TableGoldenWriter.deleteTree(tmp);
+        Testee.deleteTree(tmp);
         double writeSeconds = (System.nanoTime() - t0) / 1e9;
 
         // what Java says the latest snapshot holds

@@ -117,7 +117,7 @@ public class TableGoldenWriter {
         try {
             writeCases(spec, out, tmp);
         } finally {
-            deleteTree(tmp);
+            Testee.deleteTree(tmp);
         }
     }
 
@@ -151,7 +151,7 @@ public class TableGoldenWriter {
                     error.set("options", attempt.get("options"));
                     error.put("attempt", fallback);
                     refusals.add(error);
-                    deleteTree(dir);
+                    Testee.deleteTree(dir);
                     ObjectNode next = c.deepCopy();
                     JsonNode replacement = fallbacks.get(fallback++);
                     for (String key : new String[] {"options", "steps"}) {
@@ -189,16 +189,6 @@ public class TableGoldenWriter {
             at.add(frames[i].toString());
         }
         return error;
-    }
-
-    static void deleteTree(File f) {
-        File[] children = f.listFiles();
-        if (children != null) {
-            for (File child : children) {
-                deleteTree(child);
-            }
-        }
-        f.delete();
     }
 
     static SchemaChange.Move move(String name, JsonNode m) {
@@ -264,7 +254,7 @@ public class TableGoldenWriter {
             case FLOAT: return v.isTextual() ? Float.parseFloat(v.asText()) : (float) v.asDouble();
             case DOUBLE: return v.isTextual() ? Double.parseDouble(v.asText()) : v.asDouble();
             case CHAR: case VARCHAR: return BinaryString.fromString(v.asText());
-            case BINARY: case VARBINARY: return unhex(v.asText());
+            case BINARY: case VARBINARY: return Testee.unhex(v.asText());
             case TIMESTAMP_WITHOUT_TIME_ZONE: case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
                 return Timestamp.fromEpochMillis(v.get(0).asLong(), v.get(1).asInt());
             case DECIMAL:
@@ -297,7 +287,7 @@ public class TableGoldenWriter {
                 }
                 return;
             case CHAR: case VARCHAR: target.add(v.toString()); return;
-            case BINARY: case VARBINARY: target.add(hex((byte[]) v)); return;
+            case BINARY: case VARBINARY: target.add(Testee.hex((byte[]) v)); return;
             case TIMESTAMP_WITHOUT_TIME_ZONE: case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
                 Timestamp t = (Timestamp) v;
                 ArrayNode ts = target.addArray();
@@ -313,22 +303,6 @@ public class TableGoldenWriter {
                 return;
             default: throw new IllegalArgumentException("type " + type);
         }
-    }
-
-    static byte[] unhex(String s) {
-        byte[] out = new byte[s.length() / 2];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = (byte) Integer.parseInt(s.substring(2 * i, 2 * i + 2), 16);
-        }
-        return out;
-    }
-
-    static String hex(byte[] bytes) {
-        StringBuilder sb = new StringBuilder(bytes.length * 2);
-        for (byte b : bytes) {
-            sb.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
-        }
-        return sb.toString();
     }
 
     static List<String> strings(JsonNode array) {
