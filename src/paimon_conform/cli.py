@@ -24,7 +24,7 @@ from paimon_conform.core.findings import SEVERITIES, unreadable
 from paimon_conform.core.java_releases import NEWEST, RELEASES, judge, release
 from paimon_conform.core.report import RENDERERS, FileResult, exit_code
 from paimon_conform.core.types import DataType, parse_type
-from paimon_conform.golden import EVIDENCE_KINDS, check_corpus, corpus_writers, default_root
+from paimon_conform.golden import EVIDENCE_KINDS, check_corpus, default_root
 from paimon_conform.layouts.base import PARSE_BYTES, Layout, parse_fits
 from paimon_conform.layouts.registry import LAYOUTS, detect, get
 from paimon_conform.sample import SAMPLE_TYPES, write_sample
@@ -387,13 +387,14 @@ def cmd_corpus(args: argparse.Namespace) -> int:
             if r.failed("should"):
                 sys.stdout.write(RENDERERS["text"]([r], "should"))
     print(f"golden corpus {root} (files by layout and what their expected content rests on):")
-    for (layout, evidence), n in sorted(tally.items()):
-        print(f"  {layout:<22} {evidence:<14} {n:>4} file(s)")
-    by_evidence = Counter()
-    for (_, evidence), n in tally.items():
+    by_layout, by_evidence, writers = Counter(), Counter(), Counter()
+    for (layout, evidence, writer), n in tally.items():
+        by_layout[layout, evidence] += n
         by_evidence[evidence] += n
+        writers[writer] += n
+    for (layout, evidence), n in sorted(by_layout.items()):
+        print(f"  {layout:<22} {evidence:<14} {n:>4} file(s)")
     print("  evidence: " + ", ".join(f"{k} {by_evidence[k]}" for k in (*EVIDENCE_KINDS, "unstated") if by_evidence[k]))
-    writers = corpus_writers(root)
     print("  written by: " + ", ".join(f"{w} {n}" for w, n in sorted(writers.items(), key=_writer_order)))
     bad = sum(r.failed("should") for r in results)
     print(f"  {len(results)} golden file(s), {len(results) - bad} as expected, {bad} not")

@@ -133,58 +133,52 @@ CHECKS = {"file": check_one, "sequence": check_sequence, "table": check_table}
 EVIDENCE_KINDS = ("java-written", "java-read", "third-party", "kit")  # provenance.evidence.kind (schemas/common.json)
 
 
-def evidence_kind(sidecar: Path) -> str:
-    """What a golden's expected content rests on (its provenance's evidence kind: java-written, java-read,
-    third-party, kit), or "unstated" when the sidecar does not say (or cannot be read: its check reports why)."""
-    try:
-        case = json.loads(sidecar.read_text(encoding="utf-8"))
-        kind = case["provenance"]["evidence"]["kind"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return "unstated"
-    return kind if isinstance(kind, str) and kind in EVIDENCE_KINDS else "unstated"
+WRITERS = {
+    "reference-encoder": "reference encoder",
+    "mutation": "mutation",
+    "java-verified-notes": "Java-verified notes",
+}
 
 
-def writer_of(sidecar: Path) -> str:
-    """Who wrote a golden, from its provenance: "Java <release>", "reference encoder", "mutation" (a must-reject
-    file made from another), "Java-verified notes", or "unstated"."""
+def provenance(sidecar: Path) -> tuple[str, str]:
+    """(evidence kind, writer) of a golden, from one read of its sidecar's provenance. The evidence kind says what
+    its expected content rests on (java-written, java-read, third-party, kit); the writer who wrote it ("Java
+    <release>", "reference encoder", "mutation": a must-reject file made from another, "Java-verified notes").
+    Either is "unstated" when the sidecar does not say (or cannot be read: its check reports why)."""
     try:
         prov = json.loads(sidecar.read_text(encoding="utf-8"))["provenance"]
-        producer, version = prov.get("producer"), prov.get("paimon_version")
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return "unstated"
+    except (OSError, ValueError, KeyError, TypeError):
+        return "unstated", "unstated"
+    if not isinstance(prov, dict):
+        return "unstated", "unstated"
+    evidence = prov.get("evidence")
+    kind = evidence.get("kind") if isinstance(evidence, dict) else None
+    producer, version = prov.get("producer"), prov.get("paimon_version")
     if producer == "java-paimon" and isinstance(version, str):
-        return f"Java {version}"
-    names = {
-        "reference-encoder": "reference encoder",
-        "mutation": "mutation",
-        "java-verified-notes": "Java-verified notes",
-    }
-    return names.get(producer, "unstated") if isinstance(producer, str) else "unstated"
+        writer = f"Java {version}"
+    else:
+        writer = WRITERS.get(producer, "unstated") if isinstance(producer, str) else "unstated"
+    return (kind if isinstance(kind, str) and kind in EVIDENCE_KINDS else "unstated"), writer
 
 
-def corpus_writers(root: Path) -> Counter:
-    """How many goldens each writer wrote (every sidecar corpus_work checks)."""
-    return Counter(writer_of(path) for _, path, _ in corpus_work(root))
-
-
-def corpus_work(root: Path) -> list[tuple[str, Path, tuple[str, str]]]:
-    """Every golden to check, in report order: (check, path, (layout, evidence kind) for the tally)."""
-    work = [("file", side, (side.parent.parent.name, evidence_kind(side))) for side in sidecars(root)]
+def corpus_work(root: Path) -> list[tuple[str, Path, tuple[str, str, str]]]:
+    """Every golden to check, in report order: (check, path, (layout, evidence kind, writer) for the tally)."""
+    work = [("file", side, (side.parent.parent.name, *provenance(side))) for side in sidecars(root)]
     for path in sorted((root / "dynamic_bucket").rglob("*.json")):
-        work.append(("sequence", path, (path.parent.parent.name, evidence_kind(path))))
+        work.append(("sequence", path, (path.parent.parent.name, *provenance(path))))
     for side in sorted((root / "tables").glob("*/*.json")):
         if side.with_suffix("").is_dir():
-            work.append(("table", side, ("table", evidence_kind(side))))
+            work.append(("table", side, ("table", *provenance(side))))
     return work
 
 
-def _check(item: tuple[str, Path, tuple[str, str]], root: Path) -> FileResult:
+def _check(item: tuple[str, Path, tuple[str, str, str]], root: Path) -> FileResult:
     return CHECKS[item[0]](item[1], root)
 
 
 def check_corpus(root: Path, jobs: int = 1) -> tuple[list[FileResult], Counter]:
     """Check every golden (in `jobs` forked processes when > 1; the results in the same order); also count
-    files by layout and the evidence their expected content rests on."""
+    files by layout, the evidence their expected content rests on and who wrote them."""
     work = corpus_work(root)
     tally = Counter(item[2] for item in work)
     if jobs <= 1 or len(work) < 2 or "fork" not in mp.get_all_start_methods():
