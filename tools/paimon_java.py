@@ -122,19 +122,6 @@ def _ensure_jar_10() -> Path:
     return JAR_10
 
 
-def _compile(jar: Path, sources: list[Path], classes: Path) -> Path:
-    """javac the sources against one jar into classes/ (when a source is newer than the last build); one
-    thread at a time (the test suite builds the peer matrix in a thread beside the tests)."""
-    with _LOCK:
-        stamp = classes / ".stamp"
-        newest = max(p.stat().st_mtime for p in sources)
-        if not stamp.is_file() or stamp.stat().st_mtime < newest:
-            classes.mkdir(parents=True, exist_ok=True)
-            subprocess.run(["javac", "-nowarn", "-d", str(classes), "-cp", str(jar), *map(str, sources)], check=True)
-            stamp.touch()
-        return classes
-
-
 def java_command(cp: str, main_class: str, *args: str, heap: str = "1g") -> list[str]:
     """The command line that runs one of our Java programs. -XX:-OmitStackTraceInFastThrow: a JVM that has
     thrown the same exception often in compiled code otherwise throws a preallocated one without its message
@@ -151,13 +138,13 @@ def _run(cp: str, main_class: str, args: tuple[str, ...]) -> None:
 
 def ensure_classes() -> Path:
     """Compile tools/java/*.java against the 0.9.0 jar (when sources are newer)."""
-    return _compile(ensure_jar(), sorted(JAVA_SRC.glob("*.java")), CLASSES)
+    return java_releases.compile_sources([ensure_jar()], sorted(JAVA_SRC.glob("*.java")), CLASSES)
 
 
 def ensure_classes_10() -> Path:
     """Compile tools/java/tables/*.java (with the testee's, API era 0.9) against the 1.0-SNAPSHOT jar into
     build/java-1.0/ (when sources are newer)."""
-    return _compile(ensure_jar_10(), _tables_sources(), CLASSES_10)
+    return java_releases.compile_sources([ensure_jar_10()], _tables_sources(), CLASSES_10)
 
 
 def _tables_sources() -> list[Path]:
