@@ -44,10 +44,11 @@ def opened(name: str) -> Iterator[Session]:
         s.close()
 
 
-def table_fields(path: Path, columns: list[str]) -> list[dict[str, Any]]:
-    """The protocol fields of `columns` of a table, their types from its latest schema."""
+def table_fields(path: Path, columns: list[str] | None = None) -> list[dict[str, Any]]:
+    """The protocol fields of `columns` of a table (default all, in schema order), their types from its latest
+    schema."""
     types = {f.name: str(f.type) for f in read_schema(path).fields}
-    return [{"name": c, "type": types[c]} for c in columns]
+    return [{"name": c, "type": types[c]} for c in columns or types]
 
 
 def read_request(path: Path | str, fields: list[dict[str, Any]], probe: list[str] | None = None, **more: Any) -> dict:
@@ -65,7 +66,6 @@ def write_request(path: Path | str, table: dict[str, Any], commits: list[list[li
 def read_reply(name: str, path: Path, columns: list[str] | None = None, probe: list[str] | None = None) -> tuple:
     """(reply, why) of testee `name`'s read-table of a table: `columns` (default all, in schema order), probing
     with `probe` (read_request)."""
-    columns = columns or [f.name for f in read_schema(path).fields]
     with opened(name) as s:
         return s.exchange(read_request(path, table_fields(path, columns), probe), "read_table_reply")
 
@@ -73,10 +73,7 @@ def read_reply(name: str, path: Path, columns: list[str] | None = None, probe: l
 def read_replies(name: str, paths: list[Path]) -> list[tuple]:
     """(reply, why) of testee `name`'s read-table of each table (every column), all in one session."""
     with opened(name) as s:
-        return [
-            s.exchange(read_request(p, table_fields(p, [f.name for f in read_schema(p).fields])), "read_table_reply")
-            for p in paths
-        ]
+        return [s.exchange(read_request(p, table_fields(p)), "read_table_reply") for p in paths]
 
 
 def read_rows(name: str, path: Path, columns: list[str] | None = None) -> list[list[Any]]:
