@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from paimon_conform.core.findings import Finding
 from paimon_conform.table import table_layout as tl
@@ -27,14 +27,15 @@ class BucketFile:
     default_prefix: bool = False  # named with Java's default prefix although the table sets another
 
 
+DATA_SUFFIXES = (".parquet", ".orc", ".avro")
+
+
 def kind_by_suffix(name: str) -> str | None:
     """What a file with a name Java would not give it is, by its suffix alone (Java reads a file by the name its
-    manifest gives, and picks the reader by the suffix: one of the layout spec's formats): still checked when a
-    manifest refers to it."""
+    manifest gives, and picks the reader by the suffix): still checked when a manifest refers to it."""
     if name.endswith(".index"):
         return "file_index"
-    suffix = PurePosixPath(name).suffix.removeprefix(".")
-    return "data" if suffix and suffix in tl.spec()["file_names"]["formats"] else None
+    return "data" if name.endswith(DATA_SUFFIXES) else None
 
 
 def _default_prefixes(options: tl.LayoutOptions) -> tl.LayoutOptions:

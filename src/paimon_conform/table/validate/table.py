@@ -30,7 +30,7 @@ from paimon_conform.table.schema import Schemas, TableSchema, branch_folders, re
 from paimon_conform.table.validate import data_files as file_checks
 from paimon_conform.table.validate import file_scan, global_index
 from paimon_conform.table.validate.blob_files import check_blob_file
-from paimon_conform.table.validate.directories import BucketFile, kind_by_suffix, walk
+from paimon_conform.table.validate.directories import DATA_SUFFIXES, BucketFile, kind_by_suffix, walk
 from paimon_conform.table.validate.global_values import check_values
 from paimon_conform.table.validate.index_files import (
     KeyHashes,
@@ -79,14 +79,11 @@ def _read(run: FileRun, relative: str, entry: Any) -> tuple[Iterator[data_files.
     return data_files.read_windows(path), []
 
 
-SNIFFED = ("parquet", "orc", "avro")  # the formats formats.file_format knows by their magic
-
-
 def _suffix_mismatch(path: Path) -> str | None:
     """Why Java cannot read a data file whose suffix names another format than its bytes: Java picks a data
     file's reader by the suffix of its name (every release fails: "... is not a Parquet file")."""
     claimed = path.suffix.removeprefix(".")
-    if claimed not in SNIFFED:
+    if f".{claimed}" not in DATA_SUFFIXES:
         return None
     try:
         found = file_format(path)
