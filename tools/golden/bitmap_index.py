@@ -1,10 +1,11 @@
-"""Bitmap file-index payloads (V1, V2): Java-written bytes from the notes, encoder files, must-reject."""
+"""Bitmap file-index payloads (V1, V2): the valid cases Java writes, and must-reject files built from the V2 bytes
+Java writes for the notes' example (BITMAP_V2_INT, checked against Java's golden by test_java_payloads)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from .common import encoder_prov, hx, notes_prov, patch_be, reject, write_pair
+from .common import hx, patch_be, reject
 
 BITMAP_V2_INT = hx("""02 00000008 00000003 01 00000000 00000014 00000001 00000001 00000000 00000028 00000003
     00000001 00000014 00000016 00000002 0000002a 00000014 00000003 fffffffa ffffffff
@@ -13,26 +14,17 @@ BITMAP_V2_INT = hx("""02 00000008 00000003 01 00000000 00000014 00000001 0000000
 
 
 def write(out: Path) -> None:
-    """Every bitmap_index golden."""
-    bitmap_goldens(out)
+    """The derived bitmap_index goldens: must-reject only (every valid payload is Java-written:
+    tools/golden_java_payloads.py writes PAYLOAD_CASES with the releases that write the layout)."""
     bitmap_rejects(out)
 
 
-def bitmap_goldens(out: Path) -> None:
-    """Bitmap payloads: V2 bytes Java wrote (notes §7.5), encoder files for what 0.9.0 cannot write."""
-    from paimon_conform.core.types import parse_type, to_internal
-    from paimon_conform.layouts.bitmap_index import codec as bitmap
-
-    ints = [1, None, 2, 1, None, 3, 1, 2]
-    side = {"case_format": 1, "kind": "bitmap", "type": "INT", "version": 2, "row_values": ints}
-    write_pair(
-        out / "bitmap_index" / "java-notes",
-        "v2-int-with-nulls",
-        BITMAP_V2_INT,
-        side | {"provenance": notes_prov("§7.5 V2 (BitmapFileIndex, Paimon master)")},
-    )
+def payload_cases() -> list[tuple[str, dict, dict, str]]:
+    """The valid bitmap payloads: (stem, case, the writer's options, note). V2 from Paimon 1.1; a case with
+    version 1 is written with the option version=1 (1.1 on) or as 0.9's and 1.0's only version."""
     rng = __import__("random").Random(11)
-    encoder = [
+    cases = [
+        ("v2-int-with-nulls", "INT", [1, None, 2, 1, None, 3, 1, 2], 2, None, "the notes' §7.5 V2 example"),
         ("v2-strings", "STRING", ["x", "yy", None, "x", "zzz"], 2, None, "V2 null length written for a single null"),
         (
             "v2-small-blocks",
@@ -42,8 +34,8 @@ def bitmap_goldens(out: Path) -> None:
             64,
             "index-block-size 64: many index blocks",
         ),
-        ("v2-all-null", "BIGINT", [None] * 6, 2, None, "all rows null: no blocks (valid since Paimon 1.2)"),
-        ("v2-boolean", "BOOLEAN", [True, False, None, True, True], 2, None, "BOOLEAN columns (Paimon >= 1.1)"),
+        ("v2-all-null", "BIGINT", [None] * 6, 2, None, "all rows null: no blocks"),
+        ("v2-boolean", "BOOLEAN", [True, False, None, True, True], 2, None, "BOOLEAN columns"),
         (
             "v2-floats",
             "DOUBLE",
@@ -52,20 +44,18 @@ def bitmap_goldens(out: Path) -> None:
             None,
             "Double.compare order: -Infinity, -0.0, 0.0, 1.5, NaN",
         ),
+        ("v1-int-with-nulls", "INT", [1, None, 2, 1, None, 3, 1, 2], 1, None, "version 1, nulls"),
         ("v1-boolean", "BOOLEAN", [False, False, True], 1, None, "version 1 with BOOLEAN keys"),
     ]
-    for stem, type_, values, version, block, note in encoder:
-        t = parse_type(type_)
-        data = bitmap.build(t, [to_internal(t, v) for v in values], version, block or bitmap.DEFAULT_BLOCK_SIZE)
-        side = {"case_format": 1, "kind": "bitmap", "type": type_, "version": version, "row_values": values}
+    out = []
+    for stem, type_, values, version, block, note in cases:
+        case = {"case_format": 1, "kind": "bitmap", "type": type_, "version": version}
+        options = {"version": str(version)}
         if block:
-            side["index_block_size"] = block
-        write_pair(
-            out / "bitmap_index" / "encoder",
-            stem,
-            data,
-            side | {"provenance": encoder_prov("layouts.bitmap_index.codec.build"), "notes": note},
-        )
+            case["index_block_size"] = block
+            options["index-block-size"] = f"{block}b"
+        out.append((stem, case | {"row_values": values}, options, note))
+    return out
 
 
 def bitmap_rejects(out: Path) -> None:

@@ -1,4 +1,5 @@
-"""Range-bitmap payloads: Java-written bytes from the notes, encoder files, must-reject."""
+"""Range-bitmap payloads: the valid cases Java writes, and must-reject files built from the bytes Java writes for
+the notes' example (range_bitmap_int_example, checked against Java's golden by test_java_payloads)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from pathlib import Path
 
 from paimon_conform.layouts.roaring32 import codec as roaring
 
-from .common import encoder_prov, hx, notes_prov, patch_be, reject, write_pair
+from .common import hx, patch_be, reject
 
 RANGE_BITMAP_INT_HEAD = hx(
     "00000015 01 00000006 00000003 00000003 00000009 00000036"
@@ -24,29 +25,16 @@ def range_bitmap_int_example() -> bytes:
 
 
 def write(out: Path) -> None:
-    """Every range_bitmap golden."""
-    range_bitmap_goldens(out)
+    """The derived range_bitmap goldens: must-reject only (every valid payload is Java-written:
+    tools/golden_java_payloads.py writes PAYLOAD_CASES with the releases that write the layout)."""
+    range_bitmap_rejects(out, range_bitmap_int_example())
 
 
-def range_bitmap_goldens(out: Path) -> None:
-    """Range-bitmap: the notes' Java-written example (§8.6), encoder variants, must-reject payloads."""
-    from paimon_conform.core.types import parse_type, to_internal
-    from paimon_conform.layouts.range_bitmap import codec as range_bitmap
-
-    example = range_bitmap_int_example()
-    side = {"case_format": 1, "kind": "range-bitmap", "type": "INT", "row_values": [5, None, 3, 5, 9, 3]}
-    write_pair(
-        out / "range_bitmap" / "java-notes",
-        "int-example",
-        example,
-        side
-        | {
-            "provenance": notes_prov("§8.6 (RangeBitmapFileIndex, Paimon master)"),
-            "notes": "the notes give the bitmaps as value sets with their sizes; they are serialized per §9",
-        },
-    )
+def payload_cases() -> list[tuple[str, dict, dict, str]]:
+    """The valid range-bitmap payloads (Paimon 1.3 on): (stem, case, the writer's options, note)."""
     variants = [
-        ("string", "STRING", ["pear", None, "apple", "Äpfel", "", "pear", "zebra"], None, "unsigned-byte order"),
+        ("int-example", "INT", [5, None, 3, 5, 9, 3], None, "the notes' §8.6 example"),
+        ("string", "STRING", ["pear", None, "apple", "\u00c4pfel", "", "pear", "zebra"], None, "unsigned-byte order"),
         ("string-chunks", "STRING", [f"k{i:03d}" for i in range(40)], "40b", "several variable-length chunks"),
         ("bigint-chunks", "BIGINT", [i * 7 - 100 for i in range(30)] + [None], "32b", "fixed chunks of 1 + 4 keys"),
         ("tinyint", "TINYINT", [3, -128, 127, None, 3, 0], None, "chunk size 0b: one key per chunk"),
@@ -60,15 +48,13 @@ def range_bitmap_goldens(out: Path) -> None:
         ("no-rows", "INT", [], None, "no rows at all"),
         ("one-value", "SMALLINT", [7, 7, None], None, "one key: one slice"),
     ]
+    out = []
     for stem, type_, values, chunk, note in variants:
-        t = parse_type(type_)
-        data = range_bitmap.build(t, [to_internal(t, v) for v in values], chunk)
         case = {"case_format": 1, "kind": "range-bitmap", "type": type_}
         if chunk:
             case["chunk_size"] = chunk
-        case |= {"row_values": values, "provenance": encoder_prov("layouts.range_bitmap.codec.build"), "notes": note}
-        write_pair(out / "range_bitmap" / "encoder", stem, data, case)
-    range_bitmap_rejects(out, example)
+        out.append((stem, case | {"row_values": values}, {"chunk-size": chunk} if chunk else {}, note))
+    return out
 
 
 def range_bitmap_rejects(out: Path, example: bytes) -> None:

@@ -9,8 +9,11 @@
 //                    hashCode, and the extractor's bucket per count (these releases have one bucket function)
 //   read-table       FileStoreTable batch read of the latest snapshot; with "probe" (columns), TablesReader's read:
 //                    filtered reads per distinct value, rows re-hashed to their buckets, index manifest, HASH files
-//   query            file-index containers: FileIndexFormat.Reader's column readers, the predicate as PredicateBuilder
-//                    builds it, evaluated by FileIndexPredicate's own (private) visitor, reached by reflection
+//   query            file-index containers: FileIndexFormat.Reader's column readers; a lone payload (bloom-filter,
+//                    bitmap, bsi, range-bitmap: the kinds this release's FileIndexer.create makes): that index's
+//                    reader over the whole payload, as FileIndexFormat.Reader opens one; the predicate as
+//                    PredicateBuilder builds it, evaluated by FileIndexPredicate's own (private) visitor, reached by
+//                    reflection
 //   write-table      SchemaManager.createTable, then one BatchTableWrite + commit per batch (createAndCommit)
 //
 // Usage: java -cp <jar>:<classes> Testee PAIMON_VERSION JAVA_RELEASE
@@ -28,12 +31,14 @@ import org.apache.paimon.deletionvectors.DeletionVectorsIndexFile;
 import org.apache.paimon.fileindex.FileIndexFormat;
 import org.apache.paimon.fileindex.FileIndexReader;
 import org.apache.paimon.fileindex.FileIndexResult;
+import org.apache.paimon.fileindex.FileIndexer;
 import org.apache.paimon.fs.ByteArraySeekableStream;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.index.HashIndexFile;
 import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.options.MemorySize;
+import org.apache.paimon.options.Options;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.reader.RecordReader;
@@ -55,6 +60,7 @@ import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypeJsonParser;
+import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.DecimalType;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.IntIterator;
@@ -77,6 +83,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -165,7 +172,12 @@ public class Testee {
             }
         }
         caps.putArray("hash").add("binary-row");
-        caps.putArray("query").add("file-index");
+        ArrayNode queries = caps.putArray("query").add("file-index");
+        for (String kind : INDEX_KINDS) {
+            if (indexer(kind) != null) {
+                queries.add(kind);
+            }
+        }
         caps.putArray("read-table").add("table").add("probe");
         ArrayNode writes = caps.putArray("write-table");
         for (String k : TABLE_KINDS) {
@@ -376,10 +388,23 @@ public class Testee {
 
     // ------------------------------------------------------------------ query
 
+    /** The index kinds a lone payload may hold (the kit's KNOWN_INDEXES). */
+    private static final String[] INDEX_KINDS = {"bloom-filter", "bitmap", "bsi", "range-bitmap"};
+
+    /** This release's FileIndexer of `kind` for an INT column, or null when the release has no such index. */
+    static FileIndexer indexer(String kind) {
+        try {
+            return FileIndexer.create(kind, DataTypes.INT(), new Options());
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
     static void query(JsonNode request, ObjectNode reply) throws Exception {
         String kind = request.get("kind").asText();
-        if (!kind.equals("file-index")) {
-            throw new IllegalArgumentException("Paimon " + version + " reads " + kind + " only inside a file-index");
+        boolean lone = Arrays.asList(INDEX_KINDS).contains(kind);
+        if (!kind.equals("file-index") && !lone) {
+            throw new IllegalArgumentException("Paimon " + version + " has no index kind " + kind);
         }
         List<DataField> fields = new ArrayList<>();
         Iterator<Map.Entry<String, JsonNode>> types = request.get("types").fields();
@@ -391,22 +416,37 @@ public class Testee {
         RowType rowType = new RowType(fields);
         Predicate predicate = predicate(new PredicateBuilder(rowType), rowType, request.get("predicate"));
         byte[] data = unhex(request.get("data").asText());
+        Map<String, Collection<FileIndexReader>> readers = new HashMap<>();
+        if (lone) {
+            if (fields.size() != 1) {
+                throw new IllegalArgumentException("a lone " + kind + " payload has one column");
+            }
+            DataField f = fields.get(0);
+            FileIndexer indexer = FileIndexer.create(kind, f.type(), new Options());
+            readers.put(f.name(), Collections.singletonList(
+                    indexer.createReader(new ByteArraySeekableStream(data), 0, data.length)));
+            answer(evaluate(readers, predicate), reply);
+            return;
+        }
         try (FileIndexFormat.Reader reader = new FileIndexFormat.Reader(new ByteArraySeekableStream(data), rowType)) {
-            Map<String, Collection<FileIndexReader>> readers = new HashMap<>();
             for (DataField f : fields) {
                 readers.put(f.name(), reader.readColumnIndex(f.name()));
             }
-            FileIndexResult result = evaluate(readers, predicate);
-            Iterator<Integer> it = ReleaseApi.bitmapRows(result);
-            if (it != null) {
-                reply.put("result", "rows");
-                ArrayNode rows = reply.putArray("rows");
-                while (it.hasNext()) {
-                    rows.add(Integer.toUnsignedLong(it.next()));
-                }
-            } else {
-                reply.put("result", result.remain() ? "remain" : "skip");
+            answer(evaluate(readers, predicate), reply);
+        }
+    }
+
+    /** A query's reply: the rows a bitmap result names, or whether the file remains. */
+    static void answer(FileIndexResult result, ObjectNode reply) {
+        Iterator<Integer> it = ReleaseApi.bitmapRows(result);
+        if (it != null) {
+            reply.put("result", "rows");
+            ArrayNode rows = reply.putArray("rows");
+            while (it.hasNext()) {
+                rows.add(Integer.toUnsignedLong(it.next()));
             }
+        } else {
+            reply.put("result", result.remain() ? "remain" : "skip");
         }
     }
 

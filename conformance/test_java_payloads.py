@@ -1,0 +1,89 @@
+"""File-index payloads written by the Java releases that write each kind (tools/golden_java_payloads.py):
+they regenerate byte for byte, every probe Java answered is answered alike by the kit (or pinned in that
+release's failure list, both ways), and the bytes the must-reject files are built from are Java's."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from support.environment import GOLDEN, ROOT
+
+from golden import bitmap_index, bsi, range_bitmap
+from paimon_conform.testee import failures, queries
+
+EVIDENCE = ("java",)
+
+LAYOUTS = ("bitmap_index", "bsi", "range_bitmap")
+SIDECARS = sorted(p for layout in LAYOUTS for p in (GOLDEN / layout).glob("java-*/*.json"))
+# The cases a release is asked to write and refuses (its writer raises): pinned, and checked by regenerating.
+NOT_WRITTEN = {
+    ("0.9.0", "bitmap_index/v1-boolean"),  # BitmapFileIndex 0.9 has no BOOLEAN keys (ClassCastException)
+    ("1.1.1", "bitmap_index/v2-all-null"),  # BitmapFileIndex 1.1 V2 writer: NullPointerException with no key
+}
+
+
+def _committed() -> dict[str, bytes]:
+    return {
+        p.relative_to(GOLDEN).as_posix(): p.read_bytes()
+        for p in (*SIDECARS, *(s.with_suffix(".bin") for s in SIDECARS))
+    }
+
+
+def test_payload_goldens_regenerate_byte_for_byte(tmp_path):
+    """Every release writes the committed payloads and answers the probes as recorded; the cases it refuses are
+    exactly the pinned ones."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "golden_java_payloads.py"), "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    refused = {
+        (line.split()[2], line.split()[6].rstrip(":"))
+        for line in done.stdout.splitlines()
+        if " does not write " in line
+    }
+    assert refused == NOT_WRITTEN
+    made = {p.relative_to(tmp_path).as_posix(): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    committed = _committed()
+    assert len(committed) >= 2 * 40
+    assert sorted(made) == sorted(committed)
+    assert [name for name in committed if made[name] != committed[name]] == []
+
+
+def _listed(version: str) -> frozenset[str]:
+    return frozenset(failures.load(ROOT / "tools" / "testees" / "failures" / f"java-{version}.txt"))
+
+
+@pytest.mark.parametrize("sidecar", SIDECARS, ids=[p.relative_to(GOLDEN).with_suffix("").as_posix() for p in SIDECARS])
+def test_kit_answers_every_probe_as_the_writing_release(sidecar):
+    """The kit's query answer equals the writing release's reader's, except where that release's failure list
+    pins a difference (a listed probe that now agrees fails too)."""
+    case = json.loads(sidecar.read_text())
+    version = case["provenance"]["paimon_version"]
+    name = sidecar.relative_to(GOLDEN).with_suffix("").as_posix()
+    data = sidecar.with_suffix(".bin").read_bytes()
+    columns = queries.open_columns(case["kind"], data, {queries.LONE_COLUMN: case["type"]})
+    probes = case["java_reader"]["probes"]
+    assert [p["predicate"] for p in probes] == queries.predicates(name, case)
+    listed = _listed(version)
+    for n, probe in enumerate(probes, 1):
+        kit = queries.evaluate(probe["predicate"], columns)
+        java = probe["reply"]
+        agree = "error" not in java and (kit["result"], kit.get("rows")) == (java["result"], java.get("rows"))
+        assert agree != (f"query:{name}/{n:02d}" in listed), (n, probe["predicate"], kit, java)
+
+
+def test_must_reject_bases_are_the_bytes_java_writes():
+    """The valid payloads the must-reject files are patched from (the notes' examples) are what Java writes."""
+    assert (GOLDEN / "bitmap_index" / "java-1.1.1" / "v2-int-with-nulls.bin").read_bytes() == bitmap_index.BITMAP_V2_INT
+    assert (GOLDEN / "bitmap_index" / "java-2.0.0" / "v2-int-with-nulls.bin").read_bytes() == bitmap_index.BITMAP_V2_INT
+    assert (GOLDEN / "bsi" / "java-1.0.1" / "int-positive-and-negative.bin").read_bytes() == bsi.BSI_INT
+    assert (GOLDEN / "bsi" / "java-2.0.0" / "int-positive-and-negative.bin").read_bytes() == bsi.BSI_INT
+    example = range_bitmap.range_bitmap_int_example()
+    assert (GOLDEN / "range_bitmap" / "java-1.3.1" / "int-example.bin").read_bytes() == example
+    assert (GOLDEN / "range_bitmap" / "java-2.0.0" / "int-example.bin").read_bytes() == example
