@@ -11,12 +11,12 @@ import sys
 import pytest
 from support.environment import GOLDEN, ROOT
 
-from golden import bitmap_index, bsi, range_bitmap
+from golden import bitmap_index, bloom_filter, bsi, range_bitmap
 from paimon_conform.testee import failures, queries
 
 EVIDENCE = ("java",)
 
-LAYOUTS = ("bitmap_index", "bsi", "range_bitmap")
+LAYOUTS = ("bloom_filter", "bitmap_index", "bsi", "range_bitmap")
 SIDECARS = sorted(p for layout in LAYOUTS for p in (GOLDEN / layout).glob("java-*/*.json"))
 # The cases a release is asked to write and refuses (its writer raises): pinned, and checked by regenerating.
 NOT_WRITTEN = {
@@ -84,6 +84,9 @@ def test_must_reject_bases_are_the_bytes_java_writes():
     assert (GOLDEN / "bitmap_index" / "java-2.0.0" / "v2-int-with-nulls.bin").read_bytes() == bitmap_index.BITMAP_V2_INT
     assert (GOLDEN / "bsi" / "java-1.0.1" / "int-positive-and-negative.bin").read_bytes() == bsi.BSI_INT
     assert (GOLDEN / "bsi" / "java-2.0.0" / "int-positive-and-negative.bin").read_bytes() == bsi.BSI_INT
+    for version in ("0.9.0", "2.0.0"):
+        for stem, _type, _values, data in bloom_filter.JAVA_PAYLOADS:
+            assert (GOLDEN / "bloom_filter" / f"java-{version}" / f"{stem}.bin").read_bytes() == data
     example = range_bitmap.range_bitmap_int_example()
     assert (GOLDEN / "range_bitmap" / "java-1.3.1" / "int-example.bin").read_bytes() == example
     assert (GOLDEN / "range_bitmap" / "java-2.0.0" / "int-example.bin").read_bytes() == example

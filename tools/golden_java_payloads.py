@@ -27,11 +27,12 @@ import paimon_java
 from golden.common import ROOT, write_pair
 from golden.evidence import java_written
 
-from golden import bitmap_index, bsi, range_bitmap
+from golden import bitmap_index, bloom_filter, bsi, range_bitmap
 from paimon_conform.testee import queries
 
 # layout -> (its case module, the releases that write its goldens: the first that writes it, 2.0.0)
 RELEASES = {
+    "bloom_filter": (bloom_filter, ("0.9.0", "2.0.0")),
     "bitmap_index": (bitmap_index, ("0.9.0", "1.1.1", "2.0.0")),
     "bsi": (bsi, ("1.0.1", "2.0.0")),
     "range_bitmap": (range_bitmap, ("1.3.1", "2.0.0")),
@@ -85,7 +86,7 @@ def main() -> int:
                     "kind": case["kind"],
                     "type": case["type"],
                     "options": options,
-                    "row_values": case["row_values"],
+                    "row_values": case.get("row_values", case.get("values")),
                     "probes": queries.predicates(f"{layout}/java-{version}/{stem}", case),
                 }
                 for stem, case, options, note in chosen
@@ -104,8 +105,11 @@ def main() -> int:
                         " payload, FileIndexPredicate's visitor",
                         "probes": entry["probes"],
                     }
+                    data = (Path(tmp) / f"{stem}.bin").read_bytes()
+                    if hasattr(module, "complete"):  # a case whose structure comes from the bytes (bloom bits)
+                        case = module.complete(case, data)
                     side = case | {"provenance": provenance(version, case["kind"]), "java_reader": reader}
-                    write_pair(target, stem, (Path(tmp) / f"{stem}.bin").read_bytes(), side | {"notes": note})
+                    write_pair(target, stem, data, side | {"notes": note})
     print(f"golden_java_payloads: wrote the payload goldens of {', '.join(RELEASES)} under {args.out}")
     return 0
 

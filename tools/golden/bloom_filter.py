@@ -1,10 +1,10 @@
-"""Bloom-filter payloads on their own: Java-written bytes from the notes, encoder files, must-reject."""
+"""Bloom-filter payloads on their own: the valid cases Java writes, and must-reject files."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from .common import encoder_prov, hx, notes_prov, patch_be, reject, write_pair
+from .common import hx, patch_be, reject
 
 NOTES_OPTIONS = {"items": 10, "fpp": 0.1}  # the notes' examples: 48 bits, k = 3
 JAVA_PAYLOADS = [
@@ -27,15 +27,12 @@ def _side(type_: str, data: bytes, values: list, options: dict) -> dict:
     }
 
 
-def write(out: Path) -> None:
-    """Bloom filter: the notes' Java payloads (§6.4), encoder payloads of every hashed type, must-reject."""
-    from paimon_conform.core.types import parse_type, to_internal
-    from paimon_conform.layouts.bloom_filter import codec as bloom
-
-    for stem, type_, values, data in JAVA_PAYLOADS:
-        side = _side(type_, data, values, NOTES_OPTIONS)
-        write_pair(out / "bloom_filter" / "java-notes", stem, data, side | {"provenance": notes_prov("§6.4")})
-    for stem, type_, values, options, note in [
+def payload_cases() -> list[tuple[str, dict, dict, str]]:
+    """The valid bloom-filter payloads: (stem, case without its bits, the writer's options, note); `complete`
+    adds the structure from the bytes Java writes."""
+    cases = [
+        ("int-1-to-5-and-null", "INT", [1, 2, 3, 4, 5, None], NOTES_OPTIONS, "the notes' §6.4 example"),
+        ("string-a-bb-ccc", "STRING", ["a", "bb", "ccc"], NOTES_OPTIONS, "the notes' §6.4 example"),
         ("tinyint-and-smallint", "SMALLINT", [-32768, -1, 0, 1, 32767], {"items": 5, "fpp": 0.01}, "wang64 of int"),
         ("bigint-extremes", "BIGINT", [-(2**63), -1, 0, 2**63 - 1], {"items": 4, "fpp": 0.05}, "wang64 of long"),
         ("float-signs-and-nan", "FLOAT", [-0.0, 0.0, 1.5, -1.5, "NaN"], {"items": 5, "fpp": 0.1}, "float bits"),
@@ -57,12 +54,27 @@ def write(out: Path) -> None:
             "epoch micros for precision > 3",
         ),
         ("string-many", "STRING", [f"v{i}" for i in range(200)], {"items": 100, "fpp": 0.01}, "more values than items"),
-    ]:
-        t = parse_type(type_)
-        data = bloom.build(t, [to_internal(t, v) for v in values], options["items"], options["fpp"])
-        side = _side(type_, data, values, options)
-        prov = encoder_prov("layouts.bloom_filter.codec.build")
-        write_pair(out / "bloom_filter" / "encoder", stem, data, side | {"provenance": prov, "notes": note})
+    ]
+    return [
+        (
+            stem,
+            {"case_format": 1, "kind": "bloom-filter", "type": type_, "values": values, "options": options},
+            {k: str(v) for k, v in options.items()},
+            note,
+        )
+        for stem, type_, values, options, note in cases
+    ]
+
+
+def complete(case: dict, data: bytes) -> dict:
+    """A payload case with the structure of the bytes Java wrote for it (what inspect gives)."""
+    return _side(case["type"], data, case["values"], case["options"])
+
+
+def write(out: Path) -> None:
+    """The derived bloom-filter goldens: must-reject files built from the notes' §6.4 INT payload (JAVA_PAYLOADS,
+    checked against Java's golden by test_java_payloads); every valid payload is Java-written
+    (tools/golden_java_payloads.py)."""
     f = out / "bloom_filter" / "must-reject"
     good = JAVA_PAYLOADS[0][3]
     reject(f, "shorter-than-4-bytes", "bloom-filter", good[:3], "TRUNCATED", "num_hash_functions", 0, "3 bytes")
