@@ -153,8 +153,8 @@ def test_corpus_fails_when_a_golden_is_wrong(tmp_path):
     import shutil
 
     root = tmp_path / "golden"
-    shutil.copytree(GOLDEN / "deletion_vectors" / "java-notes", root / "deletion_vectors" / "java-notes")
-    (root / "deletion_vectors" / "java-notes" / "dvindex-32.bin").write_bytes(BAD_CRC.read_bytes())
+    shutil.copytree(GOLDEN / "deletion_vectors" / "java-2.0.0", root / "deletion_vectors" / "java-2.0.0")
+    (root / "deletion_vectors" / "java-2.0.0" / "dvindex-32.bin").write_bytes(BAD_CRC.read_bytes())
     assert cli.main(["--golden", str(root), "corpus"]) == 1
 
 
@@ -210,14 +210,14 @@ def test_corpus_in_processes_reports_the_same(tmp_path, capsys):
     import shutil
 
     root = tmp_path / "golden"
-    for part in ("deletion_vectors/must-reject", "deletion_vectors/java-notes", "bloom_filter"):
+    for part in ("deletion_vectors/must-reject", "deletion_vectors/java-2.0.0", "bloom_filter"):
         shutil.copytree(GOLDEN / part, root / part)
     shutil.copytree(GOLDEN / "tables" / "java-0.9.0" / "pk-dynamic-parquet", root / "tables" / "j" / "pk")
     shutil.copy(GOLDEN / "tables" / "java-0.9.0" / "pk-dynamic-parquet.json", root / "tables" / "j" / "pk.json")
     # an ORC table: the workers read it through the ORC reader each forks at its start (orc_isolated.fork_worker)
     shutil.copytree(GOLDEN / "tables" / "java-0.9.0" / "pk-fixed4-orc-mor", root / "tables" / "j" / "orc")
     shutil.copy(GOLDEN / "tables" / "java-0.9.0" / "pk-fixed4-orc-mor.json", root / "tables" / "j" / "orc.json")
-    (root / "deletion_vectors" / "java-notes" / "dvindex-32.bin").write_bytes(BAD_CRC.read_bytes())
+    (root / "deletion_vectors" / "java-2.0.0" / "dvindex-32.bin").write_bytes(BAD_CRC.read_bytes())
     reports = []
     for jobs in ("1", "2"):
         out = tmp_path / f"corpus-{jobs}.json"

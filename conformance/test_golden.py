@@ -39,7 +39,7 @@ def ids(paths):
 def test_corpus_is_complete():
     """The corpus covers every producer the issue names."""
     producers = {p.parent.name for p in ALL}
-    assert {"java-0.9.0", "java-notes", "encoder", "must-reject"} <= producers
+    assert {"java-0.9.0", "java-2.0.0", "encoder", "must-reject"} <= producers
     java_dv = [p for p in VALID if p.parent.name == "java-0.9.0" and p.parent.parent.name == "deletion_vectors"]
     assert len(java_dv) >= 14
     assert any(

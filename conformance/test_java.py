@@ -203,7 +203,7 @@ def test_what_java_0_9_does_with_the_must_reject_files(paimon_java, tmp_path):
 
 def test_java_reads_manifest_lengths_by_the_32_bit_convention(paimon_java, tmp_path):
     """Java checks the manifest length against the length word (the 32-bit convention)."""
-    dv32 = ROOT / "golden" / "deletion_vectors" / "java-notes" / "dvindex-32.bin"
+    dv32 = ROOT / "golden" / "deletion_vectors" / "java-2.0.0" / "dvindex-32.bin"
     request = {
         "deletion_vectors": [
             {

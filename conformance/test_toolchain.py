@@ -65,7 +65,7 @@ def test_wrapper_keeps_integers_beyond_32_bits_exact(tmp_path):
 def test_generated_parser_is_a_usable_library():
     from paimon_layouts.deletion_vectors import DeletionVectors
 
-    data = (ROOT / "golden" / "deletion_vectors" / "java-notes" / "dvindex-32.bin").read_bytes()
+    data = (ROOT / "golden" / "deletion_vectors" / "java-2.0.0" / "dvindex-32.bin").read_bytes()
     dv = DeletionVectors.from_bytes(data)
     assert [v.len_manifest for v in dv.vectors] == [24, 22]
     assert [c.body.values for c in dv.vectors[0].blob.bitmap.containers] == [[2, 3]]

@@ -1,5 +1,6 @@
-"""Deletion-vector index files: Java-written bytes from the notes, reference-encoder files for the
-64-bit vectors the 0.9.0 jar cannot write, and the must-reject corpus.
+"""Deletion-vector index files: the cases Java 1.2.0 and 2.0.0 write (java_cases), the one file no release
+writes (encoder/), and the must-reject corpus built from the notes' dvindex-32 (DVINDEX_32, checked equal to
+Java's bytes by test_java_encoded).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from paimon_conform.layouts.deletion_vectors import entry as dv
 from paimon_conform.layouts.roaring32 import codec as roaring
 from paimon_conform.layouts.roaring64 import codec as roaring64
 
-from .common import crc_frame, encoder_prov, hx, notes_prov, raw_roaring, reject, runs, write_pair
+from .common import crc_frame, encoder_prov, hx, raw_roaring, reject, runs, write_pair
 
 DVINDEX_32 = hx(
     "01 00000018 5e43f2d0 3a300000 01000000 0000 0100 10000000 0200 0300 c898f63d"
@@ -40,73 +41,58 @@ def vec(kind: str, ranges: list[list[int]], offset: int, length: int, **extra) -
 
 
 def write(out: Path) -> None:
-    """Every deletion_vectors golden: java-notes/, encoder/, must-reject/."""
-    notes(out)
+    """The derived deletion_vectors goldens: the file no release writes (encoder/) and must-reject/; the notes'
+    files and the 64-bit cases are Java-written (java_cases, tools/golden_java_encoded.py)."""
     encoder(out)
     dv_rejects(out)
 
 
-def notes(out: Path) -> None:
-    """Java-written bytes from the notes."""
-    d = out / "deletion_vectors" / "java-notes"
-    write_pair(
-        d,
-        "dvindex-32",
-        DVINDEX_32,
-        dv_case(
-            [vec("bitmap32", [[2, 3]], 1, 24), vec("bitmap32", [[1, 1]], 33, 22)],
-            provenance=notes_prov("§4.6; Paimon's paimon-core/src/test/resources/compatibility/dvindex-32"),
-            notes="DeletionVectorsIndexFileTest.testReadOldDeletionVector32Bit reads it with lengths 24 and 22.",
+def java_cases() -> list[tuple[str, dict, str]]:
+    """The files Java 1.2.0 and 2.0.0 write through the testee's encode (DeletionVectorsIndexFile.write):
+    (stem, case, note). The notes' dvindex-32 / dvindex-64 (Paimon's own compatibility files) among them."""
+    out = [
+        (
+            "dvindex-32",
+            dv_case([vec("bitmap32", [[2, 3]], 1, 24), vec("bitmap32", [[1, 1]], 33, 22)]),
+            "the bytes of Paimon's compatibility/dvindex-32 (notes §4.6), read by Java with lengths 24 and 22",
         ),
-    )
-    write_pair(
-        d,
-        "dvindex-64",
-        DVINDEX_64,
-        dv_case(
-            [vec("bitmap64", [[2, 3]], 1, 44), vec("bitmap64", [[1, 1]], 45, 42)],
-            provenance=notes_prov("§4.6; Paimon's paimon-core/src/test/resources/compatibility/dvindex-64"),
-            notes="DeletionVectorsIndexFileTest.testReadOldDeletionVector64Bit reads it with lengths 44 and 42.",
+        (
+            "dvindex-64",
+            dv_case([vec("bitmap64", [[2, 3]], 1, 44), vec("bitmap64", [[1, 1]], 45, 42)]),
+            "the bytes of Paimon's compatibility/dvindex-64 (notes §4.6), read by Java with lengths 44 and 42",
         ),
-    )
-    write_pair(
-        d,
-        "bitmap64-empty",
-        b"\x01" + DV64_EMPTY_VECTOR,
-        dv_case(
-            [vec("bitmap64", [], 1, 20)],
-            provenance=notes_prov("§4.6 '64-bit, empty' (Bitmap64DeletionVector); version byte prepended"),
-            notes="An empty 64-bit vector; its manifest length is 20 (whole frame).",
-        ),
-    )
-
-
-def encoder(out: Path) -> None:
-    """Reference-encoder files for 64-bit vectors the 0.9.0 jar cannot write."""
+        ("bitmap64-empty", dv_case([vec("bitmap64", [], 1, 20)]), "an empty 64-bit vector: manifest length 20"),
+    ]
     two = [[5, 5], [2 * 2**32 + 7, 2 * 2**32 + 7]]
-    d = out / "deletion_vectors" / "encoder"
-    cases_ = [
+    for stem, vectors, note in [
         ("bitmap64-gap-bucket", [("bitmap64", two)], "64-bit vector whose middle bucket is empty."),
         (
             "bitmap64-many-vectors",
             [("bitmap64", [[i, i + 10 * i]] if i % 3 else [[2**32 * i, 2**32 * i + 5]]) for i in range(12)],
             "Twelve 64-bit vectors, some beyond 2^32.",
         ),
-        (
-            "mixed-32-and-64",
-            [("bitmap32", [[2, 3]]), ("bitmap64", [[2, 3]]), ("bitmap32", [])],
-            "A file may hold both kinds; each keeps its own manifest-length convention.",
-        ),
-    ]
-    for stem, vectors, note in cases_:
-        data, ranges = dv.encode_file([(k, roaring.from_ranges(r)) for k, r in vectors])
-        entries = [vec(k, r, o, n) for (k, r), (o, n) in zip(vectors, ranges, strict=True)]
-        write_pair(
-            d,
-            stem,
-            data,
-            dv_case(entries, provenance=encoder_prov("layouts.deletion_vectors.entry.encode_file"), notes=note),
-        )
+    ]:
+        _, ranges = dv.encode_file([(k, roaring.from_ranges(r)) for k, r in vectors])
+        out.append((stem, dv_case([vec(k, r, o, n) for (k, r), (o, n) in zip(vectors, ranges, strict=True)]), note))
+    return out
+
+
+def encoder(out: Path) -> None:
+    """The reference encoder's file no Java release writes: 32- and 64-bit vectors in one file."""
+    d = out / "deletion_vectors" / "encoder"
+    vectors = [("bitmap32", [[2, 3]]), ("bitmap64", [[2, 3]]), ("bitmap32", [])]
+    data, ranges = dv.encode_file([(k, roaring.from_ranges(r)) for k, r in vectors])
+    entries = [vec(k, r, o, n) for (k, r), (o, n) in zip(vectors, ranges, strict=True)]
+    note = (
+        "A file holding both kinds, each with its own manifest-length convention: DeletionVectorsIndexFile writes one"
+        " kind per file (the table's deletion-vectors.bitmap64), so no release writes it; readers take it."
+    )
+    write_pair(
+        d,
+        "mixed-32-and-64",
+        data,
+        dv_case(entries, provenance=encoder_prov("layouts.deletion_vectors.entry.encode_file"), notes=note),
+    )
 
 
 def dv_rejects(out: Path) -> None:

@@ -1,4 +1,4 @@
-"""Standalone 32-bit RoaringBitmaps: Java-written bytes from the notes and the must-reject corpus."""
+"""Standalone 32-bit RoaringBitmaps: the cases Java writes, and the must-reject corpus."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from paimon_conform.layouts.roaring32 import codec as roaring
 
-from .common import hx, notes_prov, raw_roaring, reject, write_pair
+from .common import hx, raw_roaring, reject
 
 ROARING_RUN_AND_ARRAY = hx("3b300100 01 0000 6300 0100 0000 0100 0000 6300 7011")
 
@@ -15,34 +15,20 @@ ROARING_RUN_AND_ARRAY = hx("3b300100 01 0000 6300 0100 0000 0100 0000 6300 7011"
 ROARING_EMPTY = hx("3a300000 00000000")
 
 
+def java_cases() -> list[tuple[str, dict, str]]:
+    """The bitmaps Java writes through the testee's encode (RoaringBitmap32.serialize): (stem, case, note)."""
+    return [
+        (
+            "run-and-array",
+            {"case_format": 1, "kind": "roaring32", "cardinality": 101, "ranges": [[0, 99], [70000, 70000]]},
+            "the notes' §4.6 {0..99, 70000}: one run container and one array container; no offset header",
+        ),
+        ("empty", {"case_format": 1, "kind": "roaring32", "cardinality": 0, "ranges": []}, "the notes' empty bitmap"),
+    ]
+
+
 def write(out: Path) -> None:
-    """Every roaring32 golden: java-notes/ and must-reject/."""
-    r = out / "roaring32" / "java-notes"
-    write_pair(
-        r,
-        "run-and-array",
-        ROARING_RUN_AND_ARRAY,
-        {
-            "case_format": 1,
-            "kind": "roaring32",
-            "cardinality": 101,
-            "ranges": [[0, 99], [70000, 70000]],
-            "provenance": notes_prov("§4.6 '32-bit {0..99, 70000}' (BitmapDeletionVector bitmap after the magic)"),
-            "notes": "One run container and one array container; no offset header (fewer than 4 containers).",
-        },
-    )
-    write_pair(
-        r,
-        "empty",
-        ROARING_EMPTY,
-        {
-            "case_format": 1,
-            "kind": "roaring32",
-            "cardinality": 0,
-            "ranges": [],
-            "provenance": notes_prov("§4.6 / §9 '32-bit, empty'"),
-        },
-    )
+    """The derived roaring32 goldens: must-reject/ (the valid ones are Java-written: java_cases)."""
     f = out / "roaring32" / "must-reject"
     reject(
         f,

@@ -1,6 +1,8 @@
-"""File-index payloads written by the Java releases that write each kind (tools/golden_java_payloads.py):
-they regenerate byte for byte, every probe Java answered is answered alike by the kit (or pinned in that
-release's failure list, both ways), and the bytes the must-reject files are built from are Java's."""
+"""Goldens written by the Java releases that write each layout: lone file-index payloads
+(tools/golden_java_payloads.py) and what the testees' encode writes, deletion vectors and 32-bit bitmaps
+(tools/golden_java_encoded.py). They regenerate byte for byte; every probe Java answered is answered alike by
+the kit (or pinned in that release's failure list, both ways); Java reads back what it wrote as the sidecar
+says; and the bytes the must-reject files are patched from are Java's."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ import sys
 import pytest
 from support.environment import GOLDEN, ROOT
 
-from golden import bitmap_index, bloom_filter, bsi, range_bitmap
+from golden import bitmap_index, bloom_filter, bsi, deletion_vectors, range_bitmap, roaring32
+from paimon_conform.core import cases
 from paimon_conform.testee import failures, queries
 
 EVIDENCE = ("java",)
@@ -90,3 +93,42 @@ def test_must_reject_bases_are_the_bytes_java_writes():
     example = range_bitmap.range_bitmap_int_example()
     assert (GOLDEN / "range_bitmap" / "java-1.3.1" / "int-example.bin").read_bytes() == example
     assert (GOLDEN / "range_bitmap" / "java-2.0.0" / "int-example.bin").read_bytes() == example
+
+
+ENCODED = sorted(p for layout in ("deletion_vectors", "roaring32") for p in (GOLDEN / layout).glob("java-[12]*/*.json"))
+
+
+def test_encoded_goldens_regenerate_byte_for_byte(tmp_path):
+    """The testees of 1.2.0 and 2.0.0 write exactly the committed files, and refuse none of the cases."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "golden_java_encoded.py"), "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert " does not write " not in done.stdout
+    made = {p.relative_to(tmp_path).as_posix(): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    committed = {p.relative_to(GOLDEN).as_posix(): p.read_bytes() for s in ENCODED for p in (s, s.with_suffix(".bin"))}
+    assert len(committed) == 2 * (2 * len(deletion_vectors.java_cases()) + len(roaring32.java_cases()))
+    assert sorted(made) == sorted(committed)
+    assert [name for name in committed if made[name] != committed[name]] == []
+
+
+@pytest.mark.parametrize("sidecar", ENCODED, ids=[p.relative_to(GOLDEN).with_suffix("").as_posix() for p in ENCODED])
+def test_java_reads_back_what_it_wrote_as_the_sidecar_says(sidecar):
+    case = json.loads(sidecar.read_text())
+    assert case["java_reader"]["case"] == cases.content(case)
+
+
+def test_reject_bases_of_the_encoded_layouts_are_java_bytes():
+    """dvindex-32 (Paimon's compatibility file, the base of the DV must-reject files), dvindex-64 and the 32-bit
+    bitmaps the roaring32 rejects start from are what Java 1.2.0 and 2.0.0 write."""
+    for version in ("1.2.0", "2.0.0"):
+        dv = GOLDEN / "deletion_vectors" / f"java-{version}"
+        assert (dv / "dvindex-32.bin").read_bytes() == deletion_vectors.DVINDEX_32
+        assert (dv / "dvindex-64.bin").read_bytes() == deletion_vectors.DVINDEX_64
+        assert (dv / "bitmap64-empty.bin").read_bytes() == b"\x01" + deletion_vectors.DV64_EMPTY_VECTOR
+    r32 = GOLDEN / "roaring32" / "java-2.0.0"
+    assert (r32 / "run-and-array.bin").read_bytes() == roaring32.ROARING_RUN_AND_ARRAY
+    assert (r32 / "empty.bin").read_bytes() == roaring32.ROARING_EMPTY

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Regenerate the goldens the Java testees write through their `encode`, with the releases that write them.
+
+    python tools/golden_java_encoded.py [--out DIR]
+
+Each layout's Java cases (tools/golden/<layout>.py java_cases) are sent to the testee of each release in
+RELEASES (tools/testees/java_paimon.py: DeletionVectorsIndexFile.write, RoaringBitmap32.serialize of that
+release's jar) and the bytes it answers are stored as <out>/<layout>/java-<release>/<stem>.bin with the case
+and the release's provenance. Java's own decode of those bytes (the same testee) is recorded as the
+sidecar's java_reader. A case a release refuses to encode is reported, never stored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+import java_releases
+from golden.common import ROOT, write_pair
+from golden.evidence import java_written
+
+from golden import deletion_vectors, roaring32
+from paimon_conform.core import cases
+from paimon_conform.testee.process import Session
+
+TESTEE = ROOT / "tools" / "testees" / "java_paimon.py"
+# layout -> (its case module, the releases that write its goldens: the first with 64-bit vectors and 2.0.0;
+# 0.9.0's own 32-bit files are written by tools/golden_java.py)
+RELEASES = {
+    "deletion_vectors": (deletion_vectors, ("1.2.0", "2.0.0")),
+    "roaring32": (roaring32, ("2.0.0",)),
+}
+HOW = {
+    "deletion-vectors": "DeletionVectorsIndexFile.write of the vectors (one kind per file, as the table writes it)",
+    "roaring32": "RoaringBitmap32 of the ranges, runOptimize(), serialize()",
+}
+
+
+def provenance(version: str, kind: str) -> dict:
+    """Which release's jar wrote a file, and how."""
+    jar = java_releases.release(version).jar
+    return {
+        "producer": "java-paimon",
+        "paimon_version": version,
+        "artifact": f"{jar.coordinate} (Maven Central)",
+        "artifact_sha256": jar.sha256,
+        "how": f"the Java testee's encode (tools/java/testee/Testee.java): {HOW[kind]}",
+        "evidence": java_written(version),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "golden", help="golden root to write into")
+    args = parser.parse_args()
+    for layout, (module, versions) in RELEASES.items():
+        for version in versions:
+            target = args.out / layout / f"java-{version}"
+            if target.exists():
+                shutil.rmtree(target)
+            session = Session([sys.executable, str(TESTEE), version], timeout=120)
+            try:
+                for stem, case, note in module.java_cases():
+                    reply, why = session.exchange({"op": "encode", "case": case}, "encode_reply")
+                    if reply is None:
+                        print(f"golden_java_encoded: Java {version} does not write {layout}/{stem}: {why}")
+                        continue
+                    data = bytes.fromhex(reply["data"])
+                    back, why = session.exchange(
+                        {"op": "decode", "kind": case["kind"], "data": data.hex()}, "decode_reply"
+                    )
+                    if back is None:
+                        raise SystemExit(f"Java {version} cannot read back its own {layout}/{stem}: {why}")
+                    reader = {"method": "the Java testee's decode of these bytes", "case": cases.content(back["case"])}
+                    side = case | {"provenance": provenance(version, case["kind"]), "java_reader": reader}
+                    write_pair(target, stem, data, side | {"notes": note})
+            finally:
+                session.close()
+    print(f"golden_java_encoded: wrote the encoded goldens of {', '.join(RELEASES)} under {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
