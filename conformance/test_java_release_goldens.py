@@ -13,7 +13,7 @@ import sys
 import pytest
 from support.environment import GOLDEN, ROOT
 
-from golden import bitmap_index, bloom_filter, bsi, deletion_vectors, range_bitmap, roaring32
+from golden import bitmap_index, blob_descriptor, bloom_filter, bsi, deletion_vectors, range_bitmap, roaring32
 from paimon_conform.core import cases
 from paimon_conform.testee import failures, queries
 
@@ -95,11 +95,13 @@ def test_must_reject_bases_are_the_bytes_java_writes():
     assert (GOLDEN / "range_bitmap" / "java-2.0.0" / "int-example.bin").read_bytes() == example
 
 
-ENCODED = sorted(p for layout in ("deletion_vectors", "roaring32") for p in (GOLDEN / layout).glob("java-[12]*/*.json"))
+ENCODED_LAYOUTS = ("deletion_vectors", "roaring32", "blob_descriptor")
+ENCODED = sorted(p for layout in ENCODED_LAYOUTS for p in (GOLDEN / layout).glob("java-[12]*/*.json"))
 
 
 def test_encoded_goldens_regenerate_byte_for_byte(tmp_path):
-    """The testees of 1.2.0 and 2.0.0 write exactly the committed files, and refuse none of the cases."""
+    """The testees of the releases that write each layout write exactly the committed files, and refuse none of
+    the cases."""
     done = subprocess.run(
         [sys.executable, str(ROOT / "tools" / "golden_java_encoded.py"), "--out", str(tmp_path)],
         capture_output=True,
@@ -110,7 +112,8 @@ def test_encoded_goldens_regenerate_byte_for_byte(tmp_path):
     assert " does not write " not in done.stdout
     made = {p.relative_to(tmp_path).as_posix(): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     committed = {p.relative_to(GOLDEN).as_posix(): p.read_bytes() for s in ENCODED for p in (s, s.with_suffix(".bin"))}
-    assert len(committed) == 2 * (2 * len(deletion_vectors.java_cases()) + len(roaring32.java_cases()))
+    files = 2 * len(deletion_vectors.java_cases()) + len(roaring32.java_cases()) + 2 * len(blob_descriptor.java_cases())
+    assert len(committed) == 2 * files
     assert sorted(made) == sorted(committed)
     assert [name for name in committed if made[name] != committed[name]] == []
 

@@ -4,10 +4,11 @@
     python tools/golden_java_encoded.py [--out DIR]
 
 Each layout's Java cases (tools/golden/<layout>.py java_cases) are sent to the testee of each release in
-RELEASES (tools/testees/java_paimon.py: DeletionVectorsIndexFile.write, RoaringBitmap32.serialize of that
-release's jar) and the bytes it answers are stored as <out>/<layout>/java-<release>/<stem>.bin with the case
-and the release's provenance. Java's own decode of those bytes (the same testee) is recorded as the
-sidecar's java_reader. A case a release refuses to encode is reported, never stored.
+RELEASES (tools/testees/java_paimon.py: DeletionVectorsIndexFile.write, RoaringBitmap32.serialize,
+BlobDescriptor.serialize of that release's jar) and the bytes it answers are stored as
+<out>/<layout>/java-<release>/<stem>.bin with the case and the release's provenance. Java's own decode of
+those bytes (the same testee) is recorded as the sidecar's java_reader. A case a release refuses to encode
+is reported, never stored.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import java_releases
 from golden.common import ROOT, write_pair
 from golden.evidence import java_written
 
-from golden import deletion_vectors, roaring32
+from golden import blob_descriptor, deletion_vectors, roaring32
 from paimon_conform.core import cases
 from paimon_conform.testee.process import Session
 
@@ -31,10 +32,12 @@ TESTEE = ROOT / "tools" / "testees" / "java_paimon.py"
 RELEASES = {
     "deletion_vectors": (deletion_vectors, ("1.2.0", "2.0.0")),
     "roaring32": (roaring32, ("2.0.0",)),
+    "blob_descriptor": (blob_descriptor, ("1.4.2", "2.0.0")),  # BlobDescriptor arrived in 1.4
 }
 HOW = {
     "deletion-vectors": "DeletionVectorsIndexFile.write of the vectors (one kind per file, as the table writes it)",
-    "roaring32": "RoaringBitmap32 of the ranges, runOptimize(), serialize()",
+    "roaring32": "RoaringBitmap32.add of every position, serialize()",
+    "blob-descriptor": "new BlobDescriptor(uri, offset, length).serialize()",
 }
 
 

@@ -1,4 +1,5 @@
-"""BlobDescriptor bytes: encoder files (one with the fields of Java's compatible/blob_descriptor_v1), must-reject."""
+"""BlobDescriptor bytes: the version 2 cases Java writes, the version 1 encoder file (the fields of Java's
+compatible/blob_descriptor_v1), must-reject."""
 
 from __future__ import annotations
 
@@ -7,26 +8,37 @@ from pathlib import Path
 
 from .common import encoder_prov, reject, write_pair
 
+V2_CASES = [
+    ("v2-oss", ("oss://bucket/t/bucket-0/data-1.blob", 4, 1024), "what Java 1.4+ writes"),
+    ("v2-unicode-uri", ("file:///données/ß/日本.blob", 0, 7), "UTF-8, 2- and 3-byte forms"),
+    ("v2-empty-uri", ("", 0, 0), "URI length 0"),
+    ("v2-long-extremes", ("s3://b/k", 2**63 - 1, -(2**63)), "offset and length are any long"),
+]
+
+
+def java_cases() -> list[tuple[str, dict, str]]:
+    """The version 2 descriptors Java 1.4.2 and 2.0.0 write through the testee's encode (BlobDescriptor
+    .serialize): (stem, case, note)."""
+    return [
+        (stem, {"case_format": 1, "kind": "blob-descriptor", "version": 2, "uri": u, "offset": o, "length": n}, note)
+        for stem, (u, o, n), note in V2_CASES
+    ]
+
 
 def write(out: Path) -> None:
-    """Encoder descriptors of both versions, and one must-reject file per check Java's deserialize() makes."""
+    """The version 1 descriptor no release here writes (1.4+ read it), and one must-reject file per check Java's
+    deserialize() makes; the version 2 ones are Java-written (java_cases)."""
     from paimon_conform.layouts.blob_descriptor import codec, entry
 
-    folder = out / "blob_descriptor" / "encoder"
+    data = codec.encode(codec.BlobDescriptor("/test/path", 100, 200, version=1))
+    note = "the fields of Java's paimon-common compatible/blob_descriptor_v1 (31 bytes, no magic); same bytes"
     prov = encoder_prov("layouts.blob_descriptor.codec.encode")
-    for stem, d, note in [
-        ("v2-oss", codec.BlobDescriptor("oss://bucket/t/bucket-0/data-1.blob", 4, 1024), "what Java 1.4+ writes"),
-        (
-            "v1-test-path",
-            codec.BlobDescriptor("/test/path", 100, 200, version=1),
-            "the fields of Java's paimon-common compatible/blob_descriptor_v1 (31 bytes, no magic); same bytes",
-        ),
-        ("v2-unicode-uri", codec.BlobDescriptor("file:///données/ß/日本.blob", 0, 7), "UTF-8, 2- and 3-byte forms"),
-        ("v2-empty-uri", codec.BlobDescriptor("", 0, 0), "URI length 0"),
-        ("v2-long-extremes", codec.BlobDescriptor("s3://b/k", 2**63 - 1, -(2**63)), "offset and length are any long"),
-    ]:
-        data = codec.encode(d)
-        write_pair(folder, stem, data, entry.inspect(data) | {"provenance": prov, "notes": note})
+    write_pair(
+        out / "blob_descriptor" / "encoder",
+        "v1-test-path",
+        data,
+        entry.inspect(data) | {"provenance": prov, "notes": note},
+    )
     f = out / "blob_descriptor" / "must-reject"
     k = "blob-descriptor"
     good = codec.encode(codec.BlobDescriptor("/a/b", 1, 2))  # version 0, magic 1..9, len_uri 9, uri 13, tail 17

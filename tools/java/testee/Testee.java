@@ -2,7 +2,8 @@
 // src/paimon_conform/schemas/testee_protocol.json). Compiled against each bundled jar (0.9.0, 1.0-SNAPSHOT) and
 // started by tools/testees/java_paimon.py; every answer comes from Java Paimon's own classes:
 //
-//   decode / encode  roaring32 (RoaringBitmap32.deserialize / serialize), hash-index (HashIndexFile.read /
+//   decode / encode  blob-descriptor from 1.4 (BlobDescriptor.deserialize / serialize, BlobDescriptors.java),
+//                    roaring32 (RoaringBitmap32.deserialize / serialize), hash-index (HashIndexFile.read /
 //                    write), deletion-vectors (DeletionVectorsIndexFile.readDeletionVector per vector, the
 //                    vectors found by their length fields after the version byte / DeletionVectorsIndexFile.write)
 //   hash             the key's BinaryRow from the generated projection FixedBucketRowKeyExtractor uses, its
@@ -170,6 +171,9 @@ public class Testee {
             for (String k : LAYOUTS) {
                 kinds.add(k);
             }
+            if (BlobDescriptors.type() != null) {
+                kinds.add(BlobDescriptors.KIND);
+            }
         }
         caps.putArray("hash").add("binary-row");
         ArrayNode queries = caps.putArray("query").add("file-index");
@@ -216,6 +220,9 @@ public class Testee {
             }
             case "deletion-vectors":
                 return decodeVectors(data, c);
+            case BlobDescriptors.KIND:
+                BlobDescriptors.decode(data, c);
+                return c;
             default:
                 throw new IllegalArgumentException("kind " + kind + " is not declared");
         }
@@ -295,6 +302,8 @@ public class Testee {
     static byte[] encode(JsonNode c) throws Exception {
         String kind = c.get("kind").asText();
         switch (kind) {
+            case BlobDescriptors.KIND:
+                return BlobDescriptors.encode(c);
             case "roaring32": {
                 RoaringBitmap32 bitmap = new RoaringBitmap32();
                 for (JsonNode r : c.get("ranges")) {
