@@ -10,6 +10,7 @@ import pytest
 from paimon_conform import cli
 from paimon_conform.core import cases
 from paimon_conform.core.errors import LayoutError
+from paimon_conform.core.java_releases import judge
 from paimon_conform.golden import check_one, sidecars
 from paimon_conform.layouts.registry import get
 
@@ -58,7 +59,7 @@ def test_valid_golden(sidecar):
     types = layout.case_types(case)
     assert cases.content(layout.inspect(data, types)) == cases.content(case)
     assert layout.encode(case) == data
-    assert layout.validate(data, types) == []
+    assert judge(layout.validate(data, types)) == []  # valid for the newest release (older ones may not read it)
     assert check_one(sidecar, GOLDEN).findings == []
     if case.get("provenance", {}).get("producer") == "java-paimon":
         assert case["java_reader"]  # Java's own reader read this file back

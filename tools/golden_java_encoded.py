@@ -5,7 +5,7 @@
 
 Each layout's Java cases (tools/golden/<layout>.py java_cases) are sent to the testee of each release in
 RELEASES (tools/testees/java_paimon.py: DeletionVectorsIndexFile.write, RoaringBitmap32.serialize,
-BlobDescriptor.serialize of that release's jar) and the bytes it answers are stored as
+BlobDescriptor.serialize, the blob FormatWriter of that release's jar) and the bytes it answers are stored as
 <out>/<layout>/java-<release>/<stem>.bin with the case and the release's provenance. Java's own decode of
 those bytes (the same testee) is recorded as the sidecar's java_reader. A case a release refuses to encode
 is reported, never stored.
@@ -22,9 +22,10 @@ import java_releases
 from golden.common import ROOT, write_pair
 from golden.evidence import java_written
 
-from golden import blob_descriptor, deletion_vectors, roaring32
+from golden import blob_descriptor, blob_file, deletion_vectors, roaring32
 from paimon_conform.core import cases
 from paimon_conform.testee.process import Session
+from paimon_conform.testee.suite import TYPE_KEYS
 
 TESTEE = ROOT / "tools" / "testees" / "java_paimon.py"
 # layout -> (its case module, the releases that write its goldens: the first with 64-bit vectors and 2.0.0;
@@ -33,11 +34,14 @@ RELEASES = {
     "deletion_vectors": (deletion_vectors, ("1.2.0", "2.0.0")),
     "roaring32": (roaring32, ("2.0.0",)),
     "blob_descriptor": (blob_descriptor, ("1.4.2", "2.0.0")),  # BlobDescriptor arrived in 1.4
+    "blob_file": (blob_file, ("1.4.2", "2.0.0")),  # the "blob" file format arrived in 1.4
 }
 HOW = {
     "deletion-vectors": "DeletionVectorsIndexFile.write of the vectors (one kind per file, as the table writes it)",
     "roaring32": "RoaringBitmap32.add of every position, serialize()",
     "blob-descriptor": "new BlobDescriptor(uri, offset, length).serialize()",
+    "blob-file": 'FileFormat.fromIdentifier("blob").createWriterFactory(ROW<column>).create(out, "none").addElement'
+    " per row (tools/java/testee/since/1.4/BlobFiles.java)",
 }
 
 
@@ -71,9 +75,9 @@ def main() -> int:
                         print(f"golden_java_encoded: Java {version} does not write {layout}/{stem}: {why}")
                         continue
                     data = bytes.fromhex(reply["data"])
-                    back, why = session.exchange(
-                        {"op": "decode", "kind": case["kind"], "data": data.hex()}, "decode_reply"
-                    )
+                    types = {k: case[k] for k in TYPE_KEYS if k in case}
+                    request = {"op": "decode", "kind": case["kind"], "data": data.hex()}
+                    back, why = session.exchange(request | ({"types": types} if types else {}), "decode_reply")
                     if back is None:
                         raise SystemExit(f"Java {version} cannot read back its own {layout}/{stem}: {why}")
                     reader = {"method": "the Java testee's decode of these bytes", "case": cases.content(back["case"])}

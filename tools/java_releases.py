@@ -166,16 +166,27 @@ def compile_sources(class_path: list[Path], sources: list[Path], classes: Path) 
         return classes
 
 
-def testee_sources(api: str) -> list[Path]:
-    """The testee's sources for one API era: tools/java/testee/*.java and api/<era>/ReleaseApi.java."""
-    return sorted(TESTEE_SRC.glob("*.java")) + sorted((TESTEE_SRC / "api" / api).glob("*.java"))
+def testee_sources(api: str, version: str | None) -> list[Path]:
+    """The testee's sources for one API era: tools/java/testee/*.java and api/<era>/ReleaseApi.java, and for a
+    release the layouts of the features it has: since/<first release>/*.java for every first release up to it
+    (the testee finds them by name, so a release without them compiles and declares without them)."""
+    sources = sorted(TESTEE_SRC.glob("*.java")) + sorted((TESTEE_SRC / "api" / api).glob("*.java"))
+    for since in sorted((TESTEE_SRC / "since").iterdir()) if version else ():
+        if _numbers(since.name) <= _numbers(version):
+            sources += sorted(since.glob("*.java"))
+    return sources
+
+
+def _numbers(version: str) -> tuple[int, ...]:
+    """A release's version as numbers, for ordering (1.4.2 -> (1, 4, 2))."""
+    return tuple(int(part) for part in version.split("."))
 
 
 def testee_classpath(version: str) -> str:
     """The class path that runs the testee (and TablesReader) under one release, compiling them when stale."""
     r = release(version)
     class_path = jars(version)
-    classes = compile_sources(class_path, testee_sources(r.api), BUILD / f"java-testee-{version}")
+    classes = compile_sources(class_path, testee_sources(r.api, version), BUILD / f"java-testee-{version}")
     return ":".join(map(str, (*class_path, classes)))
 
 

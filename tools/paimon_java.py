@@ -149,7 +149,7 @@ def ensure_classes_10() -> Path:
 
 def _tables_sources() -> list[Path]:
     """tools/java/tables/*.java and the testee they share Failure and TablesReader with (API era 0.9)."""
-    return sorted(JAVA_SRC_10.glob("*.java")) + java_releases.testee_sources("0.9")
+    return sorted(JAVA_SRC_10.glob("*.java")) + java_releases.testee_sources("0.9", None)
 
 
 def run_java(main_class: str, *args: str, extra: tuple[Path, ...] = ()) -> None:

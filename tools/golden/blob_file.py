@@ -1,4 +1,5 @@
-"""BLOB data files (.blob): encoder files (two of them byte for byte Java-written corpus files), must-reject."""
+"""BLOB data files (.blob): the cases Java writes (two of them byte for byte Java-written corpus files), and
+must-reject files."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 from paimon_conform.core.types import DataType
 
-from .common import encoder_prov, reject, write_pair
+from .common import reject
 
 CORPUS_TABLES = "../shared/external-corpus/files/paimon-cpp/test/test_data/parquet"
 JAVA_TWINS = {  # rows of Java-written corpus files, which the encoder reproduces byte for byte
@@ -32,30 +33,8 @@ def _side(data: bytes) -> dict:
 
 
 def write(out: Path) -> None:
-    """Encoder files for every row kind and length width, and one must-reject file per check Java makes."""
-    from paimon_conform.layouts.blob_file import codec
-
-    folder = out / "blob_file" / "encoder"
-    prov = encoder_prov("layouts.blob_file.codec.encode")
-    for stem, (rows, twin) in JAVA_TWINS.items():
-        data = codec.encode(rows)
-        note = f"byte for byte the Java-written {CORPUS_TABLES}/{twin} (test_blob_file compares them)"
-        write_pair(folder, stem, data, _side(data) | {"provenance": prov, "notes": note})
-    ph = codec.PLACEHOLDER
-    for stem, rows, note in [
-        ("no-rows", [], "a file without rows: the 5-byte footer alone (index length 0, version 1)"),
-        ("nulls-and-placeholders", [b"a", None, ph, None, b"bc"], "length -1 NULL, -2 placeholder; no record"),
-        ("all-null", [None, None, None], "no records, the index alone"),
-        ("empty-payload", [b"", b"x"], "a zero-byte BLOB is a 16-byte record"),
-        (
-            "long-and-shrinking",
-            [bytes(range(256)) * 4, b"z" * 100, b"", bytes(70)],
-            "multi-byte varints and negative deltas (lengths 1040, 116, 16, 86)",
-        ),
-    ]:
-        data = codec.encode(rows)
-        write_pair(folder, stem, data, _side(data) | {"provenance": prov, "notes": note})
-    _framed(folder)
+    """The derived blob_file goldens: one must-reject file per check Java makes (every valid file is Java-written:
+    java_cases, tools/golden_java_encoded.py)."""
     _rejects(out / "blob_file" / "must-reject")
     _framed_rejects(out / "blob_file" / "must-reject")
 
@@ -72,15 +51,30 @@ def _fields(raw: dict) -> list[dict]:
     return [{"name": "blob", "type": raw}]
 
 
-def _framed(folder: Path) -> None:
-    """ARRAY<BLOB> and MAP<K, BLOB> rows of Java 2.0 (ArrayBlobElementSerializer, MapBlobElementSerializer)."""
+def java_cases() -> list[tuple[str, dict, str]]:
+    """The .blob files Java writes through the testee's encode (the "blob" FormatWriter): (stem, case, note). Plain
+    BLOB rows from 1.4; placeholder rows and ARRAY<BLOB> / MAP<K, BLOB> columns from 2.0 (ArrayBlobElementSerializer,
+    MapBlobElementSerializer). Two of them are byte for byte Java-written files of the third-party corpus."""
     from paimon_conform.layouts.blob_file import codec
     from paimon_conform.layouts.blob_file import entry as blob_file
     from paimon_conform.layouts.blob_file.elements import element_type
 
-    prov = encoder_prov("layouts.blob_file.codec.encode")
     ph = codec.PLACEHOLDER
-    for stem, raw, rows, note in [
+    plain = [
+        (stem, rows, f"byte for byte the Java-written {CORPUS_TABLES}/{twin} (test_blob_file compares them)")
+        for stem, (rows, twin) in JAVA_TWINS.items()
+    ] + [
+        ("no-rows", [], "a file without rows: the 5-byte footer alone (index length 0, version 1)"),
+        ("nulls-and-placeholders", [b"a", None, ph, None, b"bc"], "length -1 NULL, -2 placeholder; no record"),
+        ("all-null", [None, None, None], "no records, the index alone"),
+        ("empty-payload", [b"", b"x"], "a zero-byte BLOB is a 16-byte record"),
+        (
+            "long-and-shrinking",
+            [bytes(range(256)) * 4, b"z" * 100, b"", bytes(70)],
+            "multi-byte varints and negative deltas (lengths 1040, 116, 16, 86)",
+        ),
+    ]
+    framed = [
         (
             "array-rows",
             ARRAY,
@@ -105,10 +99,11 @@ def _framed(folder: Path) -> None:
             [[(-(2**63), b"min"), (2**63 - 1, b"max")]],
             "MAP<BIGINT, BLOB>: 8-byte little-endian keys",
         ),
-    ]:
-        data = codec.encode(rows, element_type(raw))
-        side = blob_file.inspect(data, {"blob": raw}) | {"provenance": prov, "notes": note}
-        write_pair(folder, stem, data, side)
+    ]
+    out = [(stem, _side(codec.encode(rows)), note) for stem, rows, note in plain]
+    for stem, raw, rows, note in framed:
+        out.append((stem, blob_file.inspect(codec.encode(rows, element_type(raw)), {"blob": raw}), note))
+    return out
 
 
 def _framed_rejects(f: Path) -> None:
@@ -250,17 +245,16 @@ def _rejects(f: Path) -> None:
         42,
         "row 1 claims 22 bytes where 21 remain before the index",
     )
-    bad = footer(b"\x28\x02", recs + b"\x00")
+    bad = footer(b"\x28", recs)
     reject(
         f,
-        "bytes-no-row-owns",
+        "index-missing-a-row",
         k,
         bad,
         "BLOB_INDEX_MISMATCH",
         "len_index",
-        44,
-        "one byte between the last record and the index",
-        "Java refuses a file whose indexed records do not fill the data region exactly",
+        42,
+        "two records, one row indexed",
+        "Java 1.4.2 and 2.0.0 read the one row the index lists and never the second record: a written row is lost"
+        " (bytes no row owns that are not a record are a should: Java ignores them, test_blob_file)",
     )
-    bad = footer(b"\x28", recs)
-    reject(f, "index-missing-a-row", k, bad, "BLOB_INDEX_MISMATCH", "len_index", 42, "two records, one row indexed")

@@ -133,7 +133,8 @@ public class Testee {
                 hello(reply);
                 return;
             case "decode":
-                reply.set("case", decode(request.get("kind").asText(), unhex(request.get("data").asText())));
+                reply.set("case", decode(request.get("kind").asText(), unhex(request.get("data").asText()),
+                        request.path("types")));
                 return;
             case "encode":
                 reply.put("data", hex(encode(request.get("case"))));
@@ -174,6 +175,11 @@ public class Testee {
             if (BlobDescriptors.type() != null) {
                 kinds.add(BlobDescriptors.KIND);
             }
+            for (String[] f : FEATURES) {
+                if (feature(f[1]) != null) {
+                    kinds.add(f[0]);
+                }
+            }
         }
         caps.putArray("hash").add("binary-row");
         ArrayNode queries = caps.putArray("query").add("file-index");
@@ -191,7 +197,9 @@ public class Testee {
 
     // ------------------------------------------------------------------ layouts
 
-    static ObjectNode decode(String kind, byte[] data) throws Exception {
+    /** The case of a file of a layout the testee declares; `types`: the request's column types (a BLOB file's
+     * fields). */
+    static ObjectNode decode(String kind, byte[] data, JsonNode types) throws Exception {
         ObjectNode c = JSON.createObjectNode();
         c.put("case_format", 1);
         c.put("kind", kind);
@@ -224,7 +232,10 @@ public class Testee {
                 BlobDescriptors.decode(data, c);
                 return c;
             default:
-                throw new IllegalArgumentException("kind " + kind + " is not declared");
+                BlobDescriptors.unwrap(() -> featureOf(kind)
+                        .getMethod("decode", byte[].class, ObjectNode.class, JsonNode.class)
+                        .invoke(null, data, c, types));
+                return c;
         }
     }
 
@@ -299,6 +310,29 @@ public class Testee {
         }
     }
 
+    /** The layouts of newer releases: kind, and the class under tools/java/testee/since/ that reads and writes
+     * it (compiled only for the releases that have the layout). */
+    private static final String[][] FEATURES = {{"blob-file", "BlobFiles"}};
+
+    /** A class compiled into this release's testee, or null. */
+    static Class<?> feature(String className) {
+        try {
+            return Class.forName(className);
+        } catch (ClassNotFoundException e) {
+            return null;
+        }
+    }
+
+    /** The feature class of a kind this release's testee has; IllegalArgumentException otherwise. */
+    static Class<?> featureOf(String kind) {
+        for (String[] f : FEATURES) {
+            if (f[0].equals(kind) && feature(f[1]) != null) {
+                return feature(f[1]);
+            }
+        }
+        throw new IllegalArgumentException("kind " + kind + " is not declared");
+    }
+
     static byte[] encode(JsonNode c) throws Exception {
         String kind = c.get("kind").asText();
         switch (kind) {
@@ -354,7 +388,8 @@ public class Testee {
                 }
             }
             default:
-                throw new IllegalArgumentException("kind " + kind + " is not declared");
+                return (byte[]) BlobDescriptors.unwrap(() -> featureOf(kind).getMethod("encode", JsonNode.class)
+                        .invoke(null, c));
         }
     }
 

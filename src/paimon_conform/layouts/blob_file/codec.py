@@ -100,6 +100,15 @@ def encode(values: Sequence[Value], etype: ElementType = BLOB) -> bytes:
     return b"".join(parts) + index + struct.pack("<iB", len(index), VERSION)
 
 
+class UnownedBytes(InvariantError):
+    """BLOB_INDEX_MISMATCH: the records the index lists end before the data region does. `holds_record`: the
+    bytes no row owns start a record (its magic and room for its framing), a row written and not indexed."""
+
+    def __init__(self, offset: int, detail: str, holds_record: bool) -> None:
+        super().__init__(NAME, "BLOB_INDEX_MISMATCH", "len_index", offset, detail)
+        self.holds_record = holds_record
+
+
 @dataclass(frozen=True)
 class Row:
     """One row of the index: its record's offset and length (length -1 NULL, -2 placeholder)."""
@@ -143,7 +152,10 @@ def load(data: bytes | Source) -> list[Row]:
         offset += max(length, 0)
     if offset != ofs_index:
         msg = f"indexed records use {offset} bytes, but the data region holds {ofs_index}"
-        raise InvariantError(NAME, "BLOB_INDEX_MISMATCH", "len_index", size - FOOTER, msg)
+        holds = ofs_index - offset >= MIN_RECORD and src.read(offset, 4) == MAGIC_BYTES
+        if holds:
+            msg += f"; the bytes at {offset} start a record no row indexes"
+        raise UnownedBytes(size - FOOTER, msg, holds)
     return rows
 
 

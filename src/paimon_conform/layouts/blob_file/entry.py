@@ -178,6 +178,12 @@ def finding(err: LayoutError, file: str = "") -> Finding:
     if err.code in UNCHECKED_BY_JAVA:
         f.severity = "should"
         f.message += "; Java's reader reads rows through the index and does not check it, so it returns the bytes"
+    elif isinstance(err, codec.UnownedBytes) and not err.holds_record:
+        f.severity = "should"
+        f.message += (
+            "; Java 1.4.2 and 2.0.0 (run here) read the rows through the index and ignore the bytes no row owns,"
+            " so every row reads back as written"
+        )
     elif err.code == "BLOB_MAP_KEY_NOT_UTF8":
         f.severity = "should"
     if err.code in JAVA_SAYS:
@@ -206,11 +212,35 @@ def faults(data: bytes | codec.Source, etype: ElementType = BLOB) -> tuple[list[
     return rows, codec.record_faults(data, rows, etype)
 
 
+def placeholder_findings(rows: list[codec.Row] | None, file: str = "") -> list[Finding]:
+    """Placeholder rows (length -2): Java 1.4.2 fails reading them (BlobFormatReader reads a record of
+    length -18: NegativeArraySizeException, run here); Java 2.0.0 reads them as placeholders."""
+    held = [i for i, r in enumerate(rows or ()) if r.length == codec.PLACEHOLDER_LENGTH]
+    if not held:
+        return []
+    msg = (
+        f"{len(held)} placeholder row(s) (length -2, first row {held[0]}): Java 1.4 fails reading the file "
+        "(NegativeArraySizeException); Java 2.0 reads them"
+    )
+    return [
+        Finding(
+            "BLOB_PLACEHOLDER_NEEDS_2_0",
+            "must",
+            "index",
+            None,
+            msg,
+            file,
+            java_releases=between("1.4", "1.4"),
+            otherwise=None,
+        )
+    ]
+
+
 def validate(data: bytes, types: Any = None) -> list[Finding]:
     """Every fault of the file; the spec's parser, when the file fits its budget, must meet the same first one."""
     etype = element_type_of(types)
     rows, errs = faults(data, etype)
-    findings = key_type_findings(etype) + [finding(e) for e in errs]
+    findings = key_type_findings(etype) + [finding(e) for e in errs] + placeholder_findings(rows)
     if not budget.fits(PARSE_BYTES * len(data)):
         return findings
     try:

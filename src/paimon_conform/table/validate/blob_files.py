@@ -42,7 +42,7 @@ def check_blob_file(
             rows, errs = blob_file.faults(codec.Source(file=fh, size=size), etype or BLOB)
     except OSError as exc:
         return [Finding("DATA_FILE_UNREADABLE", "must", "", None, f"cannot read the blob file: {exc}", relative)]
-    out = [blob_file.finding(e, relative) for e in errs]
+    out = [blob_file.finding(e, relative) for e in errs] + blob_file.placeholder_findings(rows, relative)
     if entry is None:
         return out
     if etype is not None:
