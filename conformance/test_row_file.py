@@ -214,7 +214,7 @@ def test_a_gap_between_rows_and_bad_utf8_are_should_findings():
 
 
 def test_without_types_the_structure_is_checked_and_a_warning_says_the_rows_were_not():
-    data = (GOLDEN / "encoder" / "many-blocks.bin").read_bytes()
+    data = (GOLDEN / "java-2.0.0" / "many-blocks.bin").read_bytes()
     assert [(f.code, f.severity) for f in entry.validate(data)] == [("ROW_FILE_ROWS_NOT_CHECKED", "warning")]
     bad = codec.assemble([b"\x01\x02"])
     assert [f.code for f in entry.validate(bad) if f.severity == "must"] == ["ROW_FILE_BAD_BLOCK"]
@@ -248,7 +248,7 @@ def test_blocks_are_the_ones_paimons_zstd_block_compressor_writes(tmp_path):
     """Paimon's ZstdBlockCompressor (the class RowFormatWriter compresses with; unchanged from 0.9.0 to 2.0.0,
     both on zstd-jni 1.5.5-11) writes every golden block's content as the kit stored it, at the file's zstd
     level, and Paimon's ZstdBlockDecompressor reads the kit's blocks back."""
-    blocks = [b for p in sorted((GOLDEN / "encoder").glob("*.bin")) for b in _blocks(p)]
+    blocks = [b for p in sorted((GOLDEN / "java-2.0.0").glob("*.bin")) for b in _blocks(p)]
     big = codec.encode([rtypes.parse("STRING")], [[f"value {i} " * (i % 9)] for i in range(8000)])  # 64 KiB blocks
     blocks += _blocks_of(big, 1)
     assert len(blocks) >= 15

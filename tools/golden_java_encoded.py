@@ -22,7 +22,7 @@ import java_releases
 from golden.common import ROOT, write_pair
 from golden.evidence import java_written
 
-from golden import blob_descriptor, blob_file, deletion_vectors, roaring32
+from golden import blob_descriptor, blob_file, deletion_vectors, roaring32, row_file
 from paimon_conform.core import cases
 from paimon_conform.testee.process import Session
 from paimon_conform.testee.suite import TYPE_KEYS
@@ -35,6 +35,7 @@ RELEASES = {
     "roaring32": (roaring32, ("2.0.0",)),
     "blob_descriptor": (blob_descriptor, ("1.4.2", "2.0.0")),  # BlobDescriptor arrived in 1.4
     "blob_file": (blob_file, ("1.4.2", "2.0.0")),  # the "blob" file format arrived in 1.4
+    "row_file": (row_file, ("2.0.0",)),  # the "row" file format arrived in 2.0
 }
 HOW = {
     "deletion-vectors": "DeletionVectorsIndexFile.write of the vectors (one kind per file, as the table writes it)",
@@ -42,6 +43,8 @@ HOW = {
     "blob-descriptor": "new BlobDescriptor(uri, offset, length).serialize()",
     "blob-file": 'FileFormat.fromIdentifier("blob").createWriterFactory(ROW<column>).create(out, "none").addElement'
     " per row (tools/java/testee/since/1.4/BlobFiles.java)",
+    "row-file": 'FileFormat.fromIdentifier("row", FormatContext(zstd level, block size)).createWriterFactory(row type)'
+    '.create(out, "zstd").addElement per row (tools/java/testee/since/2.0/RowFiles.java)',
 }
 
 

@@ -1,9 +1,5 @@
-"""Row data files (.row, Paimon 2.0): encoder files over every column type, and must-reject files.
-
-No Java 2.0 jar is at hand: the layout is read from RowFormatWriter / RowBlockWriter / RowBlockIndex /
-RowFileFooter at the 2.0.0 tag, and the zstd blocks are checked against Paimon's ZstdBlockCompressor
-(unchanged from 0.9.0 to 2.0.0, both with zstd-jni 1.5.5-11) by conformance/test_row_file.py.
-"""
+"""Row data files (.row, Paimon 2.0): the cases Java 2.0.0 writes over every column type (java_cases,
+tools/golden_java_encoded.py), and must-reject files."""
 
 from __future__ import annotations
 
@@ -11,7 +7,7 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from .common import encoder_prov, reject, write_pair
+from .common import reject
 
 ATOMIC = [
     "BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DATE", "TIME",
@@ -55,7 +51,7 @@ def _nested_rows() -> list[list[Any]]:
         [[1, None, 3], [["k", [1.5, None]], ["z", None]], [["a", 2], ["b", 1]], [7, "seven"], [0.5, -1.0, 2.25],
          {"value": "0c01", "metadata": "010000"}, "00ff00"],
         [None] * len(NESTED),
-        [[], [], [], [None, None], [0.0, 0.0, 0.0], {"value": "", "metadata": ""}, ""],
+        [[], [], [], [None, None], [0.0, 0.0, 0.0], {"value": "00", "metadata": "010000"}, ""],
     ]  # fmt: skip
 
 
@@ -66,29 +62,33 @@ def _side(case: dict[str, Any]) -> tuple[bytes, dict[str, Any]]:
     return data, entry.inspect(data, entry.case_types(case))
 
 
-def write(out: Path) -> None:
-    """Encoder files for every column type, block splitting and zstd level; must-reject files."""
-    folder = out / "row_file" / "encoder"
-    prov = encoder_prov("layouts.row_file.codec.encode")
+def java_cases() -> list[tuple[str, dict, str]]:
+    """The .row files Java 2.0.0 writes through the testee's encode (RowFileFormat's FormatWriter): (stem, case,
+    note), each case as the layout inspects the bytes the reference encoder makes for it."""
     strings = [[i, f"row-{i:04d}-" + "x" * (i % 23)] for i in range(60)]
-    for stem, case, note in [
-        (
-            "every-atomic-type",
-            _case(ATOMIC, _atomic_rows()),
-            "every atomic type: extremes, NULLs, a 3-byte null bitmap",
-        ),
-        ("nested-types", _case(NESTED, _nested_rows()), "ARRAY, MAP, MULTISET, ROW, VECTOR, VARIANT, BLOB"),
-        ("no-rows", _case(["INT"], []), "no rows: no block, an index of three empty arrays, the footer"),
-        ("many-blocks", _case(["INT", "STRING"], strings, block_size=256), "file.block-size 256: several blocks"),
-        ("zstd-level-3", _case(["INT", "STRING"], strings[:20], zstd_level=3), "file.compression.zstd-level 3"),
-        (
-            "row-larger-than-block",
-            _case(["BYTES"], [["ab" * 400], ["cd"], ["ef" * 300]], block_size=128),
-            "a row larger than the block size fills a block alone",
-        ),
-    ]:
-        data, side = _side(case)
-        write_pair(folder, stem, data, side | {"provenance": prov, "notes": note})
+    return [
+        (stem, _side(case)[1], note)
+        for stem, case, note in [
+            (
+                "every-atomic-type",
+                _case(ATOMIC, _atomic_rows()),
+                "every atomic type: extremes, NULLs, a 3-byte null bitmap",
+            ),
+            ("nested-types", _case(NESTED, _nested_rows()), "ARRAY, MAP, MULTISET, ROW, VECTOR, VARIANT, BLOB"),
+            ("no-rows", _case(["INT"], []), "no rows: no block, an index of three empty arrays, the footer"),
+            ("many-blocks", _case(["INT", "STRING"], strings, block_size=256), "file.block-size 256: several blocks"),
+            ("zstd-level-3", _case(["INT", "STRING"], strings[:20], zstd_level=3), "file.compression.zstd-level 3"),
+            (
+                "row-larger-than-block",
+                _case(["BYTES"], [["ab" * 400], ["cd"], ["ef" * 300]], block_size=128),
+                "a row larger than the block size fills a block alone",
+            ),
+        ]
+    ]
+
+
+def write(out: Path) -> None:
+    """The derived row_file goldens: must-reject files (every valid file is Java-written: java_cases)."""
     _rejects(out / "row_file" / "must-reject")
 
 

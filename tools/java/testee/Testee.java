@@ -312,7 +312,7 @@ public class Testee {
 
     /** The layouts of newer releases: kind, and the class under tools/java/testee/since/ that reads and writes
      * it (compiled only for the releases that have the layout). */
-    private static final String[][] FEATURES = {{"blob-file", "BlobFiles"}};
+    private static final String[][] FEATURES = {{"blob-file", "BlobFiles"}, {"row-file", "RowFiles"}};
 
     /** A class compiled into this release's testee, or null. */
     static Class<?> feature(String className) {
