@@ -51,6 +51,11 @@ def test_corpus_is_complete():
     assert len(REJECT) >= 20
 
 
+# Java reads a global index through predicates (GlobalIndexReader), never back into its values: the Java-written
+# global indexes carry no java_reader (their query by Java is not run yet: the stop note of issue 38).
+NOT_READ_BACK = frozenset({"btree-global-index", "bitmap-global-index"})
+
+
 @pytest.mark.parametrize("sidecar", VALID, ids=ids(VALID))
 def test_valid_golden(sidecar):
     case = cases.check(json.loads(sidecar.read_text()))
@@ -62,7 +67,10 @@ def test_valid_golden(sidecar):
     assert judge(layout.validate(data, types)) == []  # valid for the newest release (older ones may not read it)
     assert check_one(sidecar, GOLDEN).findings == []
     if case.get("provenance", {}).get("producer") == "java-paimon":
-        assert case["java_reader"]  # Java's own reader read this file back
+        if case["kind"] in NOT_READ_BACK:
+            assert "java_reader" not in case
+        else:
+            assert case["java_reader"]  # Java's own reader read this file back
 
 
 @pytest.mark.parametrize("sidecar", REJECT, ids=ids(REJECT))

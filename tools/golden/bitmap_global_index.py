@@ -1,8 +1,5 @@
-"""Bitmap global index files (BGIX, Paimon 2.0): encoder files for every key kind and option, must-reject.
-
-No Java 2.0 jar is at hand: the layout comes from BitmapGlobalIndexFormat's source; the compressed blocks
-and block trailers are byte for byte the ones Paimon's own block codecs write (test_bitmap_global_index
-runs them through the 0.9.0 jar).
+"""Bitmap global index files (BGIX, Paimon 2.0): the cases Java 2.0.0 writes for every key kind and option
+(java_cases, tools/golden_java_encoded.py), and must-reject files.
 """
 
 from __future__ import annotations
@@ -12,18 +9,24 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .common import reject as _reject
-from .common import typed_encoder_side, write_pair
 
 K = "bitmap-global-index"
 
 
 def write(out: Path) -> None:
-    """Encoder files (one per key kind, block split and compression) and the must-reject corpus."""
+    """The derived goldens: the must-reject corpus (every valid file is Java-written: java_cases)."""
+    _rejects(out / "bitmap_global_index" / "must-reject")
+
+
+def java_cases() -> list[tuple[str, dict, str]]:
+    """The files Java writes through the testee's encode (GlobalIndexer over one column, rows fed in key order as
+    the sorted index builder feeds them): one per key kind, block split and compression; (stem, case, note), each
+    case as the layout inspects the bytes the reference encoder makes for it."""
     from paimon_conform.core.block_codec import LZ4, NONE, ZSTD
     from paimon_conform.core.types import parse_type, to_internal
     from paimon_conform.layouts.bitmap_global_index import codec
 
-    folder = out / "bitmap_global_index" / "encoder"
+    out = []
     words = ["pear", "apple", None, "fig", "apple", "kiwi", "pear", None, "été", "apple"]
     cases = [
         ("int-with-nulls", "INT", [3, 1, None, 3, 2, None, 1], 16384, NONE, "little-endian INT keys 1, 2, 3"),
@@ -46,19 +49,20 @@ def write(out: Path) -> None:
     for stem, type_text, values, size, compression, note in cases:
         t = parse_type(type_text)
         data = codec.encode(t, [to_internal(t, v) for v in values], size, compression)
-        write_pair(
-            folder, stem, data, typed_encoder_side("bitmap_global_index", data, type_text, note or f"{type_text} keys")
-        )
+        out.append((stem, _case(data, type_text), note or f"{type_text} keys"))
     t = parse_type("INT")
     many = [i // 10_000 for i in range(70_000)]
     data = codec.encode(t, many, 16384, NONE)
-    write_pair(
-        folder,
-        "runs-over-70000-rows",
-        data,
-        typed_encoder_side("bitmap_global_index", data, "INT", "7 values of 10,000 rows: run containers"),
-    )
-    _rejects(out / "bitmap_global_index" / "must-reject")
+    out.append(("runs-over-70000-rows", _case(data, "INT"), "7 values of 10,000 rows: run containers"))
+    return out
+
+
+def _case(data: bytes, type_text: str) -> dict:
+    """The case the layout inspects in the bytes."""
+    from paimon_conform.core.types import parse_type
+    from paimon_conform.layouts.registry import get
+
+    return get("bitmap_global_index").inspect(data, parse_type(type_text))
 
 
 def _assemble(

@@ -1,8 +1,5 @@
-"""BTree global index files (PBTI, Paimon 1.4.1): encoder files for every key kind and option, must-reject.
-
-No Java 1.4.1 or 2.0 jar is at hand: the layout comes from BTreeIndexWriter's and SstFileWriter's source;
-the compressed blocks and block trailers are the ones Paimon's own block codecs write (the BGIX tests run
-them through the 0.9.0 jar).
+"""BTree global index files (PBTI, Paimon 1.4.1): the cases Java 1.4.2 and 2.0.0 write for every key kind and
+option (java_cases, tools/golden_java_encoded.py), and must-reject files.
 """
 
 from __future__ import annotations
@@ -12,19 +9,25 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .common import reject as _reject
-from .common import typed_encoder_side, write_pair
 
 K = "btree-global-index"
 FOOTER = struct.Struct("<qiqqiqiiI")  # bloom filter (offset, size, entries), index, null rows, version, magic
 
 
 def write(out: Path) -> None:
-    """Encoder files (one per key kind, block split and compression) and the must-reject corpus."""
+    """The derived goldens: the must-reject corpus (every valid file is Java-written: java_cases)."""
+    _rejects(out / "btree_global_index" / "must-reject")
+
+
+def java_cases() -> list[tuple[str, dict, str]]:
+    """The files Java writes through the testee's encode (GlobalIndexer over one column, rows fed in key order as
+    the sorted index builder feeds them): one per key kind, block split and compression; (stem, case, note), each
+    case as the layout inspects the bytes the reference encoder makes for it."""
     from paimon_conform.core.block_codec import LZ4, NONE, ZSTD
     from paimon_conform.core.types import parse_type, to_internal
     from paimon_conform.layouts.btree_global_index import codec
 
-    folder = out / "btree_global_index" / "encoder"
+    out = []
     words = ["pear", "apple", None, "fig", "apple", "kiwi", "pear", None, "été", "apple"]
     big = 65536
     cases = [
@@ -52,19 +55,20 @@ def write(out: Path) -> None:
     for stem, type_text, values, size, compression, note in cases:
         t = parse_type(type_text)
         data = codec.encode(t, [to_internal(t, v) for v in values], size, compression)
-        write_pair(
-            folder, stem, data, typed_encoder_side("btree_global_index", data, type_text, note or f"{type_text} keys")
-        )
+        out.append((stem, _case(data, type_text), note or f"{type_text} keys"))
     t = parse_type("INT")
     many = [(i * 7919) % 5000 for i in range(20_000)]
     data = codec.encode(t, many, big, NONE)
-    write_pair(
-        folder,
-        "ints-over-20000-rows",
-        data,
-        typed_encoder_side("btree_global_index", data, "INT", "5,000 keys of 4 rows: several data blocks"),
-    )
-    _rejects(out / "btree_global_index" / "must-reject")
+    out.append(("ints-over-20000-rows", _case(data, "INT"), "5,000 keys of 4 rows: several data blocks"))
+    return out
+
+
+def _case(data: bytes, type_text: str) -> dict:
+    """The case the layout inspects in the bytes."""
+    from paimon_conform.core.types import parse_type
+    from paimon_conform.layouts.registry import get
+
+    return get("btree_global_index").inspect(data, parse_type(type_text))
 
 
 def _assemble(

@@ -176,7 +176,7 @@ public class Testee {
                 kinds.add(BlobDescriptors.KIND);
             }
             for (String[] f : FEATURES) {
-                if (feature(f[1]) != null) {
+                if (feature(f[1]) != null && feature(f[3]) != null && Arrays.asList(f[2].split(" ")).contains(op)) {
                     kinds.add(f[0]);
                 }
             }
@@ -310,9 +310,16 @@ public class Testee {
         }
     }
 
-    /** The layouts of newer releases: kind, and the class under tools/java/testee/since/ that reads and writes
-     * it (compiled only for the releases that have the layout). */
-    private static final String[][] FEATURES = {{"blob-file", "BlobFiles"}, {"row-file", "RowFiles"}};
+    /** The layouts of newer releases: kind, the class under tools/java/testee/since/ that reads and writes it
+     * (compiled only for the releases that have the layout), the operations it does, and the class whose
+     * presence says the release has the layout. */
+    private static final String[][] FEATURES = {
+        {"blob-file", "BlobFiles", "decode encode", "BlobFiles"},
+        {"row-file", "RowFiles", "decode encode", "RowFiles"},
+        {"btree-global-index", "GlobalIndexes", "encode", "GlobalIndexes"},
+        // 1.4's "bitmap" global index wraps the file-index bitmap; the BGIX layout's writer arrived in 2.0
+        {"bitmap-global-index", "GlobalIndexes", "encode", "org.apache.paimon.globalindex.bitmap.BitmapGlobalIndexWriter"},
+    };
 
     /** A class compiled into this release's testee, or null. */
     static Class<?> feature(String className) {
@@ -326,7 +333,7 @@ public class Testee {
     /** The feature class of a kind this release's testee has; IllegalArgumentException otherwise. */
     static Class<?> featureOf(String kind) {
         for (String[] f : FEATURES) {
-            if (f[0].equals(kind) && feature(f[1]) != null) {
+            if (f[0].equals(kind) && feature(f[1]) != null && feature(f[3]) != null) {
                 return feature(f[1]);
             }
         }
