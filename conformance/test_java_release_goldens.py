@@ -24,6 +24,7 @@ from golden import (
     deletion_vectors,
     range_bitmap,
     roaring32,
+    roaring64,
     row_file,
 )
 from paimon_conform.core import cases
@@ -110,6 +111,7 @@ def test_must_reject_bases_are_the_bytes_java_writes():
 ENCODED_LAYOUTS = (
     "deletion_vectors",
     "roaring32",
+    "roaring64",
     "blob_descriptor",
     "blob_file",
     "row_file",
@@ -145,6 +147,7 @@ def test_encoded_goldens_regenerate_byte_for_byte(tmp_path):
     files = 2 * len(deletion_vectors.java_cases()) + len(roaring32.java_cases()) + 2 * len(blob_descriptor.java_cases())
     files += 2 * len(blob_file.java_cases()) - len(ENCODED_NOT_WRITTEN) + len(row_file.java_cases())
     files += 2 * len(btree_global_index.java_cases()) + len(bitmap_global_index.java_cases())
+    files += 2 * len(roaring64.java_cases())
     assert len(committed) == 2 * files
     assert sorted(made) == sorted(committed)
     assert [name for name in committed if made[name] != committed[name]] == []

@@ -29,6 +29,7 @@ from golden import (
     btree_global_index,
     deletion_vectors,
     roaring32,
+    roaring64,
     row_file,
 )
 from paimon_conform.core import cases
@@ -41,6 +42,7 @@ TESTEE = ROOT / "tools" / "testees" / "java_paimon.py"
 RELEASES = {
     "deletion_vectors": (deletion_vectors, ("1.2.0", "2.0.0")),
     "roaring32": (roaring32, ("2.0.0",)),
+    "roaring64": (roaring64, ("1.2.0", "2.0.0")),  # OptimizedRoaringBitmap64 arrived with 64-bit vectors in 1.2
     "blob_descriptor": (blob_descriptor, ("1.4.2", "2.0.0")),  # BlobDescriptor arrived in 1.4
     "blob_file": (blob_file, ("1.4.2", "2.0.0")),  # the "blob" file format arrived in 1.4
     "row_file": (row_file, ("2.0.0",)),  # the "row" file format arrived in 2.0
@@ -50,6 +52,8 @@ RELEASES = {
 HOW = {
     "deletion-vectors": "DeletionVectorsIndexFile.write of the vectors (one kind per file, as the table writes it)",
     "roaring32": "RoaringBitmap32.add of every position, serialize()",
+    "roaring64": "OptimizedRoaringBitmap64.add of every position, runLengthEncode(), serialize() little-endian"
+    " (tools/java/testee/since/1.2/Roaring64.java)",
     "blob-descriptor": "new BlobDescriptor(uri, offset, length).serialize()",
     "blob-file": 'FileFormat.fromIdentifier("blob").createWriterFactory(ROW<column>).create(out, "none").addElement'
     " per row (tools/java/testee/since/1.4/BlobFiles.java)",

@@ -314,6 +314,7 @@ public class Testee {
      * (compiled only for the releases that have the layout), the operations it does, and the class whose
      * presence says the release has the layout. */
     private static final String[][] FEATURES = {
+        {"roaring64", "Roaring64", "decode encode", "Roaring64"},
         {"blob-file", "BlobFiles", "decode encode", "BlobFiles"},
         {"row-file", "RowFiles", "decode encode", "RowFiles"},
         {"btree-global-index", "GlobalIndexes", "encode", "GlobalIndexes"},
