@@ -12,8 +12,10 @@ from pathlib import Path
 
 import java_releases
 import pytest
+from golden.evidence import JAVA_DECODED, decodes
 
 from paimon_conform.core.java_releases import RELEASES
+from paimon_conform.layouts.registry import get
 
 EVIDENCE = ("java",)
 
@@ -51,6 +53,9 @@ def test_each_testee_says_which_release_it_runs() -> None:
         )
         reply = json.loads(done.stdout.splitlines()[0])
         assert (reply["version"], reply["java_release"]) == (version, r.line), done.stderr[-2000:]
+        # the layouts it decodes are the ones the goldens' java-read evidence counts on (golden/evidence.py)
+        declared = set(reply["capabilities"]["decode"])
+        assert declared == {get(layout).kind for layout in JAVA_DECODED if decodes(version, layout)}, version
 
 
 def test_the_readme_table_is_the_registry() -> None:

@@ -13,14 +13,34 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+import java_releases
 import paimon_java
 
 from paimon_conform.testee import failures
 
 FAILURES = Path(__file__).resolve().parents[1] / "testees" / "failures"
-# The layouts the Java testees decode (tools/java/tables/Testee.java LAYOUTS), by golden folder
-JAVA_DECODED = {"deletion_vectors", "hash_index", "roaring32"}
-JAVA_TESTEES = (paimon_java.PAIMON_VERSION, paimon_java.PAIMON_10_VERSION)
+# The layouts the Java testees decode (tools/java/testee/Testee.java LAYOUTS, BlobDescriptors and since/), by
+# golden folder, with the first release that has them (None: every release); test_java_release_jars holds each
+# testee's hello to it.
+JAVA_DECODED: dict[str, str | None] = {
+    "deletion_vectors": None,
+    "hash_index": None,
+    "roaring32": None,
+    "roaring64": "1.2",
+    "blob_descriptor": "1.4",
+    "blob_file": "1.4",
+    "row_file": "2.0",
+}
+JAVA_TESTEES = (*java_releases.releases(), paimon_java.PAIMON_10_VERSION)
+
+
+def decodes(version: str, layout: str) -> bool:
+    """Whether the Java testee of `version` decodes `layout` (releases before its first one do not have it)."""
+    since = JAVA_DECODED.get(layout, "")
+    if since == "":
+        return False
+    line = tuple(int(p) for p in version.split("-")[0].split(".")[:2])
+    return since is None or line >= tuple(int(p) for p in since.split("."))
 
 
 @cache
@@ -39,7 +59,7 @@ def evidence_of(folder: Path, stem: str, provenance: dict) -> dict:
     layout, case = folder.parent.name, f"{folder.parent.name}/{folder.name}/{stem}"
     decoded = layout in JAVA_DECODED
     if decoded:
-        readers = [v for v in JAVA_TESTEES if f"decode:{case}" not in _listed(v)]
+        readers = [v for v in JAVA_TESTEES if decodes(v, layout) and f"decode:{case}" not in _listed(v)]
         if readers:
             what = "refuses it" if provenance["producer"] == "mutation" else "decodes it as the sidecar says"
             return {"kind": "java-read", "by": f"Java Paimon {', '.join(readers)} (its testee {what})"}
