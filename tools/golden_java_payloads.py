@@ -27,7 +27,7 @@ import paimon_java
 from golden.common import ROOT, write_pair
 from golden.evidence import java_written
 
-from golden import bitmap_index, bloom_filter, bsi, range_bitmap
+from golden import bitmap_index, bloom_filter, bsi, file_index, range_bitmap
 from paimon_conform.testee import queries
 
 # layout -> (its case module, the releases that write its goldens: the first that writes it, 2.0.0)
@@ -36,6 +36,7 @@ RELEASES = {
     "bitmap_index": (bitmap_index, ("0.9.0", "1.1.1", "2.0.0")),
     "bsi": (bsi, ("1.0.1", "2.0.0")),
     "range_bitmap": (range_bitmap, ("1.3.1", "2.0.0")),
+    "file_index": (file_index, ("1.3.1", "2.0.0")),  # containers of every payload kind: 1.3 has them all
 }
 BITMAP_V2_FROM = "1.1.1"  # the first release here whose BitmapFileIndex has VERSION_2
 
@@ -61,6 +62,19 @@ def writes(version: str, case: dict) -> bool:
     return True
 
 
+def request(name: str, case: dict, options: dict) -> dict:
+    """What PayloadGoldenWriter writes for a case: a lone payload, or a container of its columns, with the
+    predicates of the query suite's cases of the golden `name`."""
+    out = {"name": name.rsplit("/", 1)[1], "kind": case["kind"], "probes": queries.predicates(name, case)}
+    if case["kind"] == "file-index":
+        columns = [
+            {"name": c["name"], "type": c["type"], "row_values": c["values"], "indexes": c["indexes"]}
+            for c in case["columns"]
+        ]
+        return out | {"columns": columns}
+    return out | {"type": case["type"], "options": options, "row_values": case.get("row_values", case.get("values"))}
+
+
 def run_release(version: str, requests: list[dict], work: Path) -> list[dict]:
     """PayloadGoldenWriter of one release over the requests: its report, one entry per request."""
     (work / "cases.json").write_text(json.dumps(requests))
@@ -80,17 +94,7 @@ def main() -> int:
         payloads = module.payload_cases()
         for version in versions:
             chosen = [(stem, case, options, note) for stem, case, options, note in payloads if writes(version, case)]
-            requests = [
-                {
-                    "name": stem,
-                    "kind": case["kind"],
-                    "type": case["type"],
-                    "options": options,
-                    "row_values": case.get("row_values", case.get("values")),
-                    "probes": queries.predicates(f"{layout}/java-{version}/{stem}", case),
-                }
-                for stem, case, options, note in chosen
-            ]
+            requests = [request(f"{layout}/java-{version}/{stem}", case, options) for stem, case, options, _ in chosen]
             target = args.out / layout / f"java-{version}"
             if target.exists():
                 shutil.rmtree(target)

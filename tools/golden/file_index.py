@@ -109,3 +109,60 @@ def write(out: Path) -> None:
         "a bloom filter without a single byte of bits (Java divides by numBits)",
     )
     del types
+
+
+def payload_cases() -> list[tuple[str, dict, dict, str]]:
+    """File-index containers with the payload kinds of the newer releases (bitmap version 2, BSI, range-bitmap
+    beside bloom-filter), written by Java (tools/golden_java_payloads.py): (stem, the container's columns with
+    their values and indexes, {}, note). `complete` turns one into its sidecar from the bytes Java wrote."""
+    ints = [3, None, -7, 3, 250, 0, None, 3, -7, 12]
+    words = ["pear", None, "apple", "pear", "", "Äpfel", "zebra", "apple"]
+
+    def col(name: str, type_: str, values: list, *kinds: str) -> dict:
+        return {"name": name, "type": type_, "values": values, "indexes": [{"type": k} for k in kinds]}
+
+    numeric = [
+        ("t", "TINYINT", [-128, 5, None, 127, 5]),
+        ("l", "BIGINT", [-(2**63) + 1, 0, 2**40, None, 0]),
+        ("d", "DATE", ["2024-02-29", "1969-12-31", None, "2024-02-29", "1970-01-01"]),
+        ("ts", "TIMESTAMP(6)", ["2023-11-14T22:13:20.123456", None, "1969-12-31T23:59:59.999999", None, None]),
+        ("dec", "DECIMAL(10, 2)", ["-1.25", "3.50", None, "0.01", "3.50"]),
+    ]
+    cases = [
+        (
+            "every-payload-kind",
+            [
+                col("a", "INT", ints, "bloom-filter", "bitmap", "bsi", "range-bitmap"),
+                col("s", "STRING", words, "bloom-filter", "bitmap", "range-bitmap"),
+            ],
+            "bloom-filter, bitmap (version 2, the default since 1.1), BSI and range-bitmap on one INT column",
+        ),
+        ("bsi-numeric-types", [col(n, t, v, "bsi") for n, t, v in numeric], "BSI on every numeric kind of key"),
+        (
+            "range-bitmap-types",
+            [col(n, t, v, "range-bitmap") for n, t, v in numeric]
+            + [col("b", "BOOLEAN", [True, None, False, True, False], "range-bitmap")],
+            "range-bitmap on numeric, date, timestamp, decimal and BOOLEAN keys",
+        ),
+        (
+            "bitmap-v2-types",
+            [col(n, t, v, "bitmap") for n, t, v in numeric if t != "DECIMAL(10, 2)"]
+            + [
+                col("s", "STRING", words[:5], "bitmap"),
+                col("b", "BOOLEAN", [True, None, False, True, False], "bitmap"),
+            ],
+            "bitmap version 2 on every key kind it takes (no DECIMAL: 'Does not support decimal'), BOOLEAN included",
+        ),
+    ]
+    return [(stem, {"kind": "file-index", "columns": columns}, {}, note) for stem, columns, note in cases]
+
+
+def complete(case: dict, data: bytes) -> dict:
+    """The sidecar of a container Java wrote: the layout's case of the bytes, each column's values beside it."""
+    from paimon_conform.core.types import parse_type
+    from paimon_conform.layouts.file_index import entry as fi
+
+    side = fi.inspect(data, {c["name"]: parse_type(c["type"]) for c in case["columns"]})
+    for column, spec in zip(side["columns"], case["columns"], strict=True):
+        column["values"] = spec["values"]
+    return side
