@@ -23,6 +23,7 @@ release 1.0.0 (it lacks e.g. apache/paimon#4651, #4666 thin mode and #4322 _VALU
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import shutil
@@ -32,12 +33,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import java_releases
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from support import java_mutations as jm
 from support.environment import ROOT
+from support.java_verdicts_record import category
 
+from paimon_conform.core.java_releases import judge
 from paimon_conform.table.validate.table import validate_table
 
 EVIDENCE = ("java",)
@@ -461,6 +465,14 @@ def _kit_verdict(findings: list[dict]) -> str:
     return "must" if "must" in severities else "should" if "should" in severities else "clean"
 
 
+RELEASE_LINES = sorted({java_releases.release(v).line for v in jm.RELEASES})
+
+
+def _kit_verdict_for(found: list, line: str) -> str:
+    """The kit's verdict for one release line (`validate --java-version`) from a table's unjudged findings."""
+    return _kit_verdict([{"severity": f.severity} for f in judge(copy.deepcopy(found), line)])
+
+
 def _java_fails(outcomes: dict[str, str]) -> list[str]:
     """The jars that reject or misread (an exception or other rows) on any path."""
     return [v for v, o in outcomes.items() if o != "same" and o != "ok"]
@@ -474,8 +486,9 @@ def verdicts(paimon_java, tmp_path_factory) -> dict[str, dict]:
     jm.run_probes({V09: [_ts_create_job(n, bases / n) for n in TS_TABLES]}, work)
     for n in TS_TABLES:
         assert list((bases / n).rglob("*.parquet")), f"Java did not write {n}"
-    jobs: dict[str, list[dict]] = {V09: [], V10: []}
+    jobs: dict[str, list[dict]] = {v: [] for v in (*jm.VERSIONS, *jm.RELEASES)}
     kit: dict[str, list[dict]] = {}
+    kit_by_line: dict[str, dict[str, str]] = {}
     where: dict[str, dict] = {}
     for e in EXPERIMENTS:
         root = work / e.id
@@ -486,8 +499,14 @@ def verdicts(paimon_java, tmp_path_factory) -> dict[str, dict]:
             for r in validate_table(root, java_version=KIT_TARGET)
             for f in r.findings
         ]
+        kit_by_line[e.id] = {
+            line: _kit_verdict(
+                [{"severity": f.severity} for r in validate_table(root, java_version=line) for f in r.findings]
+            )
+            for line in sorted({java_releases.release(v).line for v in jm.RELEASES})
+        }
         where[e.id] = {}
-        for v in jm.VERSIONS:
+        for v in jobs:
             where[e.id][v] = {"read": len(jobs[v])}
             jobs[v].append({"op": "read", "dir": str(root)})
             if e.upsert is not None:
@@ -502,14 +521,14 @@ def verdicts(paimon_java, tmp_path_factory) -> dict[str, dict]:
     for e in EXPERIMENTS:
         expected = _expected(e.base)
         java = {}
-        for v in jm.VERSIONS:
+        for v in jobs:
             at = where[e.id][v]
             java[v] = {"read": _outcome(results[v][at["read"]], expected)}
             if "upsert" in at:
                 java[v]["upsert"] = _outcome(results[v][at["upsert"]], None)
                 after = results[v][at["read_after_upsert"]]
                 java[v]["read_after_upsert"] = "error: " + after["error"] if after["error"] else "ok"
-        out[e.id] = {"java": java, "kit": kit[e.id], "note": e.note, "info": e.info}
+        out[e.id] = {"java": java, "kit": kit[e.id], "kit_by_line": kit_by_line[e.id], "note": e.note, "info": e.info}
     _write_report(out, time.perf_counter() - started)
     return out
 
@@ -519,7 +538,7 @@ def _write_report(out: dict[str, dict], seconds: float) -> None:
     for eid, r in out.items():
         if r["info"]:
             continue
-        fails = sorted({v for v, paths in r["java"].items() if _java_fails(paths)})
+        fails = sorted({v for v in jm.VERSIONS if _java_fails(r["java"][v])})
         verdict = _kit_verdict(r["kit"])
         if bool(fails) != (verdict == "must"):
             disagreements.append({"experiment": eid, "java_fails_in": fails, "kit": verdict, "java": r["java"]})
@@ -571,8 +590,38 @@ def test_kit_agrees_with_java(verdicts, experiment):
     predating 1.0.0's thin mode and dense stats), reports a must-finding exactly when a jar rejects or
     misreads the table on some path."""
     r = verdicts[experiment.id]
-    fails = sorted({v for v, paths in r["java"].items() if _java_fails(paths)})
+    fails = sorted({v for v in jm.VERSIONS if _java_fails(r["java"][v])})
     verdict = _kit_verdict(r["kit"])
     codes = sorted({f"{f['code']} [{f['severity']}]" for f in r["kit"]})
     java = {v: {k: o[:160] for k, o in paths.items()} for v, paths in r["java"].items()}
     assert bool(fails) == (verdict == "must"), f"kit {verdict} {codes}; Java fails in {fails or 'no jar'}: {java}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Every other release: its outcomes pinned in java_verdicts_by_release.json (recorded from its own run:
+# `python conformance/support/java_verdicts_record.py` after a run), and the kit's verdict for its line
+
+
+PINNED = json.loads((ROOT / "conformance" / "java_verdicts_by_release.json").read_text())
+
+
+@pytest.mark.java
+@pytest.mark.parametrize("experiment", EXPERIMENTS, ids=[e.id for e in EXPERIMENTS])
+@pytest.mark.parametrize("version", jm.RELEASES)
+def test_each_release_does_what_it_did(verdicts, experiment, version):
+    """Each release's read (and upsert, and read after it) of the mutated table, as pinned from its run."""
+    got = {path: category(o) for path, o in verdicts[experiment.id]["java"][version].items()}
+    assert got == PINNED["outcomes"][experiment.id][version], verdicts[experiment.id]["java"][version]
+
+
+@pytest.mark.java
+@pytest.mark.parametrize("experiment", JUDGED, ids=[e.id for e in JUDGED])
+@pytest.mark.parametrize("version", jm.RELEASES)
+def test_kit_agrees_with_each_release(verdicts, experiment, version):
+    """`validate --java-version <its line>` reports a must-finding exactly when that release rejects or
+    misreads the table on some path; a pinned disagreement fails once the two agree."""
+    r = verdicts[experiment.id]
+    fails = bool(_java_fails(r["java"][version]))
+    verdict = r["kit_by_line"][java_releases.release(version).line]
+    known = f"{experiment.id} {version}" in PINNED["disagreements"]
+    assert (fails == (verdict == "must")) != known, f"kit {verdict}; Java {version}: {r['java'][version]}"

@@ -154,15 +154,18 @@ def sources_jar(version: str) -> Path:
 
 
 def compile_sources(class_path: list[Path], sources: list[Path], classes: Path) -> Path:
-    """javac the sources against the class path into classes/ when a source is newer than the last build."""
+    """javac the sources against the class path into classes/ when a source is newer than the last build or the
+    set of sources changed (a file moved in keeps its old time)."""
     with _LOCK:
         stamp = classes / ".stamp"
+        names = "\n".join(sorted(str(p) for p in sources))
         newest = max(p.stat().st_mtime for p in sources)
-        if not stamp.is_file() or stamp.stat().st_mtime < newest:
+        stale = not stamp.is_file() or stamp.stat().st_mtime < newest or stamp.read_text() != names
+        if stale:
             classes.mkdir(parents=True, exist_ok=True)
             cp = ":".join(map(str, class_path))
             subprocess.run(["javac", "-nowarn", "-d", str(classes), "-cp", cp, *map(str, sources)], check=True)
-            stamp.touch()
+            stamp.write_text(names)
         return classes
 
 

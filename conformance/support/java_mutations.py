@@ -7,9 +7,8 @@ is rewritten, `fix_sizes` puts its new size into the manifest entry (`_FILE._FIL
 Java's Parquet reader uses to find the footer), each manifest's new size into the manifest lists
 and each index file's size into the index manifests.
 
-`run_probes` runs tools/java/tables/VerdictProbe.java once per jar, both jars at once. The
-program is compiled on its own into build/java-verdicts/<version>/ (not with the other
-tools/java/tables/ programs), so an unrelated program that does not compile cannot stop it.
+`run_probes` runs tools/java/testee/VerdictProbe.java once per release, the JVMs at once: compiled with the
+testee of each release (java_releases.testee_classpath; for 0.9.0 and 1.0-SNAPSHOT with the tables programs).
 """
 
 from __future__ import annotations
@@ -27,10 +26,12 @@ import pyarrow.parquet as pq
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
+import java_releases  # noqa: E402
 import paimon_java  # noqa: E402
 
 BUILD = ROOT / "build" / "java-verdicts"
-VERSIONS = (paimon_java.PAIMON_VERSION, paimon_java.PAIMON_10_VERSION)
+VERSIONS = (paimon_java.PAIMON_VERSION, paimon_java.PAIMON_10_VERSION)  # the jars with hand-written expectations
+RELEASES = tuple(v for v in java_releases.releases() if v not in VERSIONS)  # the releases whose outcomes are pinned
 
 # Avro metadata files by kind, as named in manifest/ (`manifest-<uuid>-N` are manifests).
 KIND_GLOBS = {
@@ -292,22 +293,27 @@ def patch_bytes(path: Path, offset: int, new: bytes) -> None:
 
 
 def run_probes(jobs: dict[str, list[dict]], work: Path) -> dict[str, list[dict]]:
-    """Run VerdictProbe with each version's jobs, the JVMs in parallel; results in job order."""
-    procs = {}
-    for version, version_jobs in jobs.items():
+    """Run VerdictProbe with each version's jobs, two JVMs at a time (the machine's cores); results in job
+    order."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def run(version: str) -> list[dict]:
         cp = paimon_java.tables_classpath(version)
         job_file = work / f"jobs-{version}.json"
-        job_file.write_text(json.dumps({"jobs": version_jobs}))
+        job_file.write_text(json.dumps({"jobs": jobs[version]}))
         out = work / f"out-{version}.json"
         cmd = paimon_java.java_command(cp, "VerdictProbe", str(job_file), str(out), heap="512m")
-        procs[version] = (subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True), out)
-    results = {}
-    for version, (proc, out) in procs.items():
-        log, _ = proc.communicate()
-        if proc.returncode != 0:
-            raise RuntimeError(f"VerdictProbe ({version}) failed with exit code {proc.returncode}:\n{log[-4000:]}")
-        results[version] = json.loads(out.read_text())
-    return results
+        done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(
+                f"VerdictProbe ({version}) failed with exit code {done.returncode}:\n{done.stdout[-4000:]}"
+            )
+        return json.loads(out.read_text())
+
+    for version in jobs:
+        paimon_java.tables_classpath(version)  # compile first, one at a time
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(jobs, pool.map(run, jobs), strict=True))
 
 
 def sync_list_sizes(root: Path) -> None:

@@ -231,10 +231,11 @@ def validate_table(
     root: str | Path,
     progress: Progress | None = None,
     stats: TableStats | None = None,
-    java_version: str = NEWEST,
+    java_version: str | None = NEWEST,
     workers: Workers | None = None,
 ) -> list[FileResult]:
-    """One FileResult per file with findings (and one for the table itself), judged for one Java release.
+    """One FileResult per file with findings (and one for the table itself), judged for one Java release (None:
+    not judged, each finding as found with the releases it is about, for a caller that judges it for several).
     `workers` run the checks of single data and index files (default: one after the other here;
     `spark.validate` runs them in Spark tasks); the metadata and the findings that join files stay here."""
     root = Path(root)
@@ -323,7 +324,7 @@ def _branches(
 
 
 def _validate(
-    root: Path, progress: Progress | None, stats: TableStats, java_version: str, workers: Workers
+    root: Path, progress: Progress | None, stats: TableStats, java_version: str | None, workers: Workers
 ) -> list[FileResult]:
     try:
         schema = read_schema(root)
@@ -361,7 +362,7 @@ def _validate(
             findings += check_values(root, chain.live, chain.index_files, chain.index_paths, run)
         findings += run.schemas.findings
     by_file: dict[str, list[Finding]] = defaultdict(list)
-    for f in judge(_distinct(findings), java_version):
+    for f in judge(_distinct(findings), java_version) if java_version else _distinct(findings):
         by_file[f.file].append(f)
     fit = main.chain.fit
     for b in branches:
