@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from paimon_conform import __version__
-from paimon_conform.core import budget, cases, json_text
+from paimon_conform.core import budget, cases, json_text, known_bugs
 from paimon_conform.core.errors import LayoutError, PaimonConformError, UsageError, checking
 from paimon_conform.core.findings import SEVERITIES, unreadable
 from paimon_conform.core.java_releases import NEWEST, RELEASES, judge, release
@@ -150,7 +150,7 @@ def validate_file(
             found += against_data(layout, data, data_file, column, types)
     except UsageError as exc:
         return FileResult(shown, kind or "", unusable=str(exc))
-    findings = sorted(judge(found, java_version), key=lambda f: SEVERITIES.index(f.severity))  # musts first
+    findings = sorted(known_bugs.name(judge(found, java_version)), key=lambda f: SEVERITIES.index(f.severity))
     for f in findings:
         f.file = shown
     return FileResult(shown, layout.kind, findings)

@@ -340,6 +340,7 @@ class Buckets:
         row, bucket = self.first
         msg = (
             f"{self.wrong} of {self.rows} row(s) hash to another bucket; row {row} belongs in "
-            f"bucket-{bucket} ({function} bucket function over {keys}, bucket = {n})"
+            f"bucket-{bucket} ({function} bucket function over {keys} of types {[str(t) for t in self.types]}, "
+            f"bucket = {n})"
         )
         return [_f("DATA_FILE_WRONG_BUCKET", self.file, f"rows[{row}]", msg)], self.rows

@@ -13,7 +13,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from paimon_conform.core import budget
+from paimon_conform.core import budget, known_bugs
 from paimon_conform.core.budget import BudgetExceeded
 from paimon_conform.core.errors import PaimonConformError, UsageError, checking
 from paimon_conform.core.findings import Finding
@@ -362,7 +362,7 @@ def _validate(
             findings += check_values(root, chain.live, chain.index_files, chain.index_paths, run)
         findings += run.schemas.findings
     by_file: dict[str, list[Finding]] = defaultdict(list)
-    for f in judge(_distinct(findings), java_version) if java_version else _distinct(findings):
+    for f in known_bugs.name(judge(_distinct(findings), java_version) if java_version else _distinct(findings)):
         by_file[f.file].append(f)
     fit = main.chain.fit
     for b in branches:
