@@ -37,9 +37,9 @@ import java_releases
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from java_verdicts_record import category
 from support import java_mutations as jm
 from support.environment import ROOT
-from support.java_verdicts_record import category
 
 from paimon_conform.core.java_releases import judge
 from paimon_conform.table.validate.table import validate_table
@@ -599,7 +599,7 @@ def test_kit_agrees_with_java(verdicts, experiment):
 
 # ---------------------------------------------------------------------------------------------
 # Every other release: its outcomes pinned in java_verdicts_by_release.json (recorded from its own run:
-# `python conformance/support/java_verdicts_record.py` after a run), and the kit's verdict for its line
+# `.venv/bin/python tools/java_verdicts_record.py` after a run), and the kit's verdict for its line
 
 
 PINNED = json.loads((ROOT / "conformance" / "java_verdicts_by_release.json").read_text())

@@ -3,7 +3,7 @@ conformance/test_java_verdicts.py) into conformance/java_verdicts_by_release.jso
 each path's outcome category. The kit/Java disagreements found are listed too, to be read and either fixed in
 the kit or kept, each with its reason; the test fails both ways on them.
 
-    python conformance/support/java_verdicts_record.py
+    .venv/bin/python tools/java_verdicts_record.py
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+
+import java_releases
 
 ROOT = Path(__file__).resolve().parents[2]
 REPORT = ROOT / "build" / "java-verdicts" / "report.json"
@@ -25,9 +27,6 @@ def category(outcome: str) -> str:
 
 
 def main() -> int:
-    sys.path.insert(0, str(ROOT / "tools"))
-    import java_releases
-
     report = json.loads(REPORT.read_text())["experiments"]
     old = json.loads(PINNED.read_text()) if PINNED.is_file() else {"disagreements": {}}
     releases = [v for v in java_releases.releases() if v != "0.9.0"]
