@@ -3,7 +3,6 @@
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
 
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 
 final class BlobDescriptors {
@@ -24,7 +23,7 @@ final class BlobDescriptors {
     /** BlobDescriptor.deserialize(data): its uri, offset and length, and the version byte it accepted. */
     static void decode(byte[] data, ObjectNode c) throws Exception {
         Class<?> t = type();
-        Object d = unwrap(() -> t.getMethod("deserialize", byte[].class).invoke(null, (Object) data));
+        Object d = Reflection.call(() -> t.getMethod("deserialize", byte[].class).invoke(null, (Object) data));
         c.put("version", data[0]);
         c.put("uri", (String) t.getMethod("uri").invoke(d));
         c.put("offset", (long) t.getMethod("offset").invoke(d));
@@ -34,26 +33,9 @@ final class BlobDescriptors {
     /** new BlobDescriptor(uri, offset, length).serialize(): the release writes its own version only. */
     static byte[] encode(JsonNode c) throws Exception {
         Class<?> t = type();
-        Object d = unwrap(() -> t.getConstructor(String.class, long.class, long.class)
+        Object d = Reflection.call(() -> t.getConstructor(String.class, long.class, long.class)
                 .newInstance(c.get("uri").asText(), c.get("offset").asLong(), c.get("length").asLong()));
         Method serialize = t.getMethod("serialize");
-        return (byte[]) unwrap(() -> serialize.invoke(d));
-    }
-
-    interface Call {
-        Object run() throws Exception;
-    }
-
-    /** The call's result; the exception Paimon raised rather than reflection's wrapper. */
-    static Object unwrap(Call call) throws Exception {
-        try {
-            return call.run();
-        } catch (InvocationTargetException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof Exception) {
-                throw (Exception) cause;
-            }
-            throw e;
-        }
+        return (byte[]) Reflection.call(() -> serialize.invoke(d));
     }
 }

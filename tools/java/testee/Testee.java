@@ -232,7 +232,7 @@ public class Testee {
                 BlobDescriptors.decode(data, c);
                 return c;
             default:
-                BlobDescriptors.unwrap(() -> featureOf(kind)
+                Reflection.call(() -> featureOf(kind)
                         .getMethod("decode", byte[].class, ObjectNode.class, JsonNode.class)
                         .invoke(null, data, c, types));
                 return c;
@@ -396,7 +396,7 @@ public class Testee {
                 }
             }
             default:
-                return (byte[]) BlobDescriptors.unwrap(() -> featureOf(kind).getMethod("encode", JsonNode.class)
+                return (byte[]) Reflection.call(() -> featureOf(kind).getMethod("encode", JsonNode.class)
                         .invoke(null, c));
         }
     }

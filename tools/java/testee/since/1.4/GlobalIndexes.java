@@ -30,7 +30,7 @@ public final class GlobalIndexes {
     /** (key, row id) of every row in the order the sorted index builders feed the writer: NULL keys first, then
      * the keys by the release's KeySerializer comparator, equal keys by row id. */
     static List<Object[]> sorted(DataType type, JsonNode values) throws Exception {
-        Class<?> serializers = feature("org.apache.paimon.globalindex.KeySerializer");
+        Class<?> serializers = Testee.feature("org.apache.paimon.globalindex.KeySerializer");
         if (serializers == null) {
             serializers = Class.forName("org.apache.paimon.globalindex.btree.KeySerializer");
         }
@@ -47,14 +47,6 @@ public final class GlobalIndexes {
         keys.sort((a, b) -> order.compare(a[0], b[0])); // stable: equal keys keep row order
         nulls.addAll(keys);
         return nulls;
-    }
-
-    static Class<?> feature(String name) {
-        try {
-            return Class.forName(name);
-        } catch (ClassNotFoundException e) {
-            return null;
-        }
     }
 
     /** The one index file this release's GlobalIndexer writes for the case's rows. */
@@ -84,7 +76,7 @@ public final class GlobalIndexes {
         try {
             LocalFileIO io = LocalFileIO.create();
             int[] files = {0};
-            GlobalIndexFileWriter files_ = new GlobalIndexFileWriter() {
+            GlobalIndexFileWriter output = new GlobalIndexFileWriter() {
                 @Override
                 public String newFileName(String prefix) {
                     return prefix + "-" + (files[0]++) + ".index";
@@ -96,10 +88,10 @@ public final class GlobalIndexes {
                 }
             };
             GlobalIndexer indexer = GlobalIndexer.create(identifier, new DataField(0, "v", type), options);
-            GlobalIndexWriter writer = indexer.createWriter(files_);
+            GlobalIndexWriter writer = indexer.createWriter(output);
             Method write = writer.getClass().getMethod("write", Object.class, long.class);
             for (Object[] entry : sorted(type, c.get("row_values"))) {
-                BlobDescriptors.unwrap(() -> write.invoke(writer, entry[0], entry[1]));
+                Reflection.call(() -> write.invoke(writer, entry[0], entry[1]));
             }
             List<ResultEntry> written = writer.finish();
             if (written.size() != 1) {
