@@ -6,6 +6,7 @@ cases; an empty row set and skip are one answer."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -105,8 +106,12 @@ def test_a_testee_answering_remain_or_other_rows_fails_exactly_those_cases(cases
     """A testee that never rules anything out fails every case whose answer is not remain; one that drops a
     row fails that case; one that answers an empty row set for skip passes."""
     chosen = [c for c in cases if c.kind in ("file-index", "bitmap")]
-    rows_case = next(c for c in chosen if c.expected["result"] == "rows" and c.expected["rows"])
-    skip_case = next(c for c in chosen if c.expected["result"] == "skip")
+    # the rogue finds a case by its request: two goldens of the same bytes (one payload written by two
+    # releases) can ask the same question, so the misbehaving cases are ones whose request is asked once
+    asked = Counter(json.dumps(c.request, sort_keys=True) for c in chosen)
+    once = [c for c in chosen if asked[json.dumps(c.request, sort_keys=True)] == 1]
+    rows_case = next(c for c in once if c.expected["result"] == "rows" and c.expected["rows"])
+    skip_case = next(c for c in once if c.expected["result"] == "skip")
     plan = {c.id: "remain" for c in chosen if c not in (rows_case, skip_case)}
     plan |= {rows_case.id: "drop-row", skip_case.id: "empty-rows"}
     command = rogue_command(tmp_path, monkeypatch, {"query": ["file-index", "bitmap"]}, plan, chosen)
