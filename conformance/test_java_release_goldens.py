@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import golden_java_payloads
 import pytest
@@ -53,23 +54,22 @@ def _committed() -> dict[str, bytes]:
     }
 
 
+def _regenerate(tool: str, out: Path) -> tuple[dict[str, bytes], set[tuple[str, str]]]:
+    """Run a generator of tools/ into `out`: the files it wrote, and the (release, case) it reports unwritten."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / tool), "--out", str(out)], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = [line.split() for line in done.stdout.splitlines() if " does not write " in line]
+    made = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    return made, {(words[2], words[6].rstrip(":")) for words in lines}
+
+
 def test_payload_goldens_regenerate_byte_for_byte(tmp_path):
     """Every release writes the committed payloads and answers the probes as recorded; the cases it refuses are
     exactly the pinned ones."""
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "golden_java_payloads.py"), "--out", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    refused = {
-        (line.split()[2], line.split()[6].rstrip(":"))
-        for line in done.stdout.splitlines()
-        if " does not write " in line
-    }
+    made, refused = _regenerate("golden_java_payloads.py", tmp_path)
     assert refused == NOT_WRITTEN
-    made = {p.relative_to(tmp_path).as_posix(): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     committed = _committed()
     assert len(committed) >= 2 * 40
     assert sorted(made) == sorted(committed)
@@ -135,20 +135,8 @@ ENCODED = sorted(p for layout in ENCODED_LAYOUTS for p in (GOLDEN / layout).glob
 def test_encoded_goldens_regenerate_byte_for_byte(tmp_path):
     """The testees of the releases that write each layout write exactly the committed files, and refuse exactly
     the pinned cases."""
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "golden_java_encoded.py"), "--out", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    refused = {
-        (line.split()[2], line.split()[6].rstrip(":"))
-        for line in done.stdout.splitlines()
-        if " does not write " in line
-    }
+    made, refused = _regenerate("golden_java_encoded.py", tmp_path)
     assert refused == ENCODED_NOT_WRITTEN
-    made = {p.relative_to(tmp_path).as_posix(): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     committed = {p.relative_to(GOLDEN).as_posix(): p.read_bytes() for s in ENCODED for p in (s, s.with_suffix(".bin"))}
     files = 2 * len(deletion_vectors.java_cases()) + len(roaring32.java_cases()) + 2 * len(blob_descriptor.java_cases())
     files += 2 * len(blob_file.java_cases()) - len(ENCODED_NOT_WRITTEN) + len(row_file.java_cases())

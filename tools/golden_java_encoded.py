@@ -18,9 +18,8 @@ import shutil
 import sys
 from pathlib import Path
 
-import java_releases
 from golden.common import ROOT, write_pair
-from golden.evidence import java_written
+from golden.evidence import release_provenance
 
 from golden import (
     bitmap_global_index,
@@ -68,15 +67,7 @@ HOW = {
 
 def provenance(version: str, kind: str) -> dict:
     """Which release's jar wrote a file, and how."""
-    jar = java_releases.release(version).jar
-    return {
-        "producer": "java-paimon",
-        "paimon_version": version,
-        "artifact": f"{jar.coordinate} (Maven Central)",
-        "artifact_sha256": jar.sha256,
-        "how": f"the Java testee's encode (tools/java/testee/Testee.java): {HOW[kind]}",
-        "evidence": java_written(version),
-    }
+    return release_provenance(version, f"the Java testee's encode (tools/java/testee/Testee.java): {HOW[kind]}")
 
 
 def main() -> int:

@@ -25,7 +25,7 @@ from pathlib import Path
 import java_releases
 import paimon_java
 from golden.common import ROOT, write_pair
-from golden.evidence import java_written
+from golden.evidence import release_provenance
 
 from golden import bitmap_index, bloom_filter, bsi, file_index, range_bitmap
 from paimon_conform.testee import queries
@@ -43,16 +43,11 @@ BITMAP_V2_FROM = "1.1.1"  # the first release here whose BitmapFileIndex has VER
 
 def provenance(version: str, kind: str) -> dict:
     """Which release's jar wrote a payload, and how."""
-    jar = java_releases.release(version).jar
-    return {
-        "producer": "java-paimon",
-        "paimon_version": version,
-        "artifact": f"{jar.coordinate} (Maven Central)",
-        "artifact_sha256": jar.sha256,
-        "how": f"tools/java/testee/PayloadGoldenWriter.java: FileIndexer.create({kind!r}, type, options)"
-        ".createWriter().writeRecord() per row, serializedBytes()",
-        "evidence": java_written(version),
-    }
+    how = (
+        f"tools/java/testee/PayloadGoldenWriter.java: FileIndexer.create({kind!r}, type, options)"
+        ".createWriter().writeRecord() per row, serializedBytes()"
+    )
+    return release_provenance(version, how)
 
 
 def writes(version: str, case: dict) -> bool:

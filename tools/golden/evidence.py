@@ -52,6 +52,19 @@ def java_written(version: str) -> dict:
     return {"kind": "java-written", "by": f"Java Paimon {version}"}
 
 
+def release_provenance(version: str, how: str) -> dict:
+    """The provenance of a golden a release of tools/java/releases.tsv wrote from Maven's jar, and how."""
+    jar = java_releases.release(version).jar
+    return {
+        "producer": "java-paimon",
+        "paimon_version": version,
+        "artifact": f"{jar.coordinate} (Maven Central)",
+        "artifact_sha256": jar.sha256,
+        "how": how,
+        "evidence": java_written(version),
+    }
+
+
 def evidence_of(folder: Path, stem: str, provenance: dict) -> dict:
     """The evidence of the golden `<folder>/<stem>` (folder: <layout>/<producer folder>)."""
     if provenance["producer"] == "java-paimon":
