@@ -9,9 +9,11 @@ still applies. Every jar is checked against the SHA-256 the registry pins.
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -155,14 +157,18 @@ def sources_jar(version: str) -> Path:
 
 def compile_sources(class_path: list[Path], sources: list[Path], classes: Path) -> Path:
     """javac the sources against the class path into classes/ when a source is newer than the last build or the
-    set of sources changed (a file moved in keeps its old time)."""
-    with _LOCK:
+    set of sources changed (a file moved in keeps its old time). One build at a time across processes too (the
+    suite's background jobs start testees beside it): a second caller waits and finds the build fresh."""
+    classes.parent.mkdir(parents=True, exist_ok=True)
+    with _LOCK, open(classes.parent / f".{classes.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
         stamp = classes / ".stamp"
         names = "\n".join(sorted(str(p) for p in sources))
         newest = max(p.stat().st_mtime for p in sources)
         stale = not stamp.is_file() or stamp.stat().st_mtime < newest or stamp.read_text() != names
-        if stale:
-            classes.mkdir(parents=True, exist_ok=True)
+        if stale:  # from an empty folder: a class whose source left the set must not stay behind
+            shutil.rmtree(classes, ignore_errors=True)
+            classes.mkdir(parents=True)
             cp = ":".join(map(str, class_path))
             subprocess.run(["javac", "-nowarn", "-d", str(classes), "-cp", cp, *map(str, sources)], check=True)
             stamp.write_text(names)
