@@ -19,7 +19,7 @@ import paimon_java
 from paimon_conform.testee import failures
 
 FAILURES = Path(__file__).resolve().parents[1] / "testees" / "failures"
-# The layouts the Java testees decode (tools/java/testee/Testee.java LAYOUTS, BlobDescriptors and since/), by
+# The layouts the Java testees decode (tools/java/testee/Testee.java LAYOUTS and since/), by
 # golden folder, with the first release that has them (None: every release); test_java_release_jars holds each
 # testee's hello to it.
 JAVA_DECODED: dict[str, str | None] = {

@@ -2,10 +2,10 @@
 // src/paimon_conform/schemas/testee_protocol.json). Compiled against each bundled jar (0.9.0, 1.0-SNAPSHOT) and
 // started by tools/testees/java_paimon.py; every answer comes from Java Paimon's own classes:
 //
-//   decode / encode  blob-descriptor from 1.4 (BlobDescriptor.deserialize / serialize, BlobDescriptors.java),
-//                    roaring32 (RoaringBitmap32.deserialize / serialize), hash-index (HashIndexFile.read /
+//   decode / encode  roaring32 (RoaringBitmap32.deserialize / serialize), hash-index (HashIndexFile.read /
 //                    write), deletion-vectors (DeletionVectorsIndexFile.readDeletionVector per vector, the
-//                    vectors found by their length fields after the version byte / DeletionVectorsIndexFile.write)
+//                    vectors found by their length fields after the version byte / DeletionVectorsIndexFile.write);
+//                    the layouts of newer releases by the classes of since/<first release>/ (FEATURES)
 //   hash             the key's BinaryRow from the generated projection FixedBucketRowKeyExtractor uses, its
 //                    hashCode, and the extractor's bucket per count (these releases have one bucket function)
 //   read-table       FileStoreTable batch read of the latest snapshot; with "probe" (columns), TablesReader's read:
@@ -172,9 +172,6 @@ public class Testee {
             for (String k : LAYOUTS) {
                 kinds.add(k);
             }
-            if (BlobDescriptors.type() != null) {
-                kinds.add(BlobDescriptors.KIND);
-            }
             for (String[] f : FEATURES) {
                 if (feature(f[1]) != null && feature(f[3]) != null && Arrays.asList(f[2].split(" ")).contains(op)) {
                     kinds.add(f[0]);
@@ -228,9 +225,6 @@ public class Testee {
             }
             case "deletion-vectors":
                 return decodeVectors(data, c);
-            case BlobDescriptors.KIND:
-                BlobDescriptors.decode(data, c);
-                return c;
             default:
                 Reflection.call(() -> featureOf(kind)
                         .getMethod("decode", byte[].class, ObjectNode.class, JsonNode.class)
@@ -315,6 +309,7 @@ public class Testee {
      * presence says the release has the layout. */
     private static final String[][] FEATURES = {
         {"roaring64", "Roaring64", "decode encode", "Roaring64"},
+        {"blob-descriptor", "BlobDescriptors", "decode encode", "BlobDescriptors"},
         {"blob-file", "BlobFiles", "decode encode", "BlobFiles"},
         {"row-file", "RowFiles", "decode encode", "RowFiles"},
         {"btree-global-index", "GlobalIndexes", "encode", "GlobalIndexes"},
@@ -344,8 +339,6 @@ public class Testee {
     static byte[] encode(JsonNode c) throws Exception {
         String kind = c.get("kind").asText();
         switch (kind) {
-            case BlobDescriptors.KIND:
-                return BlobDescriptors.encode(c);
             case "roaring32": {
                 RoaringBitmap32 bitmap = new RoaringBitmap32();
                 for (JsonNode r : c.get("ranges")) {

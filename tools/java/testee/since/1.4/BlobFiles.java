@@ -11,13 +11,7 @@ import org.apache.paimon.data.InternalArray;
 import org.apache.paimon.data.InternalMap;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.format.FileFormat;
-import org.apache.paimon.format.FormatReaderContext;
-import org.apache.paimon.format.FormatWriter;
-import org.apache.paimon.fs.Path;
-import org.apache.paimon.fs.PositionOutputStream;
-import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.options.Options;
-import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
@@ -28,10 +22,7 @@ import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.RowType;
 
-import java.io.File;
-import java.nio.file.Files;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,52 +61,44 @@ public final class BlobFiles {
     public static void decode(byte[] data, ObjectNode c, JsonNode types) throws Exception {
         JsonNode fields = types.path("fields");
         DataType type = columnType(fields);
-        File dir = Files.createTempDirectory("testee-blob").toFile();
-        try {
-            File file = new File(dir, "data.blob");
-            Files.write(file.toPath(), data);
-            c.put("version", data.length > 0 ? data[data.length - 1] : 0);
-            if (!fields.isMissingNode()) {
-                c.set("fields", fields);
+        c.put("version", data.length > 0 ? data[data.length - 1] : 0);
+        if (!fields.isMissingNode()) {
+            c.set("fields", fields);
+        }
+        List<Object> stored = read(data, BLOB);
+        List<Object> typed = type == BLOB ? stored : read(data, type);
+        if (typed.size() != stored.size()) {
+            throw new IllegalStateException(stored.size() + " rows as BLOB, " + typed.size() + " as " + type);
+        }
+        ArrayNode rows = c.putArray("rows");
+        long offset = 0;
+        for (int i = 0; i < stored.size(); i++) {
+            Object payload = stored.get(i);
+            if (!(payload instanceof byte[])) {
+                rows.addObject().put((String) payload, true);
+                continue;
             }
-            List<Object> stored = read(file, BLOB, data.length);
-            List<Object> typed = type == BLOB ? stored : read(file, type, data.length);
-            if (typed.size() != stored.size()) {
-                throw new IllegalStateException(stored.size() + " rows as BLOB, " + typed.size() + " as " + type);
+            int length = ((byte[]) payload).length + 16;
+            ObjectNode r = rows.addObject().put("offset", offset).put("length", length);
+            offset += length;
+            if (type == BLOB) {
+                r.put("data", Testee.hex((byte[]) payload));
+            } else {
+                r.set(type instanceof MapType ? "entries" : "elements", (JsonNode) typed.get(i));
             }
-            ArrayNode rows = c.putArray("rows");
-            long offset = 0;
-            for (int i = 0; i < stored.size(); i++) {
-                Object payload = stored.get(i);
-                if (!(payload instanceof byte[])) {
-                    rows.addObject().put((String) payload, true);
-                    continue;
-                }
-                int length = ((byte[]) payload).length + 16;
-                ObjectNode r = rows.addObject().put("offset", offset).put("length", length);
-                offset += length;
-                if (type == BLOB) {
-                    r.put("data", Testee.hex((byte[]) payload));
-                } else {
-                    r.set(type instanceof MapType ? "entries" : "elements", (JsonNode) typed.get(i));
-                }
-            }
-        } finally {
-            Testee.deleteTree(dir);
         }
     }
 
     /** Each row of the file read as `type`: "null", "placeholder", a BLOB's bytes, or the JSON of its
      * elements (ARRAY) or entries (MAP). */
-    static List<Object> read(File file, DataType type, long size) throws Exception {
-        RowType row = RowType.of(type);
-        FileFormat format = FileFormat.fromIdentifier("blob", new Options());
+    static List<Object> read(byte[] data, DataType type) throws Exception {
         List<Object> out = new ArrayList<>();
-        try (RecordReader<InternalRow> reader = format.createReaderFactory(row, row, Collections.emptyList())
-                .createReader(new FormatReaderContext(LocalFileIO.create(), new Path(file.getPath()), size))) {
-            reader.forEachRemaining(r -> out.add(value(r, type)));
-        }
+        FormatFiles.read(format(), RowType.of(type), data, r -> out.add(value(r, type)));
         return out;
+    }
+
+    static FileFormat format() {
+        return FileFormat.fromIdentifier("blob", new Options());
     }
 
     static Object value(InternalRow r, DataType type) {
@@ -163,22 +146,11 @@ public final class BlobFiles {
     /** The bytes of a .blob file this release's writer makes from the case's rows. */
     public static byte[] encode(JsonNode c) throws Exception {
         DataType type = columnType(c.path("fields"));
-        File dir = Files.createTempDirectory("testee-blob").toFile();
-        try {
-            File file = new File(dir, "data.blob");
-            LocalFileIO io = LocalFileIO.create();
-            FileFormat format = FileFormat.fromIdentifier("blob", new Options());
-            try (PositionOutputStream out = io.newOutputStream(new Path(file.getPath()), false)) {
-                FormatWriter writer = format.createWriterFactory(RowType.of(type)).create(out, "none");
-                for (JsonNode r : c.get("rows")) {
-                    writer.addElement(GenericRow.of(rowValue(r, type)));
-                }
-                writer.close();
-            }
-            return Files.readAllBytes(file.toPath());
-        } finally {
-            Testee.deleteTree(dir);
+        List<InternalRow> rows = new ArrayList<>();
+        for (JsonNode r : c.get("rows")) {
+            rows.add(GenericRow.of(rowValue(r, type)));
         }
+        return FormatFiles.write(format(), RowType.of(type), "none", rows);
     }
 
     static Object rowValue(JsonNode r, DataType type) throws Exception {

@@ -17,14 +17,8 @@ import org.apache.paimon.data.variant.GenericVariant;
 import org.apache.paimon.data.variant.Variant;
 import org.apache.paimon.format.FileFormat;
 import org.apache.paimon.format.FileFormatFactory;
-import org.apache.paimon.format.FormatReaderContext;
-import org.apache.paimon.format.FormatWriter;
-import org.apache.paimon.fs.Path;
-import org.apache.paimon.fs.PositionOutputStream;
-import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.options.MemorySize;
 import org.apache.paimon.options.Options;
-import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
@@ -40,11 +34,8 @@ import org.apache.paimon.types.RowType;
 import org.apache.paimon.types.TimestampType;
 import org.apache.paimon.types.VectorType;
 
-import java.io.File;
-import java.nio.file.Files;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -76,20 +67,11 @@ public final class RowFiles {
     /** The bytes of a .row file this release's writer makes from the case's rows. */
     public static byte[] encode(JsonNode c) throws Exception {
         RowType type = rowType(c.get("fields"));
-        File dir = Files.createTempDirectory("testee-row").toFile();
-        try {
-            File file = new File(dir, "data.row");
-            try (PositionOutputStream out = LocalFileIO.create().newOutputStream(new Path(file.getPath()), false)) {
-                FormatWriter writer = format(c).createWriterFactory(type).create(out, "zstd");
-                for (JsonNode r : c.get("rows")) {
-                    writer.addElement((InternalRow) internal(type, r));
-                }
-                writer.close();
-            }
-            return Files.readAllBytes(file.toPath());
-        } finally {
-            Testee.deleteTree(dir);
+        List<InternalRow> rows = new ArrayList<>();
+        for (JsonNode r : c.get("rows")) {
+            rows.add((InternalRow) internal(type, r));
         }
+        return FormatFiles.write(format(c), type, "zstd", rows);
     }
 
     /** The rows of a .row file as this release's reader returns them, with the fields the request states. */
@@ -99,20 +81,9 @@ public final class RowFiles {
             throw new IllegalArgumentException("a row file is read with its fields' types");
         }
         RowType type = rowType(fields);
-        File dir = Files.createTempDirectory("testee-row").toFile();
-        try {
-            File file = new File(dir, "data.row");
-            Files.write(file.toPath(), data);
-            c.set("fields", fields);
-            ArrayNode rows = c.putArray("rows");
-            try (RecordReader<InternalRow> reader = format(JSON.createObjectNode())
-                    .createReaderFactory(type, type, Collections.emptyList())
-                    .createReader(new FormatReaderContext(LocalFileIO.create(), new Path(file.getPath()), data.length))) {
-                reader.forEachRemaining(r -> rows.add(logical(type, r)));
-            }
-        } finally {
-            Testee.deleteTree(dir);
-        }
+        c.set("fields", fields);
+        ArrayNode rows = c.putArray("rows");
+        FormatFiles.read(format(JSON.createObjectNode()), type, data, r -> rows.add(logical(type, r)));
     }
 
     /** A logical JSON value as the internal value of `t` (nested types included). */
