@@ -499,12 +499,8 @@ def verdicts(paimon_java, tmp_path_factory) -> dict[str, dict]:
             for r in validate_table(root, java_version=KIT_TARGET)
             for f in r.findings
         ]
-        kit_by_line[e.id] = {
-            line: _kit_verdict(
-                [{"severity": f.severity} for r in validate_table(root, java_version=line) for f in r.findings]
-            )
-            for line in sorted({java_releases.release(v).line for v in jm.RELEASES})
-        }
+        found = [f for r in validate_table(root, java_version=None) for f in r.findings]  # judged per line below
+        kit_by_line[e.id] = {line: _kit_verdict_for(found, line) for line in RELEASE_LINES}
         where[e.id] = {}
         for v in jobs:
             where[e.id][v] = {"read": len(jobs[v])}
