@@ -23,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY = ROOT / "tools" / "java" / "releases.tsv"
 TESTEE_SRC = ROOT / "tools" / "java" / "testee"
+TABLES_SRC = ROOT / "tools" / "java" / "tables"
 BUILD = ROOT / "build"
 DEPENDENCY_PLUGIN = "org.apache.maven.plugins:maven-dependency-plugin:3.6.1"
 
@@ -176,10 +177,12 @@ def compile_sources(class_path: list[Path], sources: list[Path], classes: Path) 
 
 
 def testee_sources(api: str, version: str | None) -> list[Path]:
-    """The testee's sources for one API era: tools/java/testee/*.java and api/<era>/ReleaseApi.java, and for a
-    release the layouts of the features it has: since/<first release>/*.java for every first release up to it
-    (the testee finds them by name, so a release without them compiles and declares without them)."""
+    """The Java programs' sources for one API era: tools/java/testee/*.java, api/<era>/ReleaseApi.java and the
+    table writers of tools/java/tables/*.java (their calls that moved between releases go through ReleaseApi or
+    Reflection), and for a release the layouts of the features it has: since/<first release>/*.java for every
+    first release up to it (the testee finds them by name, so a release without them compiles without them)."""
     sources = sorted(TESTEE_SRC.glob("*.java")) + sorted((TESTEE_SRC / "api" / api).glob("*.java"))
+    sources += sorted(TABLES_SRC.glob("*.java"))
     for since in sorted((TESTEE_SRC / "since").iterdir()) if version else ():
         if _numbers(since.name) <= _numbers(version):
             sources += sorted(since.glob("*.java"))
@@ -192,7 +195,7 @@ def _numbers(version: str) -> tuple[int, ...]:
 
 
 def testee_classpath(version: str) -> str:
-    """The class path that runs the testee (and TablesReader) under one release, compiling them when stale."""
+    """The class path that runs the testee and the table writers under one release, compiling them when stale."""
     r = release(version)
     class_path = jars(version)
     classes = compile_sources(class_path, testee_sources(r.api, version), BUILD / f"java-testee-{version}")

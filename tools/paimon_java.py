@@ -13,11 +13,10 @@ deps/jars/paimon-python-java-bridge-1.0-SNAPSHOT.jar. tools/java/tables/*.java
 compile against it into build/java-1.0/ (ensure_classes_10, run_java_10). Used
 by tools/golden_java_tables.py.
 
-Tables with Paimon 0.9.0 and the testee of every release: the releases of
-tools/java/releases.tsv, resolved from Maven Central by tools/java_releases.py.
-tools/java/tables/*.java compile against Maven's paimon-bundle 0.9.0 with Hadoop
-from Maven (build/java-0.9.0-tables/, run_java_tables); the testee
-(tools/java/testee/) against every release (java_releases.testee_classpath).
+Tables and the testee of every release: the releases of tools/java/releases.tsv,
+resolved from Maven Central by tools/java_releases.py. tools/java/tables/*.java
+and the testee (tools/java/testee/) compile against every release with Hadoop
+from Maven (build/java-testee-<release>/, java_releases.testee_classpath).
 
 Every download and every extracted jar is checked against a pinned SHA-256.
 """
@@ -144,12 +143,7 @@ def ensure_classes() -> Path:
 def ensure_classes_10() -> Path:
     """Compile tools/java/tables/*.java (with the testee's, API era 0.9) against the 1.0-SNAPSHOT jar into
     build/java-1.0/ (when sources are newer)."""
-    return java_releases.compile_sources([ensure_jar_10()], _tables_sources(), CLASSES_10)
-
-
-def _tables_sources() -> list[Path]:
-    """tools/java/tables/*.java and the testee they share Failure and TablesReader with (API era 0.9)."""
-    return sorted(JAVA_SRC_10.glob("*.java")) + java_releases.testee_sources("0.9", None)
+    return java_releases.compile_sources([ensure_jar_10()], java_releases.testee_sources("0.9", None), CLASSES_10)
 
 
 def run_java(main_class: str, *args: str, extra: tuple[Path, ...] = ()) -> None:
@@ -174,21 +168,14 @@ def run_java_10(main_class: str, *args: str) -> None:
 
 def tables_classpath(version: str) -> str:
     """The class path that runs tools/java/tables/ programs and the testee under Paimon `version`, compiling them
-    when stale: the 1.0-SNAPSHOT jar (from the wheel), or a release of tools/java/releases.tsv from Maven (0.9.0
-    runs the tables programs too; later releases run the testee only, java_releases.testee_classpath)."""
+    when stale: the 1.0-SNAPSHOT jar (from the wheel), or a release of tools/java/releases.tsv from Maven."""
     if version == PAIMON_10_VERSION:
         return f"{ensure_jar_10()}:{ensure_classes_10()}"
-    if version != PAIMON_VERSION:
-        return java_releases.testee_classpath(version)
-    class_path = java_releases.jars(version)
-    classes = java_releases.compile_sources(class_path, _tables_sources(), ROOT / "build" / "java-0.9.0-tables")
-    return ":".join(map(str, (*class_path, classes)))
+    return java_releases.testee_classpath(version)
 
 
 def run_java_tables(version: str, main_class: str, *args: str) -> None:
-    """Run a tools/java/tables/ program with Paimon `version` (0.9.0 from Maven, or the 1.0-SNAPSHOT jar)."""
-    if version not in (PAIMON_VERSION, PAIMON_10_VERSION):
-        raise SystemExit(f"no tables programs for Paimon {version}")
+    """Run a tools/java/tables/ program with Paimon `version` (a release from Maven, or the 1.0-SNAPSHOT jar)."""
     _run(tables_classpath(version), main_class, args)
 
 

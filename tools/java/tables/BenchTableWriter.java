@@ -162,7 +162,7 @@ public class BenchTableWriter {
             IndexFileMeta m = e.indexFile();
             if (m.indexType().equals("DELETION_VECTORS")) {
                 dvFiles++;
-                for (DeletionVector dv : handler.readAllDeletionVectors(Collections.singletonList(m)).values()) {
+                for (DeletionVector dv : ReleaseApi.vectors(handler, e)) {
                     vectors++;
                     deletedPositions += dv.getCardinality();
                 }

@@ -135,8 +135,7 @@ public class OrcTimestampWriter {
         ObjectNode out = JSON.createObjectNode();
         out.put("zone", TimeZone.getDefault().getID());
         ArrayNode rows = out.putArray("rows");
-        try (RecordReader<InternalRow> reader = FileFormat.fromIdentifier("orc", new Options())
-                .createReaderFactory(rowType)
+        try (RecordReader<InternalRow> reader = ReleaseApi.readerFactory(FileFormat.fromIdentifier("orc", new Options()), rowType)
                 .createReader(new FormatReaderContext(fileIO, path, fileIO.getFileSize(path)))) {
             reader.forEachRemaining(
                     row -> {

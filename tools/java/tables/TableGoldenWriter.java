@@ -396,7 +396,8 @@ public class TableGoldenWriter {
                         col.get("field_id").asInt(), col.get("distinct").asLong(), col.get("min").asLong(),
                         col.get("max").asLong(), 0L, 8L, 8L));
                 Statistics stats = new Statistics(last.id(), last.schemaId(), last.totalRecordCount(), null, colStats);
-                FileStoreCommit commit = table.store().newCommit("golden");
+                FileStoreCommit commit = (FileStoreCommit) Reflection.invoke(table.store(), "newCommit",
+                        new Object[] {"golden", table}, new Object[] {"golden"});
                 commit.commitStatistics(stats, Long.MAX_VALUE);
                 commit.close();
                 continue;
@@ -409,8 +410,11 @@ public class TableGoldenWriter {
                 write.withIOManager(IOManager.create(tmp.getAbsolutePath()));
                 if (op.equals("write")) {
                     HashBucketAssigner assigner = dynamic
-                            ? new HashBucketAssigner(table.snapshotManager(), "golden",
-                                    table.store().newIndexFileHandler(), 1, 1, 0, target)
+                            ? Reflection.construct(HashBucketAssigner.class,
+                                    new Object[] {table.snapshotManager(), "golden",
+                                            table.store().newIndexFileHandler(), 1, 1, 0, target, -1},
+                                    new Object[] {table.snapshotManager(), "golden",
+                                            table.store().newIndexFileHandler(), 1, 1, 0, target})
                             : null;
                     for (JsonNode r : step.get("rows")) {
                         GenericRow row = new GenericRow(RowKind.fromShortString(r.get(0).asText()),
@@ -549,14 +553,14 @@ public class TableGoldenWriter {
             o.put("file_size", m.fileSize());
             if (m.indexType().equals("DELETION_VECTORS")) {
                 List<Long> cards = new ArrayList<>();
-                for (DeletionVector dv : handler.readAllDeletionVectors(Collections.singletonList(m)).values()) {
+                for (DeletionVector dv : ReleaseApi.vectors(handler, e)) {
                     cards.add(dv.getCardinality());
                 }
                 Collections.sort(cards);
                 ArrayNode c2 = o.putArray("vector_cardinalities");
                 cards.forEach(c2::add);
             } else if (m.indexType().equals("HASH")) {
-                List<Integer> hashes = new ArrayList<>(handler.readHashIndexList(m));
+                List<Integer> hashes = new ArrayList<>(ReleaseApi.hashes(handler, e));
                 Collections.sort(hashes);
                 ArrayNode h = o.putArray("sorted_hashes");
                 hashes.forEach(h::add);

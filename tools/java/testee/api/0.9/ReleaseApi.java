@@ -26,6 +26,12 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongConsumer;
+import org.apache.paimon.format.FileFormat;
+import org.apache.paimon.format.FormatReaderFactory;
+import org.apache.paimon.types.RowType;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.ArrayList;
 
 final class ReleaseApi {
     static final boolean BITMAP64 = false;
@@ -117,5 +123,15 @@ final class ReleaseApi {
     /** The hashes of one HASH index file of a table, read by the table's IndexFileHandler. */
     static List<Integer> hashes(IndexFileHandler handler, IndexManifestEntry entry) throws IOException {
         return handler.readHashIndexList(entry.indexFile());
+    }
+
+    /** The deletion vectors of one DELETION_VECTORS index file of a table, read by the table's IndexFileHandler. */
+    static Collection<DeletionVector> vectors(IndexFileHandler handler, IndexManifestEntry entry) {
+        return handler.readAllDeletionVectors(Collections.singletonList(entry.indexFile())).values();
+    }
+
+    /** A reader factory of `format` for files of `rowType`, read whole and unfiltered. */
+    static FormatReaderFactory readerFactory(FileFormat format, RowType rowType) {
+        return format.createReaderFactory(rowType);
     }
 }
