@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import struct
 from pathlib import Path
 
 import pytest
@@ -71,3 +72,22 @@ def test_validate_names_a_known_bug_in_its_json_report(tmp_path):
     report = json.loads(out.read_text())
     messages = [f["message"] for r in report["files"] for f in r["findings"]]
     assert any("apache/paimon-rust#741" in m for m in messages), messages
+
+
+@pytest.mark.parametrize("wider", [True, False], ids=["wider", "narrower"])
+def test_a_key_range_wider_than_the_file_is_a_should_that_names_the_java_compaction_bug(tmp_path, wider):
+    """A _MAX_KEY above the file's last key (as Java 1.1.1 / 1.2.0 compactions write) is a should naming that
+    bug; one below it is a must (a lookup of the last keys skips the file) and names none."""
+    from support import fault_catalog as fc
+
+    root = tmp_path / "t"
+    shutil.copytree(TABLE, root)
+
+    def change(r: dict) -> None:
+        f = r["_FILE"]
+        f["_MAX_KEY"] = f["_MAX_KEY"][:-8] + struct.pack("<q", 10**9) if wider else f["_MIN_KEY"]
+
+    fc.edit_live_entry(root, change, lambda r: r["_FILE"]["_ROW_COUNT"] > 1)
+    found = [f for r in validate_table(root) for f in known_bugs.name(r.findings) if f.code == "MANIFEST_KEY_RANGE"]
+    assert [f.severity for f in found] == ["should" if wider else "must"]
+    assert ("Java compaction key range" in found[0].message) == wider

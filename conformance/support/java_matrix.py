@@ -40,6 +40,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+if __name__ == "__main__":  # run as a script: the folders pytest's pythonpath gives
+    sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "conformance")]
 
 import golden_java_tables as gjt  # noqa: E402
 import java_releases  # noqa: E402
@@ -50,7 +52,7 @@ from paimon_conform.core.types import parse_type, to_internal  # noqa: E402
 from support.strategies import MATRIX_TYPES  # noqa: E402
 
 CACHE = ROOT / "build" / "java-matrix"
-VERSIONS = (paimon_java.PAIMON_VERSION, paimon_java.PAIMON_10_VERSION)
+VERSIONS = (paimon_java.PAIMON_VERSION, paimon_java.PAIMON_10_VERSION, "1.2.0", "2.0.0")
 MATRIX_FORMAT = 1
 
 TYPES = list(MATRIX_TYPES)
@@ -302,7 +304,12 @@ def cache_key(version: str, specs: list[dict]) -> str:
     h = hashlib.sha256()
     h.update(json.dumps({"format": MATRIX_FORMAT, "version": version, "cases": specs}, sort_keys=True).encode())
     h.update((paimon_java.JAVA_SRC_10 / "TableGoldenWriter.java").read_bytes())
-    h.update((paimon_java.JAR_10_SHA256 + java_releases.release(paimon_java.PAIMON_VERSION).jar.sha256).encode())
+    jar = (
+        paimon_java.JAR_10_SHA256
+        if version == paimon_java.PAIMON_10_VERSION
+        else java_releases.release(version).jar.sha256
+    )
+    h.update(jar.encode())
     return h.hexdigest()[:16]
 
 

@@ -111,6 +111,16 @@ BUGS: tuple[KnownBug, ...] = (
         "DATA_FILE_NAN_STATISTICS",
     ),
     KnownBug(
+        "Java compaction key range",
+        "Java 1.1.1 and 1.2.0",
+        "kept the deleted rows' keys in _MIN_KEY / _MAX_KEY of a file compaction wrote without them",
+        "not written by 1.3.1-2.0.0 (no tracker issue found); 0.9.0 and 1.0 write the exact range",
+        "run: the type x role matrix of 1.1.1 and 1.2.0 (pk.timestamp-0, pk.char-5, pk.varchar-20; "
+        "test_type_matrix_java); Java reads the rows back",
+        "MANIFEST_KEY_RANGE",
+        r"the range holds every key of the file",
+    ),
+    KnownBug(
         "apache/paimon#5582",
         "pypaimon",
         "writes a compact DECIMAL as Parquet BINARY",

@@ -208,8 +208,28 @@ def _key_range(facts: FileFacts, meta: Any, owner: str, at: str) -> list[Finding
         if not all(java_equals(t, a, b) for t, a, b in zip(types, values, actual, strict=True)):
             which = "first" if field_name == "_MIN_KEY" or facts.rows == 1 else "last"
             msg = f"{field_name} is {values}, the file's {which} key is {actual}"
-            out.append(_f("MANIFEST_KEY_RANGE", "must", owner, f"{at}.{field_name}", msg))
+            if _wider(types, field_name, values, actual):
+                msg += (
+                    ": the range holds every key of the file (readers still find each key; a lookup may open the "
+                    "file for a key it does not hold)"
+                )
+                out.append(_f("MANIFEST_KEY_RANGE", "should", owner, f"{at}.{field_name}", msg))
+            else:
+                msg += ": a lookup of the keys outside the range skips the file"
+                out.append(_f("MANIFEST_KEY_RANGE", "must", owner, f"{at}.{field_name}", msg))
     return out
+
+
+def _wider(types: list[DataType], field_name: str, stated: list[Any], edge: list[Any]) -> bool:
+    """Whether a stated _MIN_KEY is below the file's first key (a _MAX_KEY above its last) in Java's key order
+    (fields in turn; strings by code point, which is UTF-8's byte order)."""
+    orders = [java_order(t) for t in types]
+    try:
+        stated_key = tuple(o(v) for o, v in zip(orders, stated, strict=True))
+        edge_key = tuple(o(v) for o, v in zip(orders, edge, strict=True))
+        return stated_key < edge_key if field_name == "_MIN_KEY" else stated_key > edge_key
+    except TypeError:  # a value of another kind than the column's (None in a key): not provably wider
+        return False
 
 
 def _nan(v: Any) -> bool:
