@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from support import java_matrix, testees, type_matrix
+from support.environment import ROOT
 
 _scratch: list[Path] = []  # folders outside the run's temporary tree, removed with a passing run
 
@@ -36,12 +38,20 @@ def reference_testees_job(factory: pytest.TempPathFactory) -> dict[str, tuple[su
     return {name: testees.reference_run(name, out) for name in sorted(testees.reference_runs_listed())}
 
 
+def java_tables_job(factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess]:
+    """The Java table goldens written again by every release of golden_java_tables.VERSIONS, in a folder of the run."""
+    out = factory.mktemp("java-tables")
+    command = [sys.executable, str(ROOT / "tools" / "golden_java_tables.py"), "--out", str(out)]
+    return out, subprocess.run(command, capture_output=True, text=True)
+
+
 def java_matrix_job(_factory: pytest.TempPathFactory | None = None) -> dict[str, java_matrix.Matrix]:
     """Java's own type x role matrix, one JVM run per jar."""
     return {v: java_matrix.build(v) for v in java_matrix.VERSIONS}
 
 
 JOBS: dict[str, tuple[str, Callable[[pytest.TempPathFactory], Any]]] = {
+    "test_java.py": ("java-tables", java_tables_job),  # first: its module runs before the others'
     "test_type_matrix_peers.py": ("type-matrix", type_matrix_job),
     "test_testee_matrix.py": ("testee-matrix", protocol_matrix_job),
     "test_type_matrix_java.py": ("java-matrix", java_matrix_job),

@@ -201,10 +201,7 @@ def _checked_vectors(root: Path, state: TableState, placer: Placer) -> dict:
         for name, (index_file, _, positions) in by_file.items():
             rows = live.get((partition, bucket, name))
             if rows is None:
-                raise UsageError(
-                    f"{root}: {index_file} holds a deletion vector for {name!r}, which is not a live data file of "
-                    f"bucket {bucket}; the deletion vectors cannot be trusted"
-                )
+                continue  # a vector for a file a compaction replaced (Java 1.2.0-1.4.2 keep them): never applied
             if len(positions) and int(positions.max()) >= rows:
                 raise UsageError(
                     f"{root}: {index_file}: the deletion vector of {name} marks position {int(positions.max())}, "

@@ -59,8 +59,11 @@ def unknown_vectors(state: IndexState, live: set[tuple[bytes, int, str]], owner:
     for (partition, bucket), files in state.vectors.items():
         for name, (rel, i, _) in files.items():
             if (partition, bucket, name) not in live:
-                msg = f"a deletion vector for {name}, which is not a live data file of bucket {bucket}"
-                out.append(_f("DV_UNKNOWN_DATA_FILE", "must", rel, f"vectors[{i}]", msg))
+                msg = (
+                    f"a deletion vector for {name}, which is not a live data file of bucket {bucket}: no reader "
+                    "applies it (Java 1.2.0-1.4.2 keep the vectors of files a compaction replaced)"
+                )
+                out.append(_f("DV_UNKNOWN_DATA_FILE", "warning", rel, f"vectors[{i}]", msg))
     return out
 
 

@@ -117,12 +117,12 @@ def _unreferenced(root: Path, files: list[BucketFile], chain: Chain, referenced:
 def _named_by_snapshot(findings: list[Finding], referenced: set[str]) -> None:
     """A file with a name Java would not give it, that a snapshot refers to: Java opens every file by the name its
     metadata gives (pypaimon's index-manifest-<uuid> without -<n>, a data file a manifest names
-    data-multi-row-groups.parquet), so should, not must: a name alone never makes a file Java reads unreadable."""
+    data-multi-row-groups.parquet, a statistics file a snapshot names), so should, not must: a name alone never makes a file Java reads unreadable."""
     for f in findings:
         if f.code != "TABLE_BAD_FILE_NAME" or f.file not in referenced or f.severity != "must":
             continue
         # a bucket file is read only when its suffix names a reader (checked like any data file then)
-        if f.file.split("/", 1)[0] in ("manifest", "index") or kind_by_suffix(f.file) is not None:
+        if f.file.split("/", 1)[0] in ("manifest", "index", "statistics") or kind_by_suffix(f.file) is not None:
             f.severity = "should"
             f.message += "; a snapshot refers to it by this name, and Java opens it so"
 
