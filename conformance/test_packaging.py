@@ -20,7 +20,8 @@ from support.environment import IN_CI, ROOT
 
 EVIDENCE = ("contract",)
 
-TABLES = sorted(p for p in (ROOT / "golden" / "tables").glob("java-*/*") if p.is_dir())
+# the oldest and the newest release's tables (every case; the releases between are the table suites' business)
+TABLES = sorted(p for r in ("java-0.9.0", "java-2.0.0") for p in (ROOT / "golden" / "tables" / r).iterdir() if p.is_dir())
 
 
 @pytest.fixture(scope="module")
