@@ -21,7 +21,8 @@ from support.environment import IN_CI, ROOT
 EVIDENCE = ("contract",)
 
 # the oldest and the newest release's tables (every case; the releases between are the table suites' business)
-TABLES = sorted(p for r in ("java-0.9.0", "java-2.0.0") for p in (ROOT / "golden" / "tables" / r).iterdir() if p.is_dir())
+ENDS_TABLES = [ROOT / "golden" / "tables" / r for r in ("java-0.9.0", "java-2.0.0")]
+TABLES = sorted(p for r in ENDS_TABLES for p in r.iterdir() if p.is_dir())
 
 
 @pytest.fixture(scope="module")
