@@ -11,6 +11,7 @@ For every column type the kit models and every role a column can play, one table
   file-index-embedded  the same with the default threshold: the index embedded in the manifest
   value                a plain value column (value statistics, default truncate(16)), Parquet
   value-orc            the same in ORC
+  value-avro           the same in Avro
 
 Each table has the typed column `k` and an INT column `v` (a row number). The values of `k`
 include nulls (where the role allows), the type's extremes, NaN / -0.0 / +-Infinity for floats,
@@ -20,8 +21,9 @@ sub-millisecond parts.
 `build(version)` writes all cases in one JVM run per jar (tools/java/tables/TableGoldenWriter.java
 with catch_errors: a case Java refuses gets a report with the exception; a refused bitmap index
 (or bloom filter) is retried without it, TIMESTAMP(7..9) in Parquet with the values Java's INT96
-round trip survives) and caches the output under build/java-matrix/<version>/<hash>/, the hash
-over the case list, the Java source and the jar, so a second test run reuses it.
+round trip survives) and caches the output under build/java-matrix/<version>[-<zone>]/<hash>/, the
+hash over the case list, the Java source and the jar, so a second test run reuses it. `zone` is the
+JVM's default time zone (-Duser.timezone and TZ) for the writes and Java's read-back; UTC by default.
 """
 
 from __future__ import annotations
@@ -56,7 +58,8 @@ VERSIONS = (paimon_java.PAIMON_VERSION, paimon_java.PAIMON_10_VERSION, "1.2.0", 
 MATRIX_FORMAT = 1
 
 TYPES = list(MATRIX_TYPES)
-ROLES = ("pk", "bucket-key", "partition", "file-index", "file-index-embedded", "value", "value-orc")
+ROLES = ("pk", "bucket-key", "partition", "file-index", "file-index-embedded", "value", "value-orc", "value-avro")
+FORMATS = {"value-orc": "orc", "value-avro": "avro"}  # the others write Parquet
 
 _LONG = "x" * 40
 _STRINGS = [
@@ -181,7 +184,7 @@ def matrix_case(role: str, type_text: str) -> dict:
     fields = [("k", type_text), ("v", "INT")]
     pks: list[str] = []
     parts: list[str] = []
-    fmt = "orc" if role == "value-orc" else "parquet"
+    fmt = FORMATS.get(role, "parquet")
     options_variants = [({"bucket": "-1", "file.format": fmt}, "")]
     if role == "pk":
         pks = ["k"]
@@ -293,16 +296,18 @@ class Matrix:
     reused: bool
 
 
-def _java_command(version: str) -> list[str]:
-    """java ... TableGoldenWriter, with the class path tools/paimon_java.py uses for tables."""
+def _java_command(version: str, zone: str) -> list[str]:
+    """java ... TableGoldenWriter in a JVM of default time zone `zone`, with the class path tools/paimon_java.py
+    uses for tables."""
     cp = paimon_java.tables_classpath(version)
-    return ["java", "-Xmx1g", "-Duser.timezone=UTC", "-cp", cp, "TableGoldenWriter"]
+    return ["java", "-Xmx1g", f"-Duser.timezone={zone}", "-cp", cp, "TableGoldenWriter"]
 
 
-def cache_key(version: str, specs: list[dict]) -> str:
+def cache_key(version: str, specs: list[dict], zone: str = "UTC") -> str:
     """Hash of what decides the output: the cases, TableGoldenWriter.java and the jars."""
     h = hashlib.sha256()
-    h.update(json.dumps({"format": MATRIX_FORMAT, "version": version, "cases": specs}, sort_keys=True).encode())
+    key = {"format": MATRIX_FORMAT, "version": version, "cases": specs} | ({} if zone == "UTC" else {"zone": zone})
+    h.update(json.dumps(key, sort_keys=True).encode())
     h.update((paimon_java.JAVA_SRC_10 / "TableGoldenWriter.java").read_bytes())
     jar = (
         paimon_java.JAR_10_SHA256
@@ -313,12 +318,12 @@ def cache_key(version: str, specs: list[dict]) -> str:
     return h.hexdigest()[:16]
 
 
-def build(version: str, cases: list[dict] | None = None) -> Matrix:
-    """Write (or reuse) every case with one JVM run of Paimon `version`."""
+def build(version: str, cases: list[dict] | None = None, zone: str = "UTC") -> Matrix:
+    """Write (or reuse) every case with one JVM run of Paimon `version` whose default time zone is `zone`."""
     cases = cases if cases is not None else matrix_cases()
     specs = [java_spec(c) for c in cases]
-    key = cache_key(version, specs)
-    base = CACHE / version
+    key = cache_key(version, specs, zone)
+    base = CACHE / (version if zone == "UTC" else f"{version}-{zone.replace('/', '_')}")
     base.mkdir(parents=True, exist_ok=True)
     folder = base / key
     done = folder / "complete.json"
@@ -330,9 +335,9 @@ def build(version: str, cases: list[dict] | None = None) -> Matrix:
                 shutil.rmtree(folder)
             folder.mkdir()
             (folder / "cases.json").write_text(json.dumps({"catch_errors": True, "cases": specs}))
-            env = dict(os.environ, TZ="UTC")
+            env = dict(os.environ, TZ=zone)
             t0 = time.perf_counter()
-            cmd = [*_java_command(version), str(folder / "cases.json"), str(folder / "out")]
+            cmd = [*_java_command(version, zone), str(folder / "cases.json"), str(folder / "out")]
             run = subprocess.run(cmd, capture_output=True, text=True, env=env)
             seconds = time.perf_counter() - t0
             if run.returncode != 0:

@@ -117,7 +117,8 @@ def _unreferenced(root: Path, files: list[BucketFile], chain: Chain, referenced:
 def _named_by_snapshot(findings: list[Finding], referenced: set[str]) -> None:
     """A file with a name Java would not give it, that a snapshot refers to: Java opens every file by the name its
     metadata gives (pypaimon's index-manifest-<uuid> without -<n>, a data file a manifest names
-    data-multi-row-groups.parquet, a statistics file a snapshot names), so should, not must: a name alone never makes a file Java reads unreadable."""
+    data-multi-row-groups.parquet, a statistics file a snapshot names), so should, not must: a name alone never
+    makes a file Java reads unreadable."""
     for f in findings:
         if f.code != "TABLE_BAD_FILE_NAME" or f.file not in referenced or f.severity != "must":
             continue
