@@ -37,7 +37,15 @@ FILE_INDEX = ("file-index", "file-index-embedded")
 
 OLD_JARS = ("0.9.0", "1.0-SNAPSHOT")  # before 1.1: no bitmap index on BOOLEAN
 FLOAT_KEYS_FIXED = "2.0.0"  # the first release of the matrix that keeps every FLOAT / DOUBLE key
-INT64_NANOS = "2.0.0"  # the first release of the matrix that writes TIMESTAMP(7..9) as INT64 nanoseconds
+INT96_FIXED = (1, 3)  # the first release line whose Parquet INT96 writer keeps pre-1970 sub-millisecond values
+
+
+def _line(version: str) -> tuple[int, int]:
+    """A release's line as numbers (1.0-SNAPSHOT -> (1, 0))."""
+    major, minor = version.split("-")[0].split(".")[:2]
+    return int(major), int(minor)
+
+
 BINARIES = ("binary-4", "varbinary-10", "bytes")
 
 
@@ -67,12 +75,13 @@ def known_refusals(version: str) -> dict[tuple[str, str], str]:
 def known_fallbacks(version: str) -> dict[tuple[str, str], str]:
     """Cases the jar of `version` writes only with a later variant of the case (the first attempt failed).
 
-    Before 2.0 Java's Parquet INT96 writer (TIMESTAMP(7..9)) truncates the day division, so a value before 1970
+    Before 1.3 Java's Parquet INT96 writer (TIMESTAMP(7..9)) truncates the day division, so a value before 1970
     that is not at midnight gets a negative nano-of-day and Java's reader fails on it (Timestamp.fromEpochMillis);
-    those values are left out. From 1.1 a file index on BOOLEAN is a bitmap only (the bloom filter refuses it), and
-    on the binary types a bloom filter only (the bitmap refuses them)."""
+    those values are left out (run: 1.3.1 and 1.4.2 in test_timestamp_zones_java, 2.0.0 here). From 1.1 a file
+    index on BOOLEAN is a bitmap only (the bloom filter refuses it), and on the binary types a bloom filter only
+    (the bitmap refuses them)."""
     fallbacks = {}
-    if version != INT64_NANOS:
+    if _line(version) < INT96_FIXED:
         fallbacks.update(
             {
                 (role, t): "values Java's INT96 round trip survives"

@@ -173,14 +173,14 @@ def _steps(role: str, values: list[Any]) -> list[dict]:
     return [gjt._write(_rows(first)), gjt._write(_rows(second, len(first)))]
 
 
-def matrix_case(role: str, type_text: str) -> dict:
+def matrix_case(role: str, type_text: str, extra: tuple[Any, ...] = ()) -> dict:
     """One table case in tools/golden_java_tables.py's form, plus `type`, `role` and `variants`.
 
     variants: the (options, steps) Java tries in order until one is written and read back: the
     full case first; for file indexes also bloom only and bitmap only (each kind refuses some
     types); for TIMESTAMP(7..9) in Parquet also the values its INT96 round trip survives.
     """
-    values = values_for(type_text)
+    values = values_for(type_text) + list(extra)
     fields = [("k", type_text), ("v", "INT")]
     pks: list[str] = []
     parts: list[str] = []
@@ -230,6 +230,21 @@ def matrix_case(role: str, type_text: str) -> dict:
 def matrix_cases(types: list[str] | None = None, roles: tuple[str, ...] | None = None) -> list[dict]:
     """Every (type, role) case, types outer."""
     return [matrix_case(r, t) for t in (types or TYPES) for r in (roles or ROLES)]
+
+
+ZONE_TYPES = [f"TIMESTAMP({p})" for p in (0, 3, 6, 9)] + [f"TIMESTAMP({p}) WITH LOCAL TIME ZONE" for p in (0, 3, 6, 9)]
+# wall clocks a zone skips or repeats: New York's spring gap and autumn overlap of 2024, China's 1988 spring gap
+DST_WALL_CLOCKS = ("2024-03-10T02:30:00", "2024-11-03T01:30:00", "1988-04-17T02:30:00")
+
+
+def zone_cases() -> list[dict]:
+    """Every TIMESTAMP and TIMESTAMP_LTZ precision in every role, with wall clocks around DST changes too."""
+    out = []
+    for type_text in ZONE_TYPES:
+        p = parse_type(type_text).timestamp_precision
+        extra = tuple(w + (".123456789"[: p + 1] if p else "") for w in DST_WALL_CLOCKS)
+        out += [matrix_case(role, type_text, extra) for role in ROLES]
+    return out
 
 
 def _plain(case: dict) -> dict:

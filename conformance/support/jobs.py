@@ -50,11 +50,20 @@ def java_matrix_job(_factory: pytest.TempPathFactory | None = None) -> dict[str,
     return {v: java_matrix.build(v) for v in java_matrix.VERSIONS}
 
 
+def java_zones_job(_factory: pytest.TempPathFactory | None = None) -> dict[tuple[str, str], java_matrix.Matrix]:
+    """The timestamp matrix of test_timestamp_zones_java.py: one JVM run per (release, zone)."""
+    from test_timestamp_zones_java import ZONE_RUNS
+
+    cases = java_matrix.zone_cases()
+    return {(v, z): java_matrix.build(v, cases, z) for v, z in ZONE_RUNS}
+
+
 JOBS: dict[str, tuple[str, Callable[[pytest.TempPathFactory], Any]]] = {
     "test_java.py": ("java-tables", java_tables_job),  # first: its module runs before the others'
     "test_type_matrix_peers.py": ("type-matrix", type_matrix_job),
     "test_testee_matrix.py": ("testee-matrix", protocol_matrix_job),
     "test_type_matrix_java.py": ("java-matrix", java_matrix_job),
+    "test_timestamp_zones_java.py": ("java-zones", java_zones_job),
     "test_testee_reference.py": ("testee-reference", reference_testees_job),
 }
 

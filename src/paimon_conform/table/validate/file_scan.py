@@ -173,6 +173,23 @@ class IndexCheck:
         return self.found
 
 
+def zone_unknown_columns(path: Path, facts: FileFacts) -> set[str]:
+    """The TIMESTAMP_LTZ columns of an ORC file none of whose stripes records a writer zone: Java Paimon stores
+    such a value as the writer zone's wall clock and its reader adds the reader JVM's offset back, so what Java
+    reads from it depends on a zone the file does not name (ORC Java records one only beside a plain timestamp
+    column; run: test_timestamp_zones_java)."""
+    from paimon_conform.formats.orc_timestamps import OrcTimestampError, writer_zones
+
+    ltz = {n for n, t in facts.types.items() if t.root == "TIMESTAMP_LTZ"}
+    if not ltz:
+        return set()
+    try:
+        zones = writer_zones(path)
+    except (OrcTimestampError, OSError):
+        return set()  # the file's own checks report it
+    return ltz if zones and not any(zones) else set()
+
+
 Slot = Finding | tuple[IndexCheck, str]  # a finding known before any row is read, or a check and its path prefix
 
 
@@ -204,6 +221,8 @@ class EntryChecks:
     def __init__(self, first: DataFile, live: Any, schema: TableSchema, root: Path, hashes: bool) -> None:
         self.live, self.schema, self.root = live, schema, root
         self.facts = FileFacts(first, schema)
+        if first.format == "orc":
+            self.facts.zone_unknown = zone_unknown_columns(contained(root, live.relative), self.facts)
         self.indexes = index_checks(root, live, schema)
         keys = data_files.key_columns(first, schema) if hashes else []
         self.key_cols = keys if data_files.whole_key(keys, first.table.column_names) else []

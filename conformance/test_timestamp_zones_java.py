@@ -1,0 +1,176 @@
+"""TIMESTAMP and TIMESTAMP_LTZ of every precision, in every role and format, written by Java in JVMs of other time
+zones than UTC (the type x role matrix's), and the kit judging and reading them in that zone.
+
+Each run is one release in one JVM default zone (-Duser.timezone and TZ): Asia/Shanghai (east, with the DST of
+1986-91), America/New_York (west, across the DST changes of 2024) and Asia/Kolkata (a half-hour offset); every
+release runs in one of them and 2.0.0 in all three. The values are the matrix's (pre-1970 with sub-millisecond
+parts, years 0001 and 9999) and wall clocks the zone skips or repeats. The roles: primary key, bucket key,
+partition, file indexes, and a value in Parquet, ORC and Avro (support/java_matrix.py). Per table: Java's refusals
+are the UTC matrix's, no must-finding (statistics included) from the kit in-process and from the console script
+run with TZ set to the zone, and the kit reads Java's rows. Where Java's own read-back differs from what was
+written, the cells are pinned per zone. ORC TIMESTAMP_LTZ files record no writer zone, so what Java reads from them
+depends on its reader's zone: the kit reads them as in UTC, and its statistics check allows a zone's offset (a
+should: MANIFEST_VALUE_STATS).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+import test_type_matrix_java as utc
+from support import background
+from support import java_matrix as jm
+from support.environment import require
+from support.jobs import java_zones_job
+
+from paimon_conform.formats import orc_timestamps as ots
+from paimon_conform.formats.columns import internal_values
+from paimon_conform.table.read.reader import logical_rows, read_latest
+from paimon_conform.table.validate.table import validate_table
+
+EVIDENCE = ("java",)
+
+pytestmark = pytest.mark.java
+
+ZONE_RUNS = (
+    ("0.9.0", "Asia/Shanghai"),
+    ("1.0.1", "America/New_York"),
+    ("1.1.1", "Asia/Kolkata"),
+    ("1.2.0", "Asia/Shanghai"),
+    ("1.3.1", "America/New_York"),
+    ("1.4.2", "Asia/Kolkata"),
+    ("2.0.0", "Asia/Shanghai"),
+    ("2.0.0", "America/New_York"),
+    ("2.0.0", "Asia/Kolkata"),
+)
+RUN_IDS = [f"{v}@{z}" for v, z in ZONE_RUNS]
+CASES = jm.zone_cases()
+PARAMS = [pytest.param(v, z, c["name"], id=f"{v}@{z}/{c['name']}") for v, z in ZONE_RUNS for c in CASES]
+NAMES = {c["name"] for c in CASES}
+
+
+def _here(known: dict) -> set:
+    """The pinned cells of the UTC matrix that are cells of this one."""
+    return {k for k in known if f"{k[0]}.{jm.slug(k[1])}" in NAMES or f"{k[0]}.{k[1]}" in NAMES}
+
+
+def known_round_trip(version: str, zone: str) -> set[tuple[str, str]]:
+    """Cells whose rows Java reads back other than they were written, in `zone` (the UTC matrix's, and those the
+    zone adds)."""
+    # ORC's shifts (Julian calendar before 1582, the second before the epoch) reach TIMESTAMP_LTZ(0) too, a type
+    # the UTC matrix does not have
+    return _here(utc.known_java_round_trip(version)) | {("value-orc", "timestamp-0-with-local-time-zone")}
+
+
+@pytest.fixture(scope="module")
+def matrices():
+    """jm.build per (release, zone), once per run (started beside the first tests: conftest)."""
+    require("javac")
+    require("java")
+    return background.result("java-zones", java_zones_job).__getitem__
+
+
+def _written(matrices, version: str, zone: str, name: str) -> jm.Table | None:
+    t = matrices((version, zone)).tables[name]
+    return None if t.refused else t
+
+
+@pytest.mark.parametrize(("version", "zone"), ZONE_RUNS, ids=RUN_IDS)
+def test_java_refuses_and_falls_back_as_in_utc(matrices, version, zone):
+    m = matrices((version, zone))
+    refused = {utc._key(n) for n, t in m.tables.items() if t.refused}
+    assert refused == _here(utc.known_refusals(version))
+    fallbacks = {utc._key(n) for n, t in m.tables.items() if not t.refused and t.report.get("attempt")}
+    assert fallbacks == _here(utc.known_fallbacks(version))
+
+
+@pytest.mark.parametrize(("version", "zone"), ZONE_RUNS, ids=RUN_IDS)
+def test_java_reads_back_what_it_wrote_except_the_known_cases(matrices, version, zone):
+    import golden_java_tables as gjt
+
+    differ = set()
+    for name, t in matrices((version, zone)).tables.items():
+        if t.refused:
+            continue
+        if sorted(map(gjt._canonical, gjt.model_rows(t.written_case()))) != sorted(map(gjt._canonical, t.java_rows())):
+            differ.add(utc._key(name))
+    assert differ == known_round_trip(version, zone)
+
+
+@pytest.mark.parametrize(("version", "zone", "name"), PARAMS)
+def test_validator_finds_nothing_java_would_reject(matrices, version, zone, name):
+    t = _written(matrices, version, zone, name)
+    if t is None:
+        return  # a refusal, pinned by test_java_refuses_and_falls_back_as_in_utc
+    must = utc._must_lines(validate_table(t.root))
+    assert not must, f"{len(must)} must finding(s):\n" + "\n".join(must[:12])
+
+
+def _zone_dependent(name: str) -> bool:
+    """ORC TIMESTAMP_LTZ: the file records no writer zone (ORC Java names one only beside a plain timestamp
+    column), Paimon stores the writer zone's wall clock and its reader adds the reader JVM zone's offset back."""
+    role, _, slug = name.partition(".")
+    return role == "value-orc" and slug.endswith("-with-local-time-zone")
+
+
+@pytest.mark.parametrize(("version", "zone", "name"), PARAMS)
+def test_reader_returns_javas_rows(matrices, version, zone, name):
+    """The kit's rows are Java's; for ORC TIMESTAMP_LTZ (read as in UTC: the file names no zone), Java's are the
+    kit's plus the offset of Java's reader zone at each value (DateTimeUtils.toInternal)."""
+    t = _written(matrices, version, zone, name)
+    if t is None:
+        return
+    schema, rows = read_latest(t.root)
+    if _zone_dependent(name):
+        assert ots.writer_zones(next(t.root.rglob("*.orc"))) == [""]  # why the kit cannot know the zone
+        ts = schema.fields[0].type
+        ours = [None if v is None else (v[0] + int(ots.java_offset_ms(zone, np.array([v[0]]))[0]), v[1])
+                for v in internal_values(rows.column("k"), ts)]  # fmt: skip
+        javas = [None if r[0] is None else tuple(r[0]) for r in t.report["rows"]]
+        assert sorted(ours, key=str) == sorted(javas, key=str)
+        return
+    ours, javas = utc._canonical(logical_rows(schema, rows)), utc._canonical(t.java_rows())
+    assert ours == javas, (sorted(set(ours) - set(javas))[:4], sorted(set(javas) - set(ours))[:4])
+
+
+@pytest.mark.parametrize(("version", "zone"), ZONE_RUNS, ids=RUN_IDS)
+def test_cli_in_the_zone_finds_no_must(matrices, version, zone):
+    """The console script, run with TZ set to the writer's zone, over the run's tables: exit 0 at must level."""
+    roots = [str(t.root) for t in matrices((version, zone)).tables.values() if not t.refused]
+    env = dict(os.environ, TZ=zone)
+    done = subprocess.run(
+        [*utc._cli(), "validate", *roots, "--report", "json"], capture_output=True, text=True, env=env, timeout=1800
+    )
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    report = json.loads(done.stdout)
+    must = [f"{r['file']}: {f['code']}" for r in report["files"] for f in r["findings"] if f["severity"] == "must"]
+    assert not must, must[:10]
+    assert len([r for r in report["files"] if r["kind"] == "table"]) == len(roots)
+
+
+def test_a_zone_cannot_excuse_a_bound_further_off_than_any_offset(matrices, tmp_path):
+    """The tolerance for ORC TIMESTAMP_LTZ without a writer zone is a zone's offset, no more: a maximum two days
+    below the file's values stays a must (and one within 18 h is the should the Java tables get)."""
+    import shutil
+    import struct
+
+    from support import fault_catalog as fc
+
+    t = _written(matrices, "2.0.0", "America/New_York", "value-orc.timestamp-3-with-local-time-zone")
+    found = {}
+    for days in (0, 2):
+        root = shutil.copytree(t.root, tmp_path / f"t{days}")
+
+        def lower(r: dict, days: int = days) -> None:
+            stats = r["_FILE"]["_VALUE_STATS"]
+            (top,) = struct.unpack("<q", stats["_MAX_VALUES"][-8:])
+            stats["_MAX_VALUES"] = stats["_MAX_VALUES"][:-8] + struct.pack("<q", top - days * 86_400_000)
+
+        fc.edit_live_entry(root, lower, lambda r: r["_FILE"]["_ROW_COUNT"] > 1)
+        found[days] = {f.severity for r in validate_table(root) for f in r.findings if f.code == "MANIFEST_VALUE_STATS"}
+    assert found[0] == {"should"}
+    assert "must" in found[2]  # the other files keep their shoulds
