@@ -21,9 +21,9 @@ import subprocess
 
 import numpy as np
 import pytest
-import test_type_matrix_java as utc
 from support import background
 from support import java_matrix as jm
+from support import java_matrix_pins as pins
 from support.environment import require
 from support.jobs import java_zones_job
 
@@ -36,17 +36,7 @@ EVIDENCE = ("java",)
 
 pytestmark = pytest.mark.java
 
-ZONE_RUNS = (
-    ("0.9.0", "Asia/Shanghai"),
-    ("1.0.1", "America/New_York"),
-    ("1.1.1", "Asia/Kolkata"),
-    ("1.2.0", "Asia/Shanghai"),
-    ("1.3.1", "America/New_York"),
-    ("1.4.2", "Asia/Kolkata"),
-    ("2.0.0", "Asia/Shanghai"),
-    ("2.0.0", "America/New_York"),
-    ("2.0.0", "Asia/Kolkata"),
-)
+ZONE_RUNS = jm.ZONE_RUNS
 RUN_IDS = [f"{v}@{z}" for v, z in ZONE_RUNS]
 CASES = jm.zone_cases()
 PARAMS = [pytest.param(v, z, c["name"], id=f"{v}@{z}/{c['name']}") for v, z in ZONE_RUNS for c in CASES]
@@ -63,7 +53,7 @@ def known_round_trip(version: str, zone: str) -> set[tuple[str, str]]:
     zone adds)."""
     # ORC's shifts (Julian calendar before 1582, the second before the epoch) reach TIMESTAMP_LTZ(0) too, a type
     # the UTC matrix does not have
-    return _here(utc.known_java_round_trip(version)) | {("value-orc", "timestamp-0-with-local-time-zone")}
+    return _here(pins.known_java_round_trip(version)) | {("value-orc", "timestamp-0-with-local-time-zone")}
 
 
 @pytest.fixture(scope="module")
@@ -82,10 +72,10 @@ def _written(matrices, version: str, zone: str, name: str) -> jm.Table | None:
 @pytest.mark.parametrize(("version", "zone"), ZONE_RUNS, ids=RUN_IDS)
 def test_java_refuses_and_falls_back_as_in_utc(matrices, version, zone):
     m = matrices((version, zone))
-    refused = {utc._key(n) for n, t in m.tables.items() if t.refused}
-    assert refused == _here(utc.known_refusals(version))
-    fallbacks = {utc._key(n) for n, t in m.tables.items() if not t.refused and t.report.get("attempt")}
-    assert fallbacks == _here(utc.known_fallbacks(version))
+    refused = {pins.key(n) for n, t in m.tables.items() if t.refused}
+    assert refused == _here(pins.known_refusals(version))
+    fallbacks = {pins.key(n) for n, t in m.tables.items() if not t.refused and t.report.get("attempt")}
+    assert fallbacks == _here(pins.known_fallbacks(version))
 
 
 @pytest.mark.parametrize(("version", "zone"), ZONE_RUNS, ids=RUN_IDS)
@@ -97,7 +87,7 @@ def test_java_reads_back_what_it_wrote_except_the_known_cases(matrices, version,
         if t.refused:
             continue
         if sorted(map(gjt._canonical, gjt.model_rows(t.written_case()))) != sorted(map(gjt._canonical, t.java_rows())):
-            differ.add(utc._key(name))
+            differ.add(pins.key(name))
     assert differ == known_round_trip(version, zone)
 
 
@@ -106,7 +96,7 @@ def test_validator_finds_nothing_java_would_reject(matrices, version, zone, name
     t = _written(matrices, version, zone, name)
     if t is None:
         return  # a refusal, pinned by test_java_refuses_and_falls_back_as_in_utc
-    must = utc._must_lines(validate_table(t.root))
+    must = pins.must_lines(validate_table(t.root))
     assert not must, f"{len(must)} must finding(s):\n" + "\n".join(must[:12])
 
 
@@ -133,7 +123,7 @@ def test_reader_returns_javas_rows(matrices, version, zone, name):
         javas = [None if r[0] is None else tuple(r[0]) for r in t.report["rows"]]
         assert sorted(ours, key=str) == sorted(javas, key=str)
         return
-    ours, javas = utc._canonical(logical_rows(schema, rows)), utc._canonical(t.java_rows())
+    ours, javas = pins.canonical(logical_rows(schema, rows)), pins.canonical(t.java_rows())
     assert ours == javas, (sorted(set(ours) - set(javas))[:4], sorted(set(javas) - set(ours))[:4])
 
 
@@ -143,7 +133,7 @@ def test_cli_in_the_zone_finds_no_must(matrices, version, zone):
     roots = [str(t.root) for t in matrices((version, zone)).tables.values() if not t.refused]
     env = dict(os.environ, TZ=zone)
     done = subprocess.run(
-        [*utc._cli(), "validate", *roots, "--report", "json"], capture_output=True, text=True, env=env, timeout=1800
+        [*pins.cli(), "validate", *roots, "--report", "json"], capture_output=True, text=True, env=env, timeout=1800
     )
     assert "Traceback" not in done.stderr, done.stderr[-3000:]
     report = json.loads(done.stdout)

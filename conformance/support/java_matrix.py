@@ -42,8 +42,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-if __name__ == "__main__":  # run as a script: the folders pytest's pythonpath gives
-    sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "conformance")]
 
 import golden_java_tables as gjt  # noqa: E402
 import java_releases  # noqa: E402
@@ -235,6 +233,20 @@ def matrix_cases(types: list[str] | None = None, roles: tuple[str, ...] | None =
 ZONE_TYPES = [f"TIMESTAMP({p})" for p in (0, 3, 6, 9)] + [f"TIMESTAMP({p}) WITH LOCAL TIME ZONE" for p in (0, 3, 6, 9)]
 # wall clocks a zone skips or repeats: New York's spring gap and autumn overlap of 2024, China's 1988 spring gap
 DST_WALL_CLOCKS = ("2024-03-10T02:30:00", "2024-11-03T01:30:00", "1988-04-17T02:30:00")
+
+
+# (release, JVM default zone): every release in one zone other than UTC, 2.0.0 in all three
+ZONE_RUNS = (
+    ("0.9.0", "Asia/Shanghai"),
+    ("1.0.1", "America/New_York"),
+    ("1.1.1", "Asia/Kolkata"),
+    ("1.2.0", "Asia/Shanghai"),
+    ("1.3.1", "America/New_York"),
+    ("1.4.2", "Asia/Kolkata"),
+    ("2.0.0", "Asia/Shanghai"),
+    ("2.0.0", "America/New_York"),
+    ("2.0.0", "Asia/Kolkata"),
+)
 
 
 def zone_cases() -> list[dict]:

@@ -52,10 +52,8 @@ def java_matrix_job(_factory: pytest.TempPathFactory | None = None) -> dict[str,
 
 def java_zones_job(_factory: pytest.TempPathFactory | None = None) -> dict[tuple[str, str], java_matrix.Matrix]:
     """The timestamp matrix of test_timestamp_zones_java.py: one JVM run per (release, zone)."""
-    from test_timestamp_zones_java import ZONE_RUNS
-
     cases = java_matrix.zone_cases()
-    return {(v, z): java_matrix.build(v, cases, z) for v, z in ZONE_RUNS}
+    return {(v, z): java_matrix.build(v, cases, z) for v, z in java_matrix.ZONE_RUNS}
 
 
 JOBS: dict[str, tuple[str, Callable[[pytest.TempPathFactory], Any]]] = {

@@ -185,6 +185,7 @@ def _checked_vectors(root: Path, state: TableState, placer: Placer) -> dict:
     """The live deletion vectors, refused (UsageError) when their metadata is damaged: a reader that skipped a
     vector it cannot read, or applied one to the wrong rows, would return deleted rows without a word."""
     live = {(e.partition, e.bucket, e.file.file_name): e.file.row_count for e in state.live}
+    live_names = {name for _, _, name in live}
     for e in state.index_files:
         if e.index_type != "DELETION_VECTORS":
             continue
@@ -201,7 +202,13 @@ def _checked_vectors(root: Path, state: TableState, placer: Placer) -> dict:
         for name, (index_file, _, positions) in by_file.items():
             rows = live.get((partition, bucket, name))
             if rows is None:
-                continue  # a vector for a file a compaction replaced (Java 1.2.0-1.4.2 keep them): never applied
+                folder = placer.folder(partition, bucket)
+                if name not in live_names and plain_name(name) and is_file(root, f"{folder}/{name}"):
+                    continue  # a file a compaction replaced, still in its bucket (Java 1.2.0-1.4.2 keep its vector)
+                raise UsageError(
+                    f"{root}: {index_file} holds a deletion vector for {name!r}, which is neither a live data file "
+                    f"of bucket {bucket} nor a replaced one still in it; the deletion vectors cannot be trusted"
+                )
             if len(positions) and int(positions.max()) >= rows:
                 raise UsageError(
                     f"{root}: {index_file}: the deletion vector of {name} marks position {int(positions.max())}, "
