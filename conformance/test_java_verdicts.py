@@ -66,6 +66,13 @@ TS_TABLES = {
     "ts9-pre1970": "TIMESTAMP(9)",
 }
 TS_PRE1970_ROWS = [[1, [-1500, 1000]]]
+# Compact DECIMAL tables (append, bucket-unaware, Parquet): Java writes p <= 9 as INT32, p <= 18 as INT64
+DEC_TABLES = {"dec5": "DECIMAL(5, 2)", "dec10": "DECIMAL(10, 2)"}
+DEC_ROWS = {
+    "dec5": [[1, "123.45"], [2, "-0.01"], [3, None], [4, "0.00"]],
+    "dec10": [[1, "12345678.91"], [2, "-0.01"], [3, None], [4, "-99999999.99"]],
+}
+CREATED = {**TS_TABLES, **DEC_TABLES}  # the bases written by Java 0.9.0 at test time
 
 
 def _ts_expected(name: str) -> list[list]:
@@ -83,15 +90,17 @@ def _ts_expected(name: str) -> list[list]:
     return out
 
 
-def _ts_create_job(name: str, dir_: Path) -> dict:
+def _create_job(name: str, dir_: Path) -> dict:
+    """VerdictProbe's job writing one of the CREATED tables."""
+    rows = DEC_ROWS[name] if name in DEC_TABLES else TS_PRE1970_ROWS if name == "ts9-pre1970" else TS_ROWS
     return {
         "op": "create",
         "dir": str(dir_),
-        "columns": [["id", "INT"], ["t", TS_TABLES[name]]],
+        "columns": [["id", "INT"], ["t", CREATED[name]]],
         "primary": [],
         "partition": [],
         "options": {"bucket": "-1", "file.format": "parquet"},
-        "commits": [TS_PRE1970_ROWS if name == "ts9-pre1970" else TS_ROWS],
+        "commits": [rows],
     }
 
 
@@ -102,7 +111,7 @@ def _ts_create_job(name: str, dir_: Path) -> dict:
 @dataclass
 class Experiment:
     id: str
-    base: str  # a golden java-0.9.0 table or a TS_TABLES name
+    base: str  # a golden java-0.9.0 table or a CREATED name
     mutate: Callable[[Path], Any]
     # What Java does, per jar: "same" (the unchanged table's rows), "other" (reads other rows),
     # or a regex the exception chain must match. Upsert: "ok" or a regex.
@@ -163,6 +172,7 @@ INT96_DICT_LOW_P = both(r"UnsupportedOperationException: .*PlainBinaryDictionary
 INT96_PLAIN_LOW_P = both(
     r"ClassCastException: class .*HeapLongVector cannot be cast to class .*WritableTimestampVector"
 )
+DECIMAL_FIXED = both(r"UnsupportedOperationException: .*PlainBinaryDictionary")  # a decimal from a dictionary
 TS_CHECK = both(r"IllegalArgumentException: null at .*Preconditions.checkArgument.* < .*Timestamp.<init>")
 DV_CRC = both(r"Unable to read deletion vectors from file: .* <- java.lang.RuntimeException: Checksum not match")
 DV_VERSION = both(r"Unable to read deletion vectors from file: .* <- .*Version not match, actual version: 2")
@@ -355,6 +365,11 @@ DATA = [
     # (3) Parquet field ids (Java 0.9.0 and this 1.0-SNAPSHOT write none; readers match by name)
     Experiment("B3-field-ids-javas", PK, _parquet(jm.with_field_ids(PK_IDS)), SAME),
     Experiment("B3-field-ids-wrong", PK, _parquet(jm.with_field_ids(PK_WRONG_IDS)), SAME),
+    # (4) compact DECIMAL: Java's INT32 / INT64 (controls), and FIXED_LEN_BYTE_ARRAY as pyarrow (pypaimon) writes it
+    Experiment("B4-dec5-int32-control", "dec5", _parquet(_keep, store_decimal_as_integer=True), SAME),
+    Experiment("B4-dec10-int64-control", "dec10", _parquet(_keep, store_decimal_as_integer=True), SAME),
+    Experiment("B4-dec5-fixed", "dec5", _parquet(_keep), DECIMAL_FIXED),
+    Experiment("B4-dec10-fixed", "dec10", _parquet(_keep), DECIMAL_FIXED),
 ]
 
 
@@ -431,6 +446,8 @@ def _sort(rows: list[list]) -> list[list]:
 def _expected(base: str) -> list[list]:
     if base in TS_TABLES:
         return _ts_expected(base)
+    if base in DEC_TABLES:
+        return DEC_ROWS[base]
     return json.loads((GOLDEN / f"{base}.json").read_text())["expected_rows"]
 
 
@@ -483,8 +500,8 @@ def verdicts(paimon_java, tmp_path_factory) -> dict[str, dict]:
     started = time.perf_counter()
     work = tmp_path_factory.mktemp("verdicts")
     bases = work / "bases"
-    jm.run_probes({V09: [_ts_create_job(n, bases / n) for n in TS_TABLES]}, work)
-    for n in TS_TABLES:
+    jm.run_probes({V09: [_create_job(n, bases / n) for n in CREATED]}, work)
+    for n in CREATED:
         assert list((bases / n).rglob("*.parquet")), f"Java did not write {n}"
     jobs: dict[str, list[dict]] = {v: [] for v in (*jm.VERSIONS, *jm.RELEASES)}
     kit: dict[str, list[dict]] = {}
@@ -492,7 +509,7 @@ def verdicts(paimon_java, tmp_path_factory) -> dict[str, dict]:
     where: dict[str, dict] = {}
     for e in EXPERIMENTS:
         root = work / e.id
-        shutil.copytree(bases / e.base if e.base in TS_TABLES else GOLDEN / e.base, root)
+        shutil.copytree(bases / e.base if e.base in CREATED else GOLDEN / e.base, root)
         entry = e.mutate(root)
         kit[e.id] = [
             {"code": f.code, "severity": f.severity, "file": f.file, "path": f.path, "message": f.message}

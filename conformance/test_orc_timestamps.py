@@ -152,15 +152,9 @@ class JavaOracle:
 
     def ask(self, request: dict) -> dict:
         if self.proc is None:
-            cmd = [
-                "java",
-                "-Xmx1g",
-                f"-Duser.timezone={self.zone}",
-                "-cp",
-                self.classpath,
-                "OrcTimestampWriter",
-                "serve",
-            ]
+            import paimon_java as pj
+
+            cmd = pj.java_command(self.classpath, "OrcTimestampWriter", "serve", zone=self.zone)
             self.proc = subprocess.Popen(
                 cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
             )

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import java_releases
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 REPORT = ROOT / "build" / "java-verdicts" / "report.json"
 PINNED = ROOT / "conformance" / "java_verdicts_by_release.json"
 

@@ -18,6 +18,7 @@
 // everything else toString. Values to write: numbers, strings, TIMESTAMP as [epochMillis, nanoOfMillisecond].
 // An upsert is one BatchWriteBuilder write + commit of +I rows (a primary-key table upserts them).
 import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.Timestamp;
@@ -40,9 +41,11 @@ import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypeJsonParser;
+import org.apache.paimon.types.DecimalType;
 import org.apache.paimon.types.RowType;
 
 import java.io.File;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -188,6 +191,9 @@ public class VerdictProbe {
             case TIMESTAMP_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
                 return Timestamp.fromEpochMillis(v.get(0).asLong(), v.get(1).asInt());
+            case DECIMAL:
+                DecimalType d = (DecimalType) t;
+                return Decimal.fromBigDecimal(new BigDecimal(v.asText()), d.getPrecision(), d.getScale());
             default:
                 return BinaryString.fromString(v.asText());
         }
