@@ -31,20 +31,10 @@ def test_tables_start_clean(table, tmp_path):
 ONLY_SOME_RELEASES = {"DV CRC wrong (ecosystem 4)": "0.9"}
 
 
-# Faults every release reads, found as a warning: a vector for a file that is not live is what Java 1.2.0-1.4.2
-# compactions leave behind (run: golden/tables/java-1.2.0/pk-fixed4-parquet-dv); a reader never applies it.
-WARNING_ONLY = {"DV for a file that is not live"}
-
-
 @pytest.mark.parametrize(("fault", "table", "inject", "code"), CATALOG, ids=[c[0] for c in CATALOG])
 def test_fault_is_caught(fault, table, inject, code, tmp_path):
     root = shutil.copytree(JAVA / table, tmp_path / table, symlinks=True)
     inject(root)
-    if fault in WARNING_ONLY:
-        found = [f for r in validate_table(root) for f in r.findings if f.code == code]
-        assert found
-        assert {f.severity for f in found} == {"warning"}
-        return
     assert code in must_codes(root, ONLY_SOME_RELEASES.get(fault, NEWEST)), fault
     if fault in ONLY_SOME_RELEASES:
         newest = [f for r in validate_table(root) for f in r.findings if f.code == code]

@@ -57,7 +57,7 @@ MATRIX_FORMAT = 1
 
 TYPES = list(MATRIX_TYPES)
 ROLES = ("pk", "bucket-key", "partition", "file-index", "file-index-embedded", "value", "value-orc", "value-avro")
-FORMATS = {"value-orc": "orc", "value-avro": "avro"}  # the others write Parquet
+FORMATS = {"value-orc": "orc", "value-avro": "avro", "pk-orc": "orc"}  # the others write Parquet
 
 _LONG = "x" * 40
 _STRINGS = [
@@ -158,7 +158,7 @@ def _int96_safe(type_text: str, values: list[Any]) -> list[Any]:
 
 
 def _steps(role: str, values: list[Any]) -> list[dict]:
-    if role == "pk":
+    if role in ("pk", "pk-orc"):
         n = len(values)
         upserts = values[: max(1, n // 2)]
         deletes = values[max(1, n // 2) : max(1, n // 2) + max(1, n // 4)]
@@ -184,10 +184,12 @@ def matrix_case(role: str, type_text: str, extra: tuple[Any, ...] = ()) -> dict:
     parts: list[str] = []
     fmt = FORMATS.get(role, "parquet")
     options_variants = [({"bucket": "-1", "file.format": fmt}, "")]
-    if role == "pk":
+    if role in ("pk", "pk-orc"):
         pks = ["k"]
         options_variants = [({"bucket": "3", "file.format": fmt, "deletion-vectors.enabled": "true"}, "")]
-        notes = "primary key k (bucket key), bucket 3, deletion vectors; inserts, upserts and deletes, a re-insert"
+        notes = (
+            f"primary key k (bucket key), bucket 3, deletion vectors, {fmt}; inserts, upserts and deletes, a re-insert"
+        )
     elif role == "bucket-key":
         options_variants = [({"bucket": "3", "bucket-key": "k", "file.format": fmt}, "")]
         notes = "append table, bucket 3, bucket-key k"
@@ -250,12 +252,13 @@ ZONE_RUNS = (
 
 
 def zone_cases() -> list[dict]:
-    """Every TIMESTAMP and TIMESTAMP_LTZ precision in every role, with wall clocks around DST changes too."""
+    """Every TIMESTAMP and TIMESTAMP_LTZ precision in every role and as an ORC primary key, with wall clocks
+    around DST changes too."""
     out = []
     for type_text in ZONE_TYPES:
         p = parse_type(type_text).timestamp_precision
         extra = tuple(w + (".123456789"[: p + 1] if p else "") for w in DST_WALL_CLOCKS)
-        out += [matrix_case(role, type_text, extra) for role in ROLES]
+        out += [matrix_case(role, type_text, extra) for role in (*ROLES, "pk-orc")]
     return out
 
 

@@ -20,7 +20,7 @@ from paimon_conform.core.java_releases import between
 from paimon_conform.layouts.deletion_vectors import entry as dv
 from paimon_conform.layouts.hash_index import entry as hash_index
 from paimon_conform.table.metadata import IndexManifestEntry
-from paimon_conform.table.paths import inside, plain_name
+from paimon_conform.table.paths import inside, is_file, plain_name
 
 MAX_INDEX_BYTES = 1 << 30
 DV_TYPE, HASH_TYPE = "DELETION_VECTORS", "HASH"
@@ -234,3 +234,10 @@ def on_file(rel: str, findings: list[Finding]) -> list[Finding]:
     for f in findings:
         f.file = rel
     return findings
+
+
+def replaced_data_file(root: Path, folder: str, name: str, live_names: set[str]) -> bool:
+    """Whether a deletion vector's data file, not live in its bucket, is one a compaction replaced: live in no
+    bucket, and still in this bucket's folder (Java 1.2.0-1.4.2 keep such a file's vector; no reader applies it).
+    Any other vector for a file that is not live is misaddressed: the file it was meant for goes without it."""
+    return name not in live_names and plain_name(name) and is_file(root, f"{folder}/{name}")

@@ -32,7 +32,7 @@ from paimon_conform.table import table_layout as tl
 from paimon_conform.table.chain import load_chain
 from paimon_conform.table.paths import contained, inside, is_file, plain_name
 from paimon_conform.table.read import data_files, evolution
-from paimon_conform.table.read.index_files import load_index_files
+from paimon_conform.table.read.index_files import load_index_files, replaced_data_file
 from paimon_conform.table.schema import Schemas, TableSchema, bucket_rule, read_schema, schema_ids
 from paimon_conform.table.state import Placer, TableState, latest_state
 
@@ -202,9 +202,8 @@ def _checked_vectors(root: Path, state: TableState, placer: Placer) -> dict:
         for name, (index_file, _, positions) in by_file.items():
             rows = live.get((partition, bucket, name))
             if rows is None:
-                folder = placer.folder(partition, bucket)
-                if name not in live_names and plain_name(name) and is_file(root, f"{folder}/{name}"):
-                    continue  # a file a compaction replaced, still in its bucket (Java 1.2.0-1.4.2 keep its vector)
+                if replaced_data_file(root, placer.folder(partition, bucket), name, live_names):
+                    continue  # never applied
                 raise UsageError(
                     f"{root}: {index_file} holds a deletion vector for {name!r}, which is neither a live data file "
                     f"of bucket {bucket} nor a replaced one still in it; the deletion vectors cannot be trusted"

@@ -209,10 +209,27 @@ def _key_range(facts: FileFacts, meta: Any, owner: str, at: str) -> list[Finding
         if not all(java_equals(t, a, b) for t, a, b in zip(types, values, actual, strict=True)):
             which = "first" if field_name == "_MIN_KEY" or facts.rows == 1 else "last"
             msg = f"{field_name} is {values}, the file's {which} key is {actual}"
-            if _wider(types, field_name, values, actual):
+            zoned = [n for n, _ in facts.keys if n in facts.zone_unknown]
+            pairs = zip(types, values, actual, strict=True)
+            if facts.format == "orc" and any(_before_gregorian(t, a, b) for t, a, b in pairs):
                 msg += (
-                    ": the range holds every key of the file (readers still find each key; a lookup may open the "
-                    "file for a key it does not hold)"
+                    " before 1582-10-15, where Java's own ORC reader returns keys in the Julian calendar while the "
+                    "range it wrote is proleptic Gregorian (Java writes this itself)"
+                )
+                out.append(_f("MANIFEST_KEY_RANGE", "should", owner, f"{at}.{field_name}", msg))
+            elif zoned and all(
+                java_equals(t, a, b) or (n in zoned and _within_a_zone(a, b))
+                for (n, t), a, b in zip(facts.keys, values, actual, strict=True)
+            ):
+                msg += (
+                    f": within a zone's offset of {zoned[0]}, a TIMESTAMP_LTZ of an ORC file that records no writer "
+                    "zone (Java reads it shifted by the reader zone's offset; the kit reads it as in UTC)"
+                )
+                out.append(_f("MANIFEST_KEY_RANGE", "should", owner, f"{at}.{field_name}", msg))
+            elif _wider(types, field_name, values, actual):
+                msg += (
+                    ": the range holds every key of the file (a lookup may open the file for a key it does not "
+                    "hold, and misses keys of another file of its level whose range it reaches)"
                 )
                 out.append(_f("MANIFEST_KEY_RANGE", "should", owner, f"{at}.{field_name}", msg))
             else:

@@ -17,7 +17,14 @@ from paimon_conform.layouts.deletion_vectors import entry as dv
 from paimon_conform.layouts.hash_index import entry as hash_index
 from paimon_conform.table.metadata import IndexManifestEntry
 from paimon_conform.table.paths import inside, plain_name
-from paimon_conform.table.read.index_files import DV_TYPE, HASH_TYPE, MAX_INDEX_BYTES, IndexState, on_file
+from paimon_conform.table.read.index_files import (
+    DV_TYPE,
+    HASH_TYPE,
+    MAX_INDEX_BYTES,
+    IndexState,
+    on_file,
+    replaced_data_file,
+)
 
 
 def check_older_index_files(
@@ -53,17 +60,27 @@ def check_vector(state: IndexState, partition: bytes, bucket: int, name: str, ro
     return []
 
 
-def unknown_vectors(state: IndexState, live: set[tuple[bytes, int, str]], owner: str) -> list[Finding]:
-    """Deletion vectors for data files that are not live in their partition and bucket."""
+def unknown_vectors(
+    root: Path, state: IndexState, live: dict[tuple[bytes, int, str], str], owner: str
+) -> list[Finding]:
+    """Deletion vectors for data files that are not live in their partition and bucket (`live`: each live file's
+    path under the root): a warning for a file a compaction replaced, a must for any other (misaddressed: the file
+    it was meant for goes without it, and every reader returns that file's deleted rows)."""
     out = []
+    folders = {(p, b): rel.rsplit("/", 1)[0] for (p, b, _), rel in live.items() if "/" in rel}
+    live_names = {name for _, _, name in live}
     for (partition, bucket), files in state.vectors.items():
         for name, (rel, i, _) in files.items():
-            if (partition, bucket, name) not in live:
-                msg = (
-                    f"a deletion vector for {name}, which is not a live data file of bucket {bucket}: no reader "
-                    "applies it (Java 1.2.0-1.4.2 keep the vectors of files a compaction replaced)"
-                )
+            if (partition, bucket, name) in live:
+                continue
+            folder = folders.get((partition, bucket))
+            msg = f"a deletion vector for {name}, which is not a live data file of bucket {bucket}"
+            if folder is not None and replaced_data_file(root, folder, name, live_names):
+                msg += ": a file a compaction replaced, still in the bucket; no reader applies it (Java 1.2.0-1.4.2)"
                 out.append(_f("DV_UNKNOWN_DATA_FILE", "warning", rel, f"vectors[{i}]", msg))
+            else:
+                msg += ": the file it was meant for goes without it, and its deleted rows come back"
+                out.append(_f("DV_UNKNOWN_DATA_FILE", "must", rel, f"vectors[{i}]", msg))
     return out
 
 

@@ -287,8 +287,8 @@ def _prepare(
     findings += features.partition_types(schema) + features.dense_stats(live_entries, schemas)
     findings += check_row_ids(live_entries, schema)
     stats.seconds["metadata"] += time.perf_counter() - t0
-    live_keys = {(lf.entry.partition, lf.entry.bucket, lf.entry.file.file_name) for lf in chain.live}
-    findings += unknown_vectors(state, live_keys, index_owner)
+    live_keys = {(lf.entry.partition, lf.entry.bucket, lf.entry.file.file_name): lf.relative or "" for lf in chain.live}
+    findings += unknown_vectors(root, state, live_keys, index_owner)
     run = FileRun(
         root=root,
         schema=schema,
