@@ -337,7 +337,9 @@ def cache_key(version: str, specs: list[dict], zone: str = "UTC") -> str:
     h = hashlib.sha256()
     key = {"format": MATRIX_FORMAT, "version": version, "cases": specs} | ({} if zone == "UTC" else {"zone": zone})
     h.update(json.dumps(key, sort_keys=True).encode())
-    h.update((paimon_java.JAVA_SRC_10 / "TableGoldenWriter.java").read_bytes())
+    api = "0.9" if version == paimon_java.PAIMON_10_VERSION else java_releases.release(version).api
+    for source in java_releases.testee_sources(api, None):  # TableGoldenWriter and the ReleaseApi it calls
+        h.update(source.read_bytes())
     jar = (
         paimon_java.JAR_10_SHA256
         if version == paimon_java.PAIMON_10_VERSION
