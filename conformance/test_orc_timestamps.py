@@ -154,7 +154,7 @@ class JavaOracle:
         if self.proc is None:
             import paimon_java as pj
 
-            cmd = pj.java_command(self.classpath, "OrcTimestampWriter", "serve", zone=self.zone)
+            cmd = pj.java_command(self.classpath, "OrcTimestampWriter", "serve", zone=self.zone, short=True)
             self.proc = subprocess.Popen(
                 cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
             )

@@ -121,24 +121,28 @@ def _ensure_jar_10() -> Path:
     return JAR_10
 
 
-# Our Java programs run for seconds: the C1 compiler alone and one GC thread take half the CPU of the default
-# (C2 and parallel GC) for the same wall time, which leaves the suite's other core to the tests (measured on the
-# type x role matrix run of 2.0.0: 24 s of CPU down to 12 s, 15.7 s of wall time down to 14.1 s)
+# The table writers the suite runs in the background (the matrices, the table goldens, the verdict probes) run for
+# seconds: the C1 compiler alone and one GC thread take half the CPU of the default (C2 and parallel GC) for the
+# same wall time, which leaves the suite's other core to the tests (measured on the type x role matrix run of
+# 2.0.0: 24 s of CPU down to 12 s, 15.7 s of wall time down to 14.1 s). Not for the golden generators of
+# tools/java/*.java: Java orders some of what they report by identity hash codes, which other JVM flags change.
 SHORT_RUN_FLAGS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
 
 
-def java_command(cp: str, main_class: str, *args: str, heap: str = "1g", zone: str | None = None) -> list[str]:
+def java_command(
+    cp: str, main_class: str, *args: str, heap: str = "1g", zone: str | None = None, short: bool = False
+) -> list[str]:
     """The command line that runs one of our Java programs (in a JVM whose default time zone is `zone`, else the
-    machine's). -XX:-OmitStackTraceInFastThrow: a JVM that has thrown the same exception often in compiled code
-    otherwise throws a preallocated one without its message (a NullPointerException's 'Cannot invoke ...'), and
-    the tests that read Java's errors see only 'null'."""
+    machine's; with SHORT_RUN_FLAGS when `short`). -XX:-OmitStackTraceInFastThrow: a JVM that has thrown the same
+    exception often in compiled code otherwise throws a preallocated one without its message (a
+    NullPointerException's 'Cannot invoke ...'), and the tests that read Java's errors see only 'null'."""
     where = [f"-Duser.timezone={zone}"] if zone else []
-    flags = ["-XX:-OmitStackTraceInFastThrow", *SHORT_RUN_FLAGS, *where]
+    flags = ["-XX:-OmitStackTraceInFastThrow", *(SHORT_RUN_FLAGS if short else ()), *where]
     return ["java", f"-Xmx{heap}", *flags, "-cp", cp, main_class, *args]
 
 
-def _run(cp: str, main_class: str, args: tuple[str, ...]) -> None:
-    done = subprocess.run(java_command(cp, main_class, *args), capture_output=True, text=True)
+def _run(cp: str, main_class: str, args: tuple[str, ...], short: bool = False) -> None:
+    done = subprocess.run(java_command(cp, main_class, *args, short=short), capture_output=True, text=True)
     if done.returncode != 0:
         sys.stderr.write(done.stdout + done.stderr)
         raise SystemExit(f"java {main_class} failed with exit code {done.returncode}")
@@ -185,7 +189,7 @@ def tables_classpath(version: str) -> str:
 
 def run_java_tables(version: str, main_class: str, *args: str) -> None:
     """Run a tools/java/tables/ program with Paimon `version` (a release from Maven, or the 1.0-SNAPSHOT jar)."""
-    _run(tables_classpath(version), main_class, args)
+    _run(tables_classpath(version), main_class, args, short=True)
 
 
 if __name__ == "__main__":

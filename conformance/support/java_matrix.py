@@ -329,7 +329,7 @@ class Matrix:
 def _java_command(version: str, zone: str) -> list[str]:
     """java ... TableGoldenWriter in a JVM of default time zone `zone`, with the class path tools/paimon_java.py
     uses for tables."""
-    return paimon_java.java_command(paimon_java.tables_classpath(version), "TableGoldenWriter", zone=zone)
+    return paimon_java.java_command(paimon_java.tables_classpath(version), "TableGoldenWriter", zone=zone, short=True)
 
 
 def cache_key(version: str, specs: list[dict], zone: str = "UTC") -> str:

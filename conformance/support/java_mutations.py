@@ -302,7 +302,7 @@ def run_probes(jobs: dict[str, list[dict]], work: Path) -> dict[str, list[dict]]
         job_file = work / f"jobs-{version}.json"
         job_file.write_text(json.dumps({"jobs": jobs[version]}))
         out = work / f"out-{version}.json"
-        cmd = paimon_java.java_command(cp, "VerdictProbe", str(job_file), str(out), heap="512m")
+        cmd = paimon_java.java_command(cp, "VerdictProbe", str(job_file), str(out), heap="512m", short=True)
         done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
         if done.returncode != 0:
             raise RuntimeError(
