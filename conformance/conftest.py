@@ -67,6 +67,12 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("checks run, listed and not applicable")
         for line in tally.lines():
             terminalreporter.write_line(line)
+    from support import background
+
+    if background.timings:
+        terminalreporter.section("background jobs: seconds run, seconds a test waited")
+        for name, t in background.timings.items():
+            terminalreporter.write_line(f"{name}: ran {t.get('ran', 0):.0f} s, waited for {t.get('waited', 0):.0f} s")
     seen = sweep.swept + sweep.handed
     if seen:
         terminalreporter.section("tables the crash sweep saw")

@@ -122,28 +122,43 @@ def test_encode_refuses_bad_cases(tmp_path, capsys):
     capsys.readouterr()
 
 
-@pytest.mark.parametrize("args", [[], ["corpus"]])
-def test_main_job_and_corpus(args):
-    done = subprocess.run([sys.executable, "-m", "paimon_conform.cli", *args], capture_output=True, text=True)
+@pytest.fixture(scope="module")
+def corpus_run() -> subprocess.CompletedProcess:
+    """`paimon-conform corpus` over the repository's goldens, run once as a user runs it (two workers)."""
+    command = [sys.executable, "-m", "paimon_conform.cli", "corpus", "--jobs", "2"]
+    return subprocess.run(command, capture_output=True, text=True)
+
+
+def test_main_job():
+    """The main job (sample files, sample table, Spark pipeline, the corpus in one process) ends clean."""
+    done = subprocess.run([sys.executable, "-m", "paimon_conform.cli"], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "as expected, 0 not" in done.stdout
+    assert "paimon-conform: OK" in done.stdout
 
 
-def test_corpus_counts_the_goldens_by_evidence(capsys):
+def test_corpus(corpus_run):
+    assert corpus_run.returncode == 0, corpus_run.stdout + corpus_run.stderr
+    assert "as expected, 0 not" in corpus_run.stdout
+
+
+def _summary_line(run: subprocess.CompletedProcess, head: str) -> str:
+    """The corpus summary's line that starts with `head`."""
+    return next(ln.strip() for ln in run.stdout.splitlines() if ln.strip().startswith(head))
+
+
+def test_corpus_counts_the_goldens_by_evidence(corpus_run):
     """The summary says what each golden rests on, as the sidecars state it (an unstated sidecar is counted)."""
-    assert cli.main(["corpus", "--jobs", "2"]) == 0
-    out = capsys.readouterr().out
     stated = Counter(json.loads(p.read_text())["provenance"]["evidence"]["kind"] for p in GOLDEN.glob("**/*.json"))
-    line = next(ln for ln in out.splitlines() if ln.strip().startswith("evidence:"))
-    assert line.strip() == "evidence: " + ", ".join(f"{k} {stated[k]}" for k in EVIDENCE_KINDS if stated[k])
+    line = _summary_line(corpus_run, "evidence:")
+    assert line == "evidence: " + ", ".join(f"{k} {stated[k]}" for k in EVIDENCE_KINDS if stated[k])
 
 
-def test_corpus_counts_the_goldens_each_java_release_wrote(capsys):
+def test_corpus_counts_the_goldens_each_java_release_wrote(corpus_run):
     """The summary's "written by" count of a Java release is the number of sidecars in the corpus's folders named
     for that release (golden/<layout>/java-<release>/, golden/tables/java-<release>/)."""
-    assert cli.main(["corpus", "--jobs", "2"]) == 0
-    line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.strip().startswith("written by:"))
-    counts = dict(part.rsplit(" ", 1) for part in line.strip().removeprefix("written by: ").split(", "))
+    line = _summary_line(corpus_run, "written by:")
+    counts = dict(part.rsplit(" ", 1) for part in line.removeprefix("written by: ").split(", "))
     folders = Counter(p.parent.name.removeprefix("java-") for p in GOLDEN.glob("**/java-[0-9]*/*.json"))
     assert {w.removeprefix("Java "): int(n) for w, n in counts.items() if w.startswith("Java ")} == folders
     assert int(counts["reference encoder"]) == len(list(GOLDEN.glob("**/encoder/*.json")))

@@ -63,7 +63,7 @@ def _install(where: Path, wheel: Path, constraints: Path | None, python_exe: str
     else:
         subprocess.run([python_exe, "-m", "venv", "--clear", str(where)], check=True, timeout=300)
     python = where / "bin" / "python"
-    args = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(wheel)]
+    args = [str(python), "-m", "pip", "install", "-q", "--no-compile", "--disable-pip-version-check", str(wheel)]
     if constraints is not None:
         args += ["-c", str(constraints)]
     done = subprocess.run(args, capture_output=True, text=True, timeout=1200)
@@ -120,10 +120,9 @@ def test_plain_install_validates_the_java_tables(venvs, ends):
     done = _run(bin_dir, "validate", *map(str, TABLES))
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert "MANIFEST_UNREADABLE" not in done.stdout
-    corpus = _run(bin_dir, "--golden", str(ROOT / "golden"), "corpus")
-    assert corpus.returncode == 0, corpus.stdout[-3000:] + corpus.stderr[-2000:]
-    main = _run(bin_dir, "--golden", str(ROOT / "golden"))
+    main = _run(bin_dir, "--golden", str(ROOT / "golden"))  # the sample, then the corpus in one process
     assert main.returncode == 0, main.stdout[-3000:] + main.stderr[-2000:]
+    assert "as expected, 0 not" in main.stdout
     assert "Spark pipeline left out" in main.stdout
     assert "Traceback" not in main.stderr
 

@@ -5,6 +5,7 @@ when the run did not start it (a module run alone)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
@@ -12,6 +13,20 @@ from typing import Any
 _pool: list[ThreadPoolExecutor] = []
 _jobs: dict[str, Future] = {}
 _owner: list[object] = []  # the pytest config of the session that started the jobs
+timings: dict[str, dict[str, float]] = {}  # per job: seconds it ran, and seconds a test waited for it
+
+
+def _timed(name: str, job: Callable[[], Any]) -> Callable[[], Any]:
+    """`job`, recording how long it ran under `name`."""
+
+    def run() -> Any:
+        began = time.monotonic()
+        try:
+            return job()
+        finally:
+            timings.setdefault(name, {})["ran"] = time.monotonic() - began
+
+    return run
 
 
 def start(name: str, job: Callable[[], Any], owner: object) -> None:
@@ -20,13 +35,19 @@ def start(name: str, job: Callable[[], Any], owner: object) -> None:
     if not _pool:
         _pool.append(ThreadPoolExecutor(1, "background"))
         _owner[:] = [owner]
-    _jobs[name] = _pool[0].submit(job)
+    _jobs[name] = _pool[0].submit(_timed(name, job))
 
 
 def result(name: str, job: Callable[[], Any]) -> Any:
     """The result of the job started under `name` (its exception raised here), else `job()` run now."""
     future = _jobs.pop(name, None)
-    return job() if future is None else future.result()
+    if future is None:
+        return job()
+    began = time.monotonic()
+    try:
+        return future.result()
+    finally:
+        timings.setdefault(name, {})["waited"] = time.monotonic() - began
 
 
 def owned() -> bool:
