@@ -90,13 +90,13 @@ def pytest_collection_finish(session):
     from support import background, jobs
 
     peers = all(importlib.util.find_spec(m) is not None for m in ("pypaimon", "pypaimon_rust"))
-    collected = {item.path.name for item in session.items}
+    order = list(dict.fromkeys(item.path.name for item in session.items))  # modules in the order they run
     factory = session.config._tmp_path_factory
-    for module, (name, job) in jobs.JOBS.items():
+    for module in sorted(jobs.JOBS.keys() & set(order), key=order.index):  # the job a test needs first, first
+        name, job = jobs.JOBS[module]
         if name == "type-matrix" and (not peers or os.environ.get("PEERS_MATRIX_DIR")):
             continue
-        if module in collected:
-            background.start(name, lambda job=job: job(factory), session.config)
+        background.start(name, lambda job=job: job(factory), session.config)
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -109,9 +109,15 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def pytest_collection_modifyitems(session, config, items):
-    """The sweep over every table the suite built runs last (it checks the count of tables swept)."""
+    """The modules that wait for a background job (support/jobs.py) run after the others, so the jobs have the
+    second core while the rest of the suite runs; the sweep over every table the suite built runs last (it
+    checks the count of tables swept)."""
+    from support import jobs
+
     last = [i for i in items if i.name == sweep.LAST]
-    items[:] = [i for i in items if i.name != sweep.LAST] + last
+    rest = [i for i in items if i.name != sweep.LAST]
+    waiting = [i for i in rest if i.path.name in jobs.JOBS]
+    items[:] = [i for i in rest if i.path.name not in jobs.JOBS] + waiting + last
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -8,72 +8,26 @@ the budget.
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
-
-import pytest
-from support import sweep
-from support.adversarial import cases, enrich, env, worker_command
+from support import background, sweep
+from support.adversarial import CEILING
+from support.jobs import adversarial_job
 
 from paimon_conform.table.read.reader import read_latest
-from paimon_conform.table.write.reference_table import write_table
 
 EVIDENCE = ("contract",)
 
-SEED = 20261124
-MEMORY_LIMIT = 3 << 30  # virtual memory of the child: far below what an unchecked count would take
-BUDGET = 256 << 20  # the kit's memory budget in the child (--max-memory)
-CEILING = BUDGET + (64 << 20)  # what one case may add to the child's resident memory at its peak
-WORKERS = 2  # the machine's cores: each worker takes every other case
-TIMEOUT = 600  # seconds for all cases together: a safety net against a hang, not a speed target
 
-
-@pytest.fixture(scope="module")
-def pristine(tmp_path_factory) -> Path:
-    """A DV primary-key table with file indexes, two partitions, two buckets and two snapshots."""
-    root = tmp_path_factory.mktemp("pristine") / "t"
-    write_table(root, rows=40, buckets=2, release="1.0.0")
-    enrich(root)
-    return root
-
-
-def run_share(cases: list[str]) -> subprocess.CompletedProcess:
-    """One worker process over some of the cases."""
-    return subprocess.run(
-        worker_command(MEMORY_LIMIT, BUDGET),
-        input="\n".join(cases) + "\n",
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        env=env(),
-    )
-
-
-def test_every_mutation_ends_in_a_finding_a_refusal_or_rows(pristine, tmp_path, request):
-    print(f"adversarial seed {SEED}")
-    dirs = {}
-    for i, (name, mutate) in enumerate(cases(pristine, SEED)):
-        root = tmp_path / f"case{i}"
-        shutil.copytree(pristine, root, symlinks=True)
-        mutate(root)
-        dirs[str(root)] = name
+def test_every_mutation_ends_in_a_finding_a_refusal_or_rows(request, tmp_path_factory):
+    """The cases run in one worker process, one after another, as a background job (support/adversarial.py)."""
+    run = background.result("adversarial", lambda: adversarial_job(tmp_path_factory))
+    print(f"adversarial seed {run.seed}")
+    dirs, pristine, outcomes = run.dirs, run.pristine, run.outcomes
     assert len(dirs) > 600
     kinds = {name.split(".", 1)[0].split(" ", 1)[0].rsplit("/", 1)[0] for name in dirs.values()}
     assert {"snapshot", "schema", "tag", "consumer", "manifest", "index"} <= kinds, kinds
-    pristine_case = str(tmp_path / "pristine")
-    shutil.copytree(pristine, pristine_case, symlinks=True)
-    dirs[pristine_case] = "the undamaged table"
-    shares = [list(dirs)[k::WORKERS] for k in range(WORKERS)]
-    with ThreadPoolExecutor(WORKERS) as pool:
-        procs = list(pool.map(run_share, shares))
-    outcomes = [json.loads(line) for proc in procs for line in proc.stdout.splitlines() if line.startswith("{")]
     done = {o["case"] for o in outcomes}
-    for share, proc in zip(shares, procs, strict=True):
-        stuck = [dirs[c] for c in share if c not in done]
-        assert not stuck, f"the worker died at {stuck[0]!r}: {proc.stderr[-2000:]}"
+    stuck = [name for case, name in dirs.items() if case not in done]
+    assert not stuck, f"the worker died at {stuck[0]!r}: {run.stderr[-2000:]}"
     by_case = {dirs[o["case"]]: o for o in outcomes}
     assert by_case["the undamaged table"]["read"] == "rows"
     assert by_case["the undamaged table"]["rows"] == read_latest(pristine)[1].num_rows > 0

@@ -10,6 +10,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from support import background
+from support.jobs import main_job
 
 from paimon_conform import cli
 from paimon_conform.golden import EVIDENCE_KINDS
@@ -130,8 +132,9 @@ def corpus_run() -> subprocess.CompletedProcess:
 
 
 def test_main_job():
-    """The main job (sample files, sample table, Spark pipeline, the corpus in one process) ends clean."""
-    done = subprocess.run([sys.executable, "-m", "paimon_conform.cli"], capture_output=True, text=True)
+    """The main job (sample files, sample table, Spark pipeline, the corpus in one process) ends clean (run as a
+    background job, support/jobs.py)."""
+    done = background.result("main-job", main_job)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "as expected, 0 not" in done.stdout
     assert "paimon-conform: OK" in done.stdout

@@ -13,8 +13,11 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from support.avro_bytes import read_long, zigzag
@@ -319,3 +322,53 @@ def worker_command(limit: int, max_memory: int) -> list[str]:
 def env() -> dict[str, str]:
     """The child's environment (one thread per pool: the memory limit counts virtual memory)."""
     return {**os.environ, "OMP_NUM_THREADS": "1", "ARROW_DEFAULT_MEMORY_POOL": "system"}
+
+
+SEED = 20261124
+MEMORY_LIMIT = 3 << 30  # virtual memory of the child: far below what an unchecked count would take
+BUDGET = 256 << 20  # the kit's memory budget in the child (--max-memory)
+CEILING = BUDGET + (64 << 20)  # what one case may add to the child's resident memory at its peak
+TIMEOUT = 1500  # seconds for all cases together: a safety net against a hang, not a speed target
+
+
+@dataclass
+class Run:
+    """Every case run: case directory -> its name, the undamaged table, each case's outcome, the worker's stderr."""
+
+    seed: int
+    pristine: Path
+    dirs: dict[str, str]
+    outcomes: list[dict]
+    stderr: str
+
+
+def run_all(base: Path) -> Run:
+    """A DV primary-key table with file indexes, two partitions, two buckets and two snapshots (the pristine
+    table), every case of it in a folder under `base`, all run by one worker process; the case folders are
+    removed afterwards (the pristine table stays for the test's own read)."""
+    from paimon_conform.table.write.reference_table import write_table
+
+    pristine = base / "pristine" / "t"
+    write_table(pristine, rows=40, buckets=2, release="1.0.0")
+    enrich(pristine)
+    work = base / "cases"
+    dirs = {}
+    for i, (name, mutate) in enumerate(cases(pristine, SEED)):
+        root = work / f"case{i}"
+        shutil.copytree(pristine, root, symlinks=True)
+        mutate(root)
+        dirs[str(root)] = name
+    undamaged = work / "pristine"
+    shutil.copytree(pristine, undamaged, symlinks=True)
+    dirs[str(undamaged)] = "the undamaged table"
+    proc = subprocess.run(
+        worker_command(MEMORY_LIMIT, BUDGET),
+        input="\n".join(dirs) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        env=env(),
+    )
+    outcomes = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    shutil.rmtree(work, ignore_errors=True)
+    return Run(SEED, pristine, dirs, outcomes, proc.stderr)

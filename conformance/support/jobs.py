@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from support import java_matrix, testees, type_matrix
+from support import adversarial, java_matrix, packaging, testees, type_matrix
 from support.environment import ROOT
 
 _scratch: list[Path] = []  # folders outside the run's temporary tree, removed with a passing run
@@ -56,6 +56,21 @@ def java_zones_job(_factory: pytest.TempPathFactory | None = None) -> dict[tuple
     return {(v, z): java_matrix.build(v, cases, z) for v, z in java_matrix.ZONE_RUNS}
 
 
+def packaging_job(factory: pytest.TempPathFactory) -> dict[str, packaging.Install]:
+    """The wheel installed in clean environments, one after another, and what each one's console script did."""
+    return packaging.installs(factory.mktemp("packaging"))
+
+
+def adversarial_job(factory: pytest.TempPathFactory) -> adversarial.Run:
+    """Every adversarial case of the pristine table, run by one worker process (the case folders removed after)."""
+    return adversarial.run_all(factory.mktemp("adversarial"))
+
+
+def main_job(_factory: pytest.TempPathFactory | None = None) -> subprocess.CompletedProcess:
+    """`paimon-conform` with no command (the main job: sample files and table, Spark pipeline, the corpus)."""
+    return subprocess.run([sys.executable, "-m", "paimon_conform.cli"], capture_output=True, text=True, cwd=ROOT)
+
+
 JOBS: dict[str, tuple[str, Callable[[pytest.TempPathFactory], Any]]] = {
     "test_java.py": ("java-tables", java_tables_job),  # first: its module runs before the others'
     "test_type_matrix_peers.py": ("type-matrix", type_matrix_job),
@@ -63,6 +78,9 @@ JOBS: dict[str, tuple[str, Callable[[pytest.TempPathFactory], Any]]] = {
     "test_type_matrix_java.py": ("java-matrix", java_matrix_job),
     "test_timestamp_zones_java.py": ("java-zones", java_zones_job),
     "test_testee_reference.py": ("testee-reference", reference_testees_job),
+    "test_packaging.py": ("packaging", packaging_job),
+    "test_cli.py": ("main-job", main_job),
+    "test_adversarial.py": ("adversarial", adversarial_job),
 }
 
 
