@@ -31,6 +31,26 @@ def test_reader_returns_javas_rows(sidecar):
     assert rows.num_rows == len(meta["expected_rows"])
 
 
+BRANCHED = [p for p in SIDECARS if "branches" in json.loads(p.read_text())]
+
+
+@pytest.mark.parametrize("sidecar", BRANCHED, ids=[f"{p.parent.name}/{p.stem}" for p in BRANCHED])
+def test_reader_returns_javas_rows_of_each_branch(sidecar):
+    """A branch (branch/branch-<name>/) read by the kit gives the rows Java's switchToBranch(name) read."""
+    meta = json.loads(sidecar.read_text())
+    for name, branch in meta["branches"].items():
+        schema, rows = read_latest(sidecar.with_suffix(""), branch=name)
+        assert canonical(logical_rows(schema, rows)) == canonical(branch["expected_rows"]), name
+        main = canonical(meta["expected_rows"])
+        assert canonical(branch["expected_rows"]) != main  # the branch's own commits are not the main branch's
+
+
+def test_the_java_tables_include_branches_and_blob_columns():
+    assert len(BRANCHED) >= 2
+    blobs = [p for p in SIDECARS if any(f["type"] == "BLOB" for f in json.loads(p.read_text())["schema"]["fields"])]
+    assert len(blobs) >= 2
+
+
 def test_reader_applies_the_reference_writers_deletion_vectors(tmp_path):
     table = write_table(tmp_path / "t", rows=300, buckets=3)
     _, rows = read_latest(table.root)

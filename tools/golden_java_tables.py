@@ -74,11 +74,27 @@ VERSIONS = (
 # vectors, HASH files, file indexes), so every release's metadata is a golden.
 BETWEEN_CASES = ("append-file-index-separate", "pk-dynamic-parquet", "pk-fixed4-parquet-dv", "pk-tags-changelog")
 ALL_CASES = (paimon_java.PAIMON_VERSION, paimon_java.PAIMON_10_VERSION, "1.2.0", "2.0.0")
+# The feature tables (feature_cases), each written by the release of ours that first has the feature and by 2.0.0.
+FEATURE_RELEASES = {
+    "append-branch": ("0.9.0", "2.0.0"),
+    "pk-thin-dense-stats": ("1.0.1", "2.0.0"),
+    "pk-dv64-parquet": ("1.2.0", "2.0.0"),
+    "pk-dynamic-index-in-bucket-dir": ("1.3.1", "2.0.0"),
+    "append-row-tracking": ("1.3.1", "2.0.0"),
+    "append-blob": ("1.4.2", "2.0.0"),
+}
 
 
-def cases_of(version: str) -> tuple[str, ...] | None:
-    """The cases committed for a release (None: all)."""
+def base_cases_of(version: str) -> tuple[str, ...] | None:
+    """The base cases (all_cases but the feature tables) committed for a release (None: all of them)."""
     return None if version in ALL_CASES else BETWEEN_CASES
+
+
+def cases_of(version: str) -> tuple[str, ...]:
+    """The names of every case committed for a release: its base cases and the feature tables it writes."""
+    base = base_cases_of(version)
+    names = [c["name"] for c in base_cases()] if base is None else list(base)
+    return (*names, *(name for name, releases in FEATURE_RELEASES.items() if version in releases))
 
 
 SIDECAR_FORMAT = 1
@@ -586,9 +602,153 @@ def retention_cases() -> list[dict]:
     return [pk, append]
 
 
+def _hex(rng: random.Random, n: int) -> str:
+    return rng.randbytes(n).hex()
+
+
+def feature_cases() -> list[dict]:
+    """The tables of features a release introduced (FEATURE_RELEASES): branches, thin mode with dense statistics,
+    64-bit deletion vectors, index files in bucket directories, row tracking, BLOB columns."""
+    rng = random.Random(20261129)
+    ids = list(range(16))
+    branch = _case(
+        "append-branch",
+        KV_FIELDS,
+        [],
+        ["dt"],
+        {"bucket": "-1", "file.format": "parquet"},
+        [
+            _write(_kv_rows(rng, range(8))),
+            {"op": "tag", "name": "t1", "snapshot": 1},
+            {"op": "branch", "name": "b1", "tag": "t1"},
+            _write(_kv_rows(rng, range(8, 12))) | {"branch": "b1"},
+            _write(_kv_rows(rng, range(12, 14))),
+        ],
+        "an append table (bucket -1) with a tag 't1' of snapshot 1 and a branch 'b1' created from it "
+        "(branch/branch-b1/ with its own schema, snapshot and tag folders, sharing the data files of the tag); "
+        "one commit to the branch, then one to the main branch",
+    )
+    thin = _case(
+        "pk-thin-dense-stats",
+        KV_FIELDS,
+        ["dt", "id"],
+        ["dt"],
+        {
+            "bucket": "2",
+            "file.format": "parquet",
+            "data-file.thin-mode": "true",
+            "metadata.stats-dense-store": "true",
+            "fields.s.stats-mode": "none",
+        },
+        [
+            _write(_kv_rows(rng, range(16))),
+            _write(_changes(rng, ids, 6, 3, range(16, 18))),
+            {"op": "compact", "full": True},
+            _write(_changes(rng, ids, 3, 1, range(18, 19))),
+        ],
+        "thin mode: the data files hold no _KEY_ copies of the key columns; dense statistics with column s "
+        "left out (fields.s.stats-mode none), so _VALUE_STATS_COLS lists the columns that have statistics",
+    )
+    dv64 = _case(
+        "pk-dv64-parquet",
+        KV_FIELDS,
+        ["dt", "id"],
+        ["dt"],
+        {
+            "bucket": "2",
+            "file.format": "parquet",
+            "deletion-vectors.enabled": "true",
+            "deletion-vectors.bitmap64": "true",
+        },
+        [
+            _write(_kv_rows(rng, range(16))),
+            _write(_changes(rng, ids, 6, 3, range(16, 18))),
+            _write(_changes(rng, ids, 4, 2, range(18, 19))),
+        ],
+        "deletion vectors in the 64-bit (Iceberg-compatible Roaring64) form: DELETION_VECTORS index files of "
+        "Bitmap64DeletionVector frames",
+    )
+    in_bucket = _case(
+        "pk-dynamic-index-in-bucket-dir",
+        KV_FIELDS,
+        ["dt", "id"],
+        ["dt"],
+        {
+            "bucket": "-1",
+            "dynamic-bucket.target-row-num": "6",
+            "file.format": "parquet",
+            "deletion-vectors.enabled": "true",
+            "index-file-in-data-file-dir": "true",
+        },
+        [
+            _write(_kv_rows(rng, range(16))),
+            _write(_changes(rng, ids, 6, 3, range(16, 18))),
+            _write(_changes(rng, ids, 4, 2, range(18, 19))),
+        ],
+        "dynamic buckets (at most 6 keys a bucket) with deletion vectors, index-file-in-data-file-dir: the HASH "
+        "and DELETION_VECTORS index files live in their bucket directories, not under index/",
+    )
+    tracking = _case(
+        "append-row-tracking",
+        KV_FIELDS,
+        [],
+        ["dt"],
+        {"bucket": "-1", "file.format": "parquet", "row-tracking.enabled": "true", "compaction.min.file-num": "3"},
+        [
+            _write(_kv_rows(rng, range(6))),
+            _write(_kv_rows(rng, range(6, 10))),
+            _write(_kv_rows(rng, range(10, 14))),
+            {"op": "compact", "full": True},
+            _write(_kv_rows(rng, range(14, 16))),
+        ],
+        "row tracking: data files carry _FIRST_ROW_ID, snapshots nextRowId; the compaction (AppendCompactCoordinator, "
+        "at least 3 files) rewrites each partition's first three files with their _ROW_ID and _SEQUENCE_NUMBER "
+        "columns stored",
+    )
+    blob_fields = [("dt", "STRING"), ("id", "INT"), ("name", "STRING"), ("picture", "BLOB")]
+
+    def blob_rows(ids: range, nulls: bool) -> list[list]:
+        return [
+            [
+                "+I",
+                {
+                    "dt": DAYS[i % 2],
+                    "id": i,
+                    "name": _word(rng),
+                    "picture": None if nulls and i % 3 == 0 else _hex(rng, rng.randrange(0, 40)),
+                },
+            ]
+            for i in ids
+        ]
+
+    blob = _case(
+        "append-blob",
+        blob_fields,
+        [],
+        ["dt"],
+        {
+            "file.format": "parquet",
+            "row-tracking.enabled": "true",
+            "data-evolution.enabled": "true",
+            "blob.target-file-size": "100 b",
+        },
+        [_write(blob_rows(range(8), False)), _write(blob_rows(range(8, 14), True))],
+        "a BLOB column (row tracking and data evolution on) in a table partitioned by dt: each write puts the "
+        "other columns of a partition in a Parquet file and its BLOB values in .blob files of at most about 100 "
+        "bytes (blob.target-file-size), which tile the Parquet file's row ids; the second commit has null BLOB "
+        "values",
+    )
+    return [branch, thin, dv64, in_bucket, tracking, blob]
+
+
+def base_cases() -> list[dict]:
+    """The tables every release of ALL_CASES writes, in golden order."""
+    return pk_cases() + append_cases() + evolution_cases() + retention_cases()
+
+
 def all_cases() -> list[dict]:
     """Every table case, in golden order."""
-    return pk_cases() + append_cases() + evolution_cases() + retention_cases()
+    return base_cases() + feature_cases()
 
 
 def initial_fields(case: dict) -> list[dict]:
@@ -643,6 +803,16 @@ def fields_at_steps(case: dict) -> list[list[dict]]:
     return out
 
 
+def _value_type(text: str) -> str:
+    """The type whose values model a column's: BYTES for a BLOB (hex of the data, as Blob.toData gives it)."""
+    return "BYTES" if text.strip().upper().removesuffix(" NOT NULL") == "BLOB" else text
+
+
+def _type_text(text: str) -> str:
+    """A column type as the sidecar states it (parse_type's form; BLOB as it is)."""
+    return "BLOB" if _value_type(text) != text else str(parse_type(text))
+
+
 def cast_internal(src: DataType, dst: DataType, v: Any) -> Any:
     """An internal value of an older column type as Paimon's reader casts it to the newer type."""
     if v is None or src == dst:
@@ -667,7 +837,7 @@ def _java_rows(fields: list[dict], rows: list[list]) -> list[list]:
     for _, row in rows:
         if not set(row) <= names:
             raise ValueError(f"row columns {sorted(set(row) - names)} are not in the schema {sorted(names)}")
-    return [[kind, [java_value(f["type"], row.get(f["name"])) for f in fields]] for kind, row in rows]
+    return [[kind, [java_value(_value_type(f["type"]), row.get(f["name"])) for f in fields]] for kind, row in rows]
 
 
 def java_spec(case: dict) -> dict:
@@ -694,24 +864,35 @@ def from_java(t: DataType, v: Any) -> Any:
     return to_json(t, v)
 
 
-def model_rows(case: dict) -> list[list]:
+def _on_branch(case: dict, step_no: int, branch: str | None) -> bool:
+    """Whether step `step_no` wrote what `branch` (None: the main branch) reads: its own writes, and for a branch
+    the main branch's writes before the branch was made (of a tag of the then latest snapshot, as the cases do)."""
+    step = case["steps"][step_no]
+    if step.get("branch") == branch:
+        return True
+    made = next((i for i, s in enumerate(case["steps"]) if s["op"] == "branch" and s["name"] == branch), None)
+    return branch is not None and "branch" not in step and made is not None and step_no < made
+
+
+def model_rows(case: dict, branch: str | None = None) -> list[list]:
     """The rows a reader must see, from the case's writes alone, in the logical form.
 
     Append tables keep every row. Primary-key tables (deduplicate merge engine): the last
     +I / +U of a key wins, -U / -D remove it; compactions change nothing. Alters: values are
     kept by field id with the type they were written with and read under the latest schema
-    (null for a column the row did not have, older values cast to a changed type).
+    (null for a column the row did not have, older values cast to a changed type). With `branch`, the
+    rows of that branch (_on_branch).
     """
     steps_fields = fields_at_steps(case)
     final = steps_fields[-1] if steps_fields else initial_fields(case)
     written = []  # (kind, {field id: (type, internal value)})
-    for step, fields in zip(case["steps"], steps_fields, strict=True):
-        if step["op"] != "write":
+    for step_no, (step, fields) in enumerate(zip(case["steps"], steps_fields, strict=True)):
+        if step["op"] != "write" or not _on_branch(case, step_no, branch):
             continue
         for kind, row in step["rows"]:
             values = {}
             for f in fields:
-                t = parse_type(f["type"])
+                t = parse_type(_value_type(f["type"]))
                 values[f["id"]] = (t, to_internal(t, row.get(f["name"])))
             written.append((kind, values))
     key_ids = [next(f["id"] for f in final if f["name"] == k) for k in case["primary_keys"]]
@@ -719,7 +900,7 @@ def model_rows(case: dict) -> list[list]:
     def logical(values: dict) -> list:
         out = []
         for f in final:
-            t = parse_type(f["type"])
+            t = parse_type(_value_type(f["type"]))
             src, v = values.get(f["id"], (t, None))
             out.append(to_json(t, cast_internal(src, t, v)))
         return out
@@ -758,8 +939,7 @@ def _sorted_keys(value: Any) -> Any:
 
 def _fields(fields: list[dict]) -> list[dict]:
     return [
-        {"id": f["id"], "name": f["name"], "type": str(parse_type(f["type"])), "nullable": f["nullable"]}
-        for f in fields
+        {"id": f["id"], "name": f["name"], "type": _type_text(f["type"]), "nullable": f["nullable"]} for f in fields
     ]
 
 
@@ -778,7 +958,7 @@ def _provenance(version: str) -> dict:
 def sidecar(case: dict, report: dict, version: str) -> dict:
     """The sidecar of one table from Java's report."""
     schema = report["schema"]
-    types = {f["name"]: parse_type(f["type"]) for f in schema["fields"]}
+    types = {f["name"]: parse_type(_value_type(f["type"])) for f in schema["fields"]}
     order = [f["name"] for f in schema["fields"]]
     partitions = [
         {
@@ -795,12 +975,20 @@ def sidecar(case: dict, report: dict, version: str) -> dict:
     read.sort(key=lambda rk: (_row_key(rk[0]), rk[1]))
     evolution = any(s["op"] == "alter" for s in case["steps"])
     if evolution:
-        model = [(f["name"], str(parse_type(f["type"]))) for f in fields_at_steps(case)[-1]]
-        java = [(f["name"], str(parse_type(f["type"]))) for f in schema["fields"]]
+        model = [(f["name"], _type_text(f["type"])) for f in fields_at_steps(case)[-1]]
+        java = [(f["name"], _type_text(f["type"])) for f in schema["fields"]]
         if model != java:
             raise SystemExit(f"{case['name']}: the model's latest schema {model} is not Java's {java}")
     if sorted(map(_canonical, model_rows(case))) != sorted(_canonical(r) for r, _ in read):
         raise SystemExit(f"{case['name']}: Java read back other rows than the case wrote")
+    branches = {}
+    for name, got in report.get("branches", {}).items():
+        rows = sorted(
+            ([from_java(types[n], v) for n, v in zip(order, r, strict=True)] for r in got["rows"]), key=_row_key
+        )
+        if sorted(map(_canonical, model_rows(case, name))) != sorted(map(_canonical, rows)):
+            raise SystemExit(f"{case['name']}: Java read other rows from branch {name} than the case wrote there")
+        branches[name] = {"expected_rows": rows, "latest_snapshot": got["latest_snapshot"]}
     data_files = report["data_files"]
     if evolution:
         live = {f["schema_id"] for f in data_files}
@@ -846,6 +1034,8 @@ def sidecar(case: dict, report: dict, version: str) -> dict:
     for key in ("tags", "consumers"):  # TagManager.tags (name -> snapshot id), ConsumerManager.consumers
         if key in report:
             out[key] = report[key]
+    if branches:  # each branch's rows as Java reads its latest snapshot (FileStoreTable.switchToBranch)
+        out["branches"] = branches
     if evolution:
         out["schemas"] = [
             {"id": v["id"], "fields": _fields(v["fields"]), "highest_field_id": v["highest_field_id"]}
@@ -876,7 +1066,9 @@ def _change_text(ch: dict) -> str:
 
 def _step_text(s: dict) -> str:
     if s["op"] == "write":
-        return "write " + str(len(s["rows"])) + " rows"
+        return "write " + str(len(s["rows"])) + " rows" + (f" to branch {s['branch']!r}" if "branch" in s else "")
+    if s["op"] == "branch":
+        return f"createBranch {s['name']!r}" + (f" from tag {s['tag']!r}" if "tag" in s else "")
     if s["op"] == "alter":
         return "alter (" + "; ".join(map(_change_text, s["changes"])) + ")"
     if s["op"] == "tag":
@@ -906,7 +1098,7 @@ def main() -> int:
     for version in args.paimon or VERSIONS:
         folder = args.out / "tables" / f"java-{version}"
         wanted = cases_of(version)
-        ours = [c for c in specs if args.case or wanted is None or c["name"] in wanted]
+        ours = [c for c in specs if (args.case and c["name"] not in FEATURE_RELEASES) or c["name"] in wanted]
         with tempfile.TemporaryDirectory() as tmp:
             work = Path(tmp)
             (work / "cases.json").write_text(json.dumps({"cases": [java_spec(c) for c in ours]}))

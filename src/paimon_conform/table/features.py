@@ -100,6 +100,34 @@ def index_in_data_dir(schema: TableSchema) -> list[Finding]:
     ]
 
 
+# Java before 1.4.0 has no BLOB type: its DataTypeJsonParser refuses the schema (run: 0.9.0-1.3.1 fail reading the
+# BLOB tables 1.4.2 and 2.0.0 wrote, "Could not parse type ... Input type string: BLOB")
+PRE_BLOB = between(None, "1.3")
+
+
+def blob_type_unknown(schema: TableSchema) -> list[Finding]:
+    """A BLOB column (in any nesting): a must for the releases whose type parser does not know BLOB."""
+    out = []
+    for name in sorted(blob_columns(schema)):
+        msg = (
+            f"column {name} is of type {str(schema.unreadable_types[name])[:80]}: Java before 1.4.0 cannot parse "
+            "the BLOB type and cannot open the table"
+        )
+        out.append(
+            Finding(
+                "SCHEMA_TYPE_UNKNOWN_TO_READER",
+                "must",
+                f"fields.{name}",
+                None,
+                msg,
+                schema.file,
+                java_releases=PRE_BLOB,
+                otherwise=None,
+            )
+        )
+    return out
+
+
 # data-file formats Java writes that the kit does not read (FileFormatFactory identifiers up to 2.0.0)
 UNREAD_FORMATS = ("csv", "json", "text", "lance", "mosaic", "vortex")
 

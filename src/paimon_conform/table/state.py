@@ -89,12 +89,13 @@ def _records(root: Path, name: str) -> list[dict]:
         raise UsageError(f"{root}: manifest/{name}: {p.message}") from None
 
 
-def latest_state(root: Path, schema: TableSchema) -> TableState:
-    """The latest snapshot's live files and index files (UsageError when metadata is unusable)."""
-    ids = snapshot_ids(root)
+def latest_state(root: Path, schema: TableSchema, meta: str = "") -> TableState:
+    """The latest snapshot's live files and index files (UsageError when metadata is unusable); of the branch
+    whose snapshot/ is at `meta` ('branch/branch-<name>/') when given."""
+    ids = snapshot_ids(root, meta)
     if not ids:
         return TableState(None)
-    rel = f"snapshot/snapshot-{ids[-1]}"
+    rel = f"{meta}snapshot/snapshot-{ids[-1]}"
     try:
         snap = read_snapshot(contained(root, rel))
         lists = []

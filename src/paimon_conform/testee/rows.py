@@ -34,6 +34,13 @@ def arrow_type(t: DataType) -> pa.DataType:
     raise UsageError(f"type {t} has no Arrow form in the testee protocol")
 
 
+def field_type(text: str) -> DataType:
+    """A protocol field's type: a BLOB column's values are carried as BYTES are (hex of the data)."""
+    if text.strip().upper().removesuffix(" NOT NULL").strip() == "BLOB":
+        return parse_type("BYTES")
+    return parse_type(text)
+
+
 def _arrow_value(t: DataType, v: Any) -> Any:
     """An internal value as pyarrow takes it for arrow_type(t)."""
     if v is None:
@@ -52,7 +59,7 @@ def to_arrow(fields: list[dict[str, Any]], rows: list[list[Any]]) -> pa.Table:
     """Logical rows as an Arrow table with the fields' names, types and nullability."""
     arrays, schema = [], []
     for i, f in enumerate(fields):
-        t = parse_type(f["type"])
+        t = field_type(f["type"])
         at = arrow_type(t)
         values = [_arrow_value(t, to_internal(t, r[i])) for r in rows]
         if pa.types.is_timestamp(at):
@@ -67,7 +74,7 @@ def from_arrow(fields: list[dict[str, Any]], table: pa.Table) -> list[list[Any]]
     """An Arrow table's rows in logical JSON form, in the order of `fields` (columns found by name)."""
     columns = []
     for f in fields:
-        t = parse_type(f["type"])
+        t = field_type(f["type"])
         columns.append([to_json(t, v) for v in internal_values(table.column(f["name"]), t)])
     return [list(r) for r in zip(*columns, strict=True)] if columns else [[] for _ in range(table.num_rows)]
 
@@ -91,7 +98,7 @@ def row_key(types: list[DataType], row: Any) -> tuple:
 def difference(fields: list[dict[str, Any]], got: list[list[Any]], want: list[list[Any]]) -> tuple[list, list]:
     """(rows of `want` missing from `got`, rows of `got` not in `want`), as multisets by Java's equality;
     PaimonConformError when a row of `got` does not fit the fields."""
-    types = [parse_type(f["type"]) for f in fields]
+    types = [field_type(f["type"]) for f in fields]
     got_keys = [row_key(types, r) for r in got]
     want_keys = [row_key(types, r) for r in want]
     have, need = Counter(got_keys), Counter(want_keys)

@@ -30,6 +30,12 @@
 // {"to": "first" | "last" | "after" | "before", "ref"?}), then the table is opened again
 // (FileStoreTableFactory.create) so that later steps write with the new schema. A write step
 // may list "fields" (the column names its rows are in): they must be the current schema's.
+// "branch" creates a branch ({"name", "tag"?}: FileStoreTable.createBranch, of the tag's snapshot when
+// given); a write or compact step with "branch": <name> goes to that branch (switchToBranch). The report
+// then has "branches": each branch's rows as its latest snapshot reads them.
+// "compact" of a bucket-unaware append table runs AppendCompactCoordinator's tasks (1.x), as the
+// compaction job does.
+// Values of BLOB columns (1.4 on) are hex, written as Blob.fromData and read back with toData.
 // With "catch_errors" a case that throws (at create, a step or the read-back) gets a report
 // with the stage and the exception ("error") instead of ending the run; a case with
 // "fallbacks" (a list of {"options"?, "steps"?} replacing the case's) is first tried again in
@@ -81,6 +87,7 @@ import org.apache.paimon.table.PrimaryKeyTableUtils;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.RowPartitionKeyExtractor;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.table.source.Split;
@@ -92,6 +99,7 @@ import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.FileStorePathFactory;
 
 import java.io.File;
+import java.lang.reflect.Method;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.file.Files;
@@ -241,9 +249,14 @@ public class TableGoldenWriter {
         return out;
     }
 
-    static Object value(DataType type, JsonNode v) {
+    static Object value(DataType type, JsonNode v) throws ReflectiveOperationException {
         if (v == null || v.isNull()) {
             return null;
+        }
+        if (type.getTypeRoot().name().equals("BLOB")) {
+            // Blob.fromData (1.4 on), by reflection: the class compiles against every release
+            return Class.forName("org.apache.paimon.data.Blob").getMethod("fromData", byte[].class)
+                    .invoke(null, (Object) Testee.unhex(v.asText()));
         }
         switch (type.getTypeRoot()) {
             case BOOLEAN: return v.asBoolean();
@@ -268,6 +281,14 @@ public class TableGoldenWriter {
     static void put(ArrayNode target, DataType type, Object v) {
         if (v == null) {
             target.addNull();
+            return;
+        }
+        if (type.getTypeRoot().name().equals("BLOB")) {
+            try {
+                target.add(Testee.hex((byte[]) v.getClass().getMethod("toData").invoke(v)));
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
             return;
         }
         switch (type.getTypeRoot()) {
@@ -325,6 +346,46 @@ public class TableGoldenWriter {
         return out;
     }
 
+    /**
+     * Compacts a bucket-unaware append table as Paimon's compaction job does (a batch write cannot): the tasks
+     * of AppendCompactCoordinator (1.x; by reflection, the class compiles against every release), each done
+     * with AppendCompactTask.doCompact over the store's write, committed in one batch commit.
+     */
+    static void compactUnaware(FileStoreTable table) throws Exception {
+        Class<?> coordinatorClass = Class.forName("org.apache.paimon.append.AppendCompactCoordinator");
+        Object coordinator = coordinatorClass.getConstructor(FileStoreTable.class, boolean.class)
+                .newInstance(table, false);
+        List<?> tasks = (List<?>) coordinatorClass.getMethod("run").invoke(coordinator);
+        List<CommitMessage> messages = new ArrayList<>();
+        Object write = table.store().newWrite("golden");
+        for (Object task : tasks) {
+            for (Method m : task.getClass().getMethods()) {
+                if (m.getName().equals("doCompact") && m.getParameterCount() == 2) {
+                    messages.add((CommitMessage) m.invoke(task, table, write));
+                }
+            }
+        }
+        if (messages.size() != tasks.size() || messages.isEmpty()) {
+            throw new IllegalStateException(tasks.size() + " compaction task(s), " + messages.size() + " done");
+        }
+        try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
+            commit.commit(messages);
+        }
+        write.getClass().getMethod("close").invoke(write);
+    }
+
+    /** Every row `readBuilder` reads over all its splits, into `rows` and their kinds into `kinds`; the split count. */
+    static int readAll(ReadBuilder readBuilder, RowType readType, ArrayNode rows, ArrayNode kinds) throws Exception {
+        List<Split> splits = readBuilder.newScan().plan().splits();
+        try (RecordReader<InternalRow> reader = readBuilder.newRead().createReader(splits)) {
+            reader.forEachRemaining(r -> {
+                rows.add(row(readType, r));
+                kinds.add(r.getRowKind().shortString());
+            });
+        }
+        return splits.size();
+    }
+
     static ArrayNode row(RowType type, InternalRow row) {
         ArrayNode out = JSON.createArrayNode();
         for (int i = 0; i < type.getFieldCount(); i++) {
@@ -360,13 +421,27 @@ public class TableGoldenWriter {
 
         // distinct partitions in first-written order, and the buckets written in each
         Map<BinaryRow, Set<Integer>> written = new LinkedHashMap<>();
+        List<String> branches = new ArrayList<>();
+        FileStoreTable mainTable = table;
         int stepNo = 0;
         for (JsonNode step : c.get("steps")) {
             String op = step.get("op").asText();
             stage[0] = "step " + stepNo++ + " (" + op + ")";
+            // a step with "branch" writes (or compacts) that branch; every other step the main branch
+            table = step.has("branch") ? mainTable.switchToBranch(step.get("branch").asText()) : mainTable;
+            if (op.equals("branch")) {
+                // BranchManager: branch/branch-<name>/ with the schemas (and, from a tag, its snapshot)
+                if (step.has("tag")) {
+                    table.createBranch(step.get("name").asText(), step.get("tag").asText());
+                } else {
+                    table.createBranch(step.get("name").asText());
+                }
+                branches.add(step.get("name").asText());
+                continue;
+            }
             if (op.equals("alter")) {
                 schema = schemaManager.commitChanges(changes(step));
-                table = FileStoreTableFactory.create(fileIO, path);
+                table = mainTable = FileStoreTableFactory.create(fileIO, path);
                 rowType = schema.logicalRowType();
                 extractor = new RowPartitionKeyExtractor(schema);
                 continue;
@@ -400,6 +475,10 @@ public class TableGoldenWriter {
                         new Object[] {"golden", table}, new Object[] {"golden"});
                 commit.commitStatistics(stats, Long.MAX_VALUE);
                 commit.close();
+                continue;
+            }
+            if (op.equals("compact") && bucketOption == -1 && schema.primaryKeys().isEmpty()) {
+                compactUnaware(table);
                 continue;
             }
             if (step.has("fields") && !strings(step.get("fields")).equals(rowType.getFieldNames())) {
@@ -501,17 +580,19 @@ public class TableGoldenWriter {
         stage[0] = "read";
         FileStoreTable latest = FileStoreTableFactory.create(fileIO, path);
         RowType readType = latest.rowType();
-        ReadBuilder readBuilder = latest.newReadBuilder();
-        List<Split> splits = readBuilder.newScan().plan().splits();
         ArrayNode rows = report.putArray("rows");
         ArrayNode kinds = report.putArray("row_kinds");
-        try (RecordReader<InternalRow> reader = readBuilder.newRead().createReader(splits)) {
-            reader.forEachRemaining(r -> {
-                rows.add(row(readType, r));
-                kinds.add(r.getRowKind().shortString());
-            });
+        report.put("splits", readAll(latest.newReadBuilder(), readType, rows, kinds));
+        // each branch the case made: the rows its latest snapshot reads (FileStoreTable.switchToBranch)
+        if (!branches.isEmpty()) {
+            ObjectNode branchesOut = report.putObject("branches");
+            for (String b : branches) {
+                FileStoreTable branch = latest.switchToBranch(b);
+                ObjectNode o = branchesOut.putObject(b);
+                readAll(branch.newReadBuilder(), branch.rowType(), o.putArray("rows"), o.putArray("row_kinds"));
+                o.put("latest_snapshot", branch.snapshotManager().latestSnapshotId());
+            }
         }
-        report.put("splits", splits.size());
 
         // the latest snapshot's data files (FileStoreScan) and index files (index manifest)
         ArrayNode dataFiles = report.putArray("data_files");

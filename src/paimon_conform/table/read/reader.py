@@ -21,22 +21,27 @@ from paimon_conform.table.read import data_files, scan
 from paimon_conform.table.schema import Schemas, TableSchema
 
 
-def read_latest(root: str | Path, leaves: list[query.Leaf] | None = None) -> tuple[TableSchema, pa.Table]:
-    """(schema, rows) of the latest snapshot: the table's columns in schema order.
+def read_latest(
+    root: str | Path, leaves: list[query.Leaf] | None = None, branch: str | None = None
+) -> tuple[TableSchema, pa.Table]:
+    """(schema, rows) of the latest snapshot: the table's columns in schema order; of branch `branch`
+    (branch/branch-<name>/) when given.
 
     Refuses a table whose metadata has must-level problems; `leaves` prune as in scan.plan
     (rows of surviving splits are returned unfiltered).
     """
     root = Path(root)
     with checking(str(root)):
-        return _read_latest(root, leaves)
+        if branch is not None and (not branch or "/" in branch or branch in (".", "..")):
+            raise UsageError(f"{root}: {branch!r} is not a branch name")
+        return _read_latest(root, leaves, "" if branch is None else f"branch/branch-{branch}/")
 
 
-def _read_latest(root: Path, leaves: list[query.Leaf] | None) -> tuple[TableSchema, pa.Table]:
-    if not snapshot_ids(root):
-        raise UsageError(f"{root}: no snapshot to read")
-    schema, splits, _ = scan.plan(root, leaves)  # the snapshot chain checked as the Spark source checks it
-    schemas = Schemas(root, schema)
+def _read_latest(root: Path, leaves: list[query.Leaf] | None, meta: str) -> tuple[TableSchema, pa.Table]:
+    if not snapshot_ids(root, meta):
+        raise UsageError(f"{root}: no {meta}snapshot to read")
+    schema, splits, _ = scan.plan(root, leaves, meta)  # the snapshot chain checked as the Spark source checks it
+    schemas = Schemas(root, schema, meta)
     parts = [scan.read_split(root, schema, s, schemas) for s in splits]
     if not parts:
         return schema, scan.empty(schema)
@@ -46,11 +51,16 @@ def _read_latest(root: Path, leaves: list[query.Leaf] | None) -> tuple[TableSche
 def logical_rows(schema: TableSchema, rows: pa.Table) -> list[list]:
     """Rows in the kit's logical JSON form (what golden sidecars hold), schema column order."""
     from paimon_conform.core.types import to_json
+    from paimon_conform.table import features
 
     df = data_files.DataFile("parquet", [], rows)
+    blobs = features.blob_columns(schema)
     columns = []
     for f in schema.fields:
         t: DataType = f.type
+        if f.name in blobs and pa.types.is_binary(rows.schema.field(f.name).type):  # BLOB: the data, as hex
+            columns.append([None if v is None else v.hex() for v in rows.column(f.name).to_pylist()])
+            continue
         values = data_files._internal(df, f.name, t)
         columns.append([None if v is None else to_json(t, v) for v in values])
     return [list(r) for r in zip(*columns, strict=True)] if columns else []

@@ -28,10 +28,11 @@ from paimon_conform.core.errors import LayoutError, UsageError
 from paimon_conform.formats import columns as datafile
 from paimon_conform.layouts.binary_row import bucketing
 from paimon_conform.layouts.file_index import query
+from paimon_conform.table import features
 from paimon_conform.table import table_layout as tl
 from paimon_conform.table.chain import load_chain
 from paimon_conform.table.paths import contained, inside, is_file, plain_name
-from paimon_conform.table.read import data_files, evolution
+from paimon_conform.table.read import data_evolution, data_files, evolution
 from paimon_conform.table.read.index_files import load_index_files, replaced_data_file
 from paimon_conform.table.schema import Schemas, TableSchema, bucket_rule, read_schema, schema_ids
 from paimon_conform.table.state import Placer, TableState, latest_state
@@ -50,6 +51,7 @@ class SplitFile:
     embedded_index: bytes | None
     index_file: str | None  # relative path of a separate .index file
     schema_id: int | None = None  # the schema the file was written with (None: the current one)
+    row_ids: data_evolution.RowIds | None = None  # data-evolution tables: the file's rows and columns by row id
 
 
 @dataclass
@@ -60,6 +62,7 @@ class Split:
     bucket: int
     merge: bool
     files: list[SplitFile] = field(default_factory=list)
+    by_row_id: bool = False  # a data-evolution bucket: files merged by row id (read/data_evolution.py)
 
 
 @dataclass
@@ -220,31 +223,35 @@ def _index_paths(state: TableState, placer: Placer) -> dict[str, str]:
     return {e.file_name: f"{placer.index_folder(e)}/{e.file_name}" for e in state.index_files}
 
 
-def checked_state(root: Path, schema: TableSchema) -> TableState:
+def checked_state(root: Path, schema: TableSchema, meta: str = "") -> TableState:
     """The latest snapshot's state, after the checks every reader makes (the reader, the Spark source, the
     writer's base): the snapshot chain as the validator follows it, refused (UsageError) at its first
     must-level problem. The latest snapshot is the highest snapshot-N in snapshot/ whatever it is; one that
     cannot be read or leads outside the table is an error, never a fall-back to an older one."""
-    chain = load_chain(root, schema, schema_ids(root))
+    chain = load_chain(root, schema, schema_ids(root, meta), meta)
     problems = [f for f in chain.findings if f.severity == "must"]
     if problems:
         raise UsageError(f"{root}: cannot read: {problems[0].line()}")
-    return latest_state(root, schema)
+    return latest_state(root, schema, meta)
 
 
-def plan(root: str | Path, leaves: list[query.Leaf] | None = None) -> tuple[TableSchema, list[Split], ScanStats]:
+def plan(
+    root: str | Path, leaves: list[query.Leaf] | None = None, meta: str = ""
+) -> tuple[TableSchema, list[Split], ScanStats]:
     """The splits of the latest snapshot that may hold rows matching `leaves` (UsageError for a table whose
-    metadata has must-level problems: checked_state)."""
+    metadata has must-level problems: checked_state); of the branch at `meta` ('branch/branch-<name>/', whose
+    snapshots name the table's own manifests and files) when given."""
     root = Path(root)
-    schema = read_schema(root)
-    schemas = Schemas(root, schema)
-    state = checked_state(root, schema)
+    schema = read_schema(root, meta=meta)
+    schemas = Schemas(root, schema, meta)
+    state = checked_state(root, schema, meta)
     stats = ScanStats()
     if state.snapshot is None:
         return schema, [], stats
     leaves = leaves or []
     placer = Placer(schema)
     pk, dv = bool(schema.primary_keys), schema.deletion_vectors
+    by_row_id = not pk and features.Features.of(schema).data_evolution
     vectors = _checked_vectors(root, state, placer)
     wanted_buckets = _buckets(leaves, schema)
     groups: dict[tuple[bytes, int], list[SplitFile]] = {}
@@ -278,11 +285,16 @@ def plan(root: str | Path, leaves: list[query.Leaf] | None = None) -> tuple[Tabl
                 f.embedded_index,
                 None if index_file is None else f"{folder}/{index_file}",
                 f.schema_id,
+                _row_ids(root, f) if by_row_id else None,
             )
         )
     splits = []
     for (partition, bucket), split_files in groups.items():
         values = tuple(placer.values(partition))
+        if by_row_id:  # no file is skipped by its index: it may hold only some of a row's columns
+            if split_files:
+                splits.append(Split(values, bucket, False, split_files, by_row_id=True))
+            continue
         if pk and not dv:
             if split_files and leaves and all(_index_skips(root, f, leaves, schema, schemas) for f in split_files):
                 stats.files_skipped_by_index += len(split_files)
@@ -324,10 +336,24 @@ def merge_rows(rows: pa.Table, keys: list[str], seq: str, kind: str) -> pa.Table
     return winners.filter(pc.invert(pc.is_in(winners.column(kind), value_set=retract)))
 
 
+def _row_ids(root: Path, f: Any) -> data_evolution.RowIds:
+    """A data-evolution file's row ids and columns (UsageError when it has no `_FIRST_ROW_ID`)."""
+    if f.first_row_id is None:
+        raise UsageError(f"{root}: {f.file_name} has no _FIRST_ROW_ID in a data-evolution table; not read")
+    return data_evolution.RowIds(f.first_row_id, f.row_count, f.write_cols, f.max_sequence_number)
+
+
 def read_split(root: str | Path, schema: TableSchema, split: Split, schemas: Schemas | None = None) -> pa.Table:
     """The rows of one split, in the table's columns (files of older schemas evolved as Java reads them)."""
     root = Path(root)
     schemas = schemas or Schemas(root, schema)
+    if split.by_row_id:
+        parts = [
+            data_evolution.read_group(root, schema, schemas, g, lambda f, cols: _file_rows(root, f, cols))
+            for g in data_evolution.groups(split.files)
+        ]
+        rows = datafile.concat_exact(parts) if parts else empty(schema)
+        return _partition_from_row(rows, schema, split).select([f.name for f in schema.fields])
     names = [f.name for f in schema.fields]
     seq, kind = (tl.spec()["system_fields"][k]["name"] for k in ("sequence_number", "value_kind"))
     system = [seq, kind] if split.merge else []

@@ -47,6 +47,7 @@ class TableStats:
     """What a run looked at, for the summary and the benchmark."""
 
     data_files: int = 0
+    blob_files: int = 0  # `.blob` files checked as layout blob_file
     rows: int = 0
     bucket_rows: int = 0
     seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
@@ -54,6 +55,7 @@ class TableStats:
     def merge(self, other: TableStats) -> None:
         """Add another part of the run (the files one Spark task checked)."""
         self.data_files += other.data_files
+        self.blob_files += other.blob_files
         self.rows += other.rows
         self.bucket_rows += other.bucket_rows
         for phase, seconds in other.seconds.items():
@@ -282,7 +284,8 @@ def _prepare(
         root, chain.index_files, index_owner, chain.index_paths, bitmap64, check_global, workers.read_index_files
     )
     findings += state.findings + check_older_index_files(root, chain.older_index_files, chain.index_paths)
-    findings += features.index_in_data_dir(schema) + features.recognized(root, files, schema)
+    findings += features.index_in_data_dir(schema) + features.blob_type_unknown(schema)
+    findings += features.recognized(root, files, schema)
     live_entries = [lf.entry for lf in chain.live]
     findings += features.partition_types(schema) + features.dense_stats(live_entries, schemas)
     findings += check_row_ids(live_entries, schema)
@@ -396,6 +399,7 @@ def _check_one(run: FileRun, ref: BucketFile) -> list[Finding]:
     entry = lf.entry if lf else run.added.get(ref.relative)
     if features.is_blob(ref.relative):
         schema = run.schemas.get(entry.file.schema_id) if entry else None
+        run.stats.blob_files += 1
         return check_blob_file(run.root, ref.relative, entry, schema)
     if features.unread_format(ref.relative):  # named once per table by features.recognized
         return []
