@@ -82,6 +82,7 @@ FEATURE_RELEASES = {
     "pk-dynamic-index-in-bucket-dir": ("1.3.1", "2.0.0"),
     "append-row-tracking": ("1.3.1", "2.0.0"),
     "append-blob": ("1.4.2", "2.0.0"),
+    "append-data-evolution": ("1.3.1", "2.0.0"),
 }
 
 
@@ -738,7 +739,41 @@ def feature_cases() -> list[dict]:
         "bytes (blob.target-file-size), which tile the Parquet file's row ids; the second commit has null BLOB "
         "values",
     )
-    return [branch, thin, dv64, in_bucket, tracking, blob]
+    evolution = _case(
+        "append-data-evolution",
+        [("id", "INT"), ("name", "STRING"), ("score", "DOUBLE")],
+        [],
+        [],
+        {"file.format": "parquet", "row-tracking.enabled": "true", "data-evolution.enabled": "true"},
+        [
+            _write([["+I", {"id": i, "name": _word(rng), "score": round(rng.uniform(0, 100), 2)}] for i in range(8)]),
+            _write(
+                [["+I", {"id": i, "name": _word(rng), "score": round(rng.uniform(0, 100), 2)}] for i in range(8, 13)]
+            ),
+            {
+                "op": "update_columns",
+                "columns": ["name"],
+                "first_row_id": 0,
+                "rows": [{"name": _word(rng)} for _ in range(8)],
+            },
+            {
+                "op": "update_columns",
+                "columns": ["score"],
+                "first_row_id": 8,
+                "rows": [{"score": None if i == 2 else round(rng.uniform(0, 100), 2)} for i in range(5)],
+            },
+            {
+                "op": "update_columns",
+                "columns": ["name"],
+                "first_row_id": 0,
+                "rows": [{"name": _word(rng)} for _ in range(8)],
+            },
+        ],
+        "data evolution: two commits of whole rows (row ids 0-7 and 8-12), then commits of one column each whose files "
+        "take the row ids of the rows they update (_FIRST_ROW_ID, _WRITE_COLS): name of rows 0-7 twice (the newer "
+        "file wins), score of rows 8-12 (one null); a read merges each row range's files by column",
+    )
+    return [branch, thin, dv64, in_bucket, tracking, blob, evolution]
 
 
 def base_cases() -> list[dict]:
@@ -842,10 +877,16 @@ def _java_rows(fields: list[dict], rows: list[list]) -> list[list]:
 
 def java_spec(case: dict) -> dict:
     """The case as TableGoldenWriter reads it (each write's rows in the columns current at that step)."""
-    steps = [
-        dict(s, rows=_java_rows(fields, s["rows"]), fields=[f["name"] for f in fields]) if s["op"] == "write" else s
-        for s, fields in zip(case["steps"], fields_at_steps(case), strict=True)
-    ]
+    steps = []
+    for s, fields in zip(case["steps"], fields_at_steps(case), strict=True):
+        if s["op"] == "write":
+            s = dict(s, rows=_java_rows(fields, s["rows"]), fields=[f["name"] for f in fields])
+        elif s["op"] == "update_columns":  # rows of the updated columns only, in their order
+            updated = [f for f in fields if f["name"] in s["columns"]]
+            if [f["name"] for f in updated] != s["columns"]:
+                raise ValueError(f"update_columns {s['columns']} must name columns of the schema in its order")
+            s = dict(s, rows=[values for _, values in _java_rows(updated, [["+I", r] for r in s["rows"]])])
+        steps.append(s)
     return {k: v for k, v in case.items() if k not in ("notes", "expect")} | {"steps": steps}
 
 
@@ -887,6 +928,16 @@ def model_rows(case: dict, branch: str | None = None) -> list[list]:
     final = steps_fields[-1] if steps_fields else initial_fields(case)
     written = []  # (kind, {field id: (type, internal value)})
     for step_no, (step, fields) in enumerate(zip(case["steps"], steps_fields, strict=True)):
+        if step["op"] == "update_columns":  # data evolution: new values of some columns of rows by row id
+            if case["primary_keys"] or case["partition_keys"]:
+                raise ValueError("update_columns is modelled for unpartitioned append tables (row ids in write order)")
+            for k, row in enumerate(step["rows"]):
+                values = written[step["first_row_id"] + k][1]
+                for f in fields:
+                    if f["name"] in row:
+                        t = parse_type(_value_type(f["type"]))
+                        values[f["id"]] = (t, to_internal(t, row[f["name"]]))
+            continue
         if step["op"] != "write" or not _on_branch(case, step_no, branch):
             continue
         for kind, row in step["rows"]:
@@ -1067,6 +1118,8 @@ def _change_text(ch: dict) -> str:
 def _step_text(s: dict) -> str:
     if s["op"] == "write":
         return "write " + str(len(s["rows"])) + " rows" + (f" to branch {s['branch']!r}" if "branch" in s else "")
+    if s["op"] == "update_columns":
+        return f"update {', '.join(s['columns'])} of {len(s['rows'])} rows from row id {s['first_row_id']}"
     if s["op"] == "branch":
         return f"createBranch {s['name']!r}" + (f" from tag {s['tag']!r}" if "tag" in s else "")
     if s["op"] == "alter":

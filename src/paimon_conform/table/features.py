@@ -302,3 +302,41 @@ def dense_stats(entries: list, schemas) -> list[Finding]:
             )
         )
     return out
+
+
+# Java before 1.3.0 does not merge a data-evolution table's files by row id: it reads each file as whole rows (run:
+# 0.9.0-1.2.0 read 34 rows for the 13 of the tables 1.3.1 and 2.0.0 wrote, the rows of each partial file again
+# with its other columns null)
+PRE_DATA_EVOLUTION = between(None, "1.2")
+
+
+def partial_files(entries: list, schemas) -> list[Finding]:
+    """Live data files that hold only some columns of their schema (`_WRITE_COLS`, data evolution 1.3): a must for
+    the releases that read every file as whole rows. One finding per table, on the first such entry."""
+    system = {f.name for f in ROW_TRACKING_FIELDS}
+    partial = []
+    for e in entries:
+        cols = e.file.write_cols
+        schema = None if cols is None else schemas.get(e.file.schema_id)
+        if schema is not None and {c for c in cols if c not in system} != {f.name for f in schema.fields}:
+            partial.append(e)
+    if not partial:
+        return []
+    first = partial[0]
+    msg = (
+        f"{len(partial)} live data file(s) hold only some columns (_WRITE_COLS, data evolution, Java 1.3.0), e.g. "
+        f"{first.file.file_name} with {list(first.file.write_cols)}: Java before 1.3.0 reads every file as whole "
+        "rows, so each of their rows is read again with the other columns null"
+    )
+    return [
+        Finding(
+            "DATA_FILE_PARTIAL_COLUMNS",
+            "must",
+            f"entries[{first.index}]._FILE._WRITE_COLS",
+            None,
+            msg,
+            first.manifest,
+            java_releases=PRE_DATA_EVOLUTION,
+            otherwise=None,
+        )
+    ]

@@ -33,6 +33,8 @@
 // "branch" creates a branch ({"name", "tag"?}: FileStoreTable.createBranch, of the tag's snapshot when
 // given); a write or compact step with "branch": <name> goes to that branch (switchToBranch). The report
 // then has "branches": each branch's rows as its latest snapshot reads them.
+// "update_columns" ({"columns", "first_row_id", "rows"}: data evolution, 1.3 on) writes new values of some
+// columns of the rows from first_row_id on, in files that take those rows' ids (updateColumns).
 // "compact" of a bucket-unaware append table runs AppendCompactCoordinator's tasks (1.x), as the
 // compaction job does.
 // Values of BLOB columns (1.4 on) are hex, written as Blob.fromData and read back with toData.
@@ -374,6 +376,42 @@ public class TableGoldenWriter {
         write.getClass().getMethod("close").invoke(write);
     }
 
+    /**
+     * A data-evolution update of some columns of existing rows, as Spark's MERGE INTO writes it (1.3 on): the
+     * rows of those columns only (BatchTableWrite.withWriteType), their new files given the first row id of the
+     * rows they replace (DataFileMeta.assignFirstRowId) before the commit, which then keeps it. By reflection:
+     * the class compiles against every release.
+     */
+    @SuppressWarnings("unchecked")
+    static void updateColumns(FileStoreTable table, RowType rowType, JsonNode step) throws Exception {
+        RowType writeType = rowType.project(strings(step.get("columns")));
+        BatchWriteBuilder writeBuilder = table.newBatchWriteBuilder();
+        try (BatchTableWrite write = writeBuilder.newWrite()) {
+            write.getClass().getMethod("withWriteType", RowType.class).invoke(write, writeType);
+            for (JsonNode r : step.get("rows")) {
+                GenericRow row = new GenericRow(writeType.getFieldCount());
+                for (int i = 0; i < writeType.getFieldCount(); i++) {
+                    row.setField(i, value(writeType.getTypeAt(i), r.get(i)));
+                }
+                write.write(row);
+            }
+            List<CommitMessage> messages = write.prepareCommit();
+            long next = step.get("first_row_id").asLong();
+            for (CommitMessage m : messages) {
+                Object increment = m.getClass().getMethod("newFilesIncrement").invoke(m);
+                List<DataFileMeta> files = (List<DataFileMeta>) increment.getClass().getMethod("newFiles").invoke(increment);
+                for (int i = 0; i < files.size(); i++) {
+                    DataFileMeta f = files.get(i);
+                    files.set(i, (DataFileMeta) f.getClass().getMethod("assignFirstRowId", long.class).invoke(f, next));
+                    next += f.rowCount();
+                }
+            }
+            try (BatchTableCommit commit = writeBuilder.newCommit()) {
+                commit.commit(messages);
+            }
+        }
+    }
+
     /** Every row `readBuilder` reads over all its splits, into `rows` and their kinds into `kinds`; the split count. */
     static int readAll(ReadBuilder readBuilder, RowType readType, ArrayNode rows, ArrayNode kinds) throws Exception {
         List<Split> splits = readBuilder.newScan().plan().splits();
@@ -475,6 +513,10 @@ public class TableGoldenWriter {
                         new Object[] {"golden", table}, new Object[] {"golden"});
                 commit.commitStatistics(stats, Long.MAX_VALUE);
                 commit.close();
+                continue;
+            }
+            if (op.equals("update_columns")) {
+                updateColumns(table, rowType, step);
                 continue;
             }
             if (op.equals("compact") && bucketOption == -1 && schema.primaryKeys().isEmpty()) {

@@ -288,6 +288,7 @@ def _prepare(
     findings += features.recognized(root, files, schema)
     live_entries = [lf.entry for lf in chain.live]
     findings += features.partition_types(schema) + features.dense_stats(live_entries, schemas)
+    findings += features.partial_files(live_entries, schemas)
     findings += check_row_ids(live_entries, schema)
     stats.seconds["metadata"] += time.perf_counter() - t0
     live_keys = {(lf.entry.partition, lf.entry.bucket, lf.entry.file.file_name): lf.relative or "" for lf in chain.live}
