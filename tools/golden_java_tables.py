@@ -83,6 +83,7 @@ FEATURE_RELEASES = {
     "append-row-tracking": ("1.3.1", "2.0.0"),
     "append-blob": ("1.4.2", "2.0.0"),
     "append-data-evolution": ("1.3.1", "2.0.0"),
+    "append-global-index-btree": ("1.4.2", "2.0.0"),
 }
 
 
@@ -607,6 +608,15 @@ def _hex(rng: random.Random, n: int) -> str:
     return rng.randbytes(n).hex()
 
 
+def _three_commits(rng: random.Random, ids: list[int]) -> list[dict]:
+    """Inserts of 32 rows, then two commits of upserts, deletes and inserts."""
+    return [
+        _write(_kv_rows(rng, range(16))),
+        _write(_changes(rng, ids, 6, 3, range(16, 18))),
+        _write(_changes(rng, ids, 4, 2, range(18, 19))),
+    ]
+
+
 def feature_cases() -> list[dict]:
     """The tables of features a release introduced (FEATURE_RELEASES): branches, thin mode with dense statistics,
     64-bit deletion vectors, index files in bucket directories, row tracking, BLOB columns."""
@@ -661,11 +671,7 @@ def feature_cases() -> list[dict]:
             "deletion-vectors.enabled": "true",
             "deletion-vectors.bitmap64": "true",
         },
-        [
-            _write(_kv_rows(rng, range(16))),
-            _write(_changes(rng, ids, 6, 3, range(16, 18))),
-            _write(_changes(rng, ids, 4, 2, range(18, 19))),
-        ],
+        _three_commits(rng, ids),
         "deletion vectors in the 64-bit (Iceberg-compatible Roaring64) form: DELETION_VECTORS index files of "
         "Bitmap64DeletionVector frames",
     )
@@ -681,11 +687,7 @@ def feature_cases() -> list[dict]:
             "deletion-vectors.enabled": "true",
             "index-file-in-data-file-dir": "true",
         },
-        [
-            _write(_kv_rows(rng, range(16))),
-            _write(_changes(rng, ids, 6, 3, range(16, 18))),
-            _write(_changes(rng, ids, 4, 2, range(18, 19))),
-        ],
+        _three_commits(rng, ids),
         "dynamic buckets (at most 6 keys a bucket) with deletion vectors, index-file-in-data-file-dir: the HASH "
         "and DELETION_VECTORS index files live in their bucket directories, not under index/",
     )
@@ -773,7 +775,23 @@ def feature_cases() -> list[dict]:
         "take the row ids of the rows they update (_FIRST_ROW_ID, _WRITE_COLS): name of rows 0-7 twice (the newer "
         "file wins), score of rows 8-12 (one null); a read merges each row range's files by column",
     )
-    return [branch, thin, dv64, in_bucket, tracking, blob, evolution]
+    global_btree = _case(
+        "append-global-index-btree",
+        [("id", "INT"), ("name", "STRING"), ("score", "DOUBLE")],
+        [],
+        [],
+        {"file.format": "parquet", "row-tracking.enabled": "true", "data-evolution.enabled": "true"},
+        [
+            _write([["+I", {"id": i, "name": _word(rng), "score": round(rng.uniform(0, 100), 2)}] for i in range(12)]),
+            _write(
+                [["+I", {"id": i, "name": _word(rng), "score": round(rng.uniform(0, 100), 2)}] for i in range(12, 20)]
+            ),
+            {"op": "global_index", "type": "btree", "field": "name"},
+        ],
+        "a BTree global index on name (1.4: BTreeGlobalIndexBuilder, 2.0: SortedGlobalIndexBuilder 'btree') over "
+        "the 20 rows of two commits: index files under index/ named in the index manifest with _GLOBAL_INDEX",
+    )
+    return [branch, thin, dv64, in_bucket, tracking, blob, evolution, global_btree]
 
 
 def base_cases() -> list[dict]:
@@ -1118,6 +1136,8 @@ def _change_text(ch: dict) -> str:
 def _step_text(s: dict) -> str:
     if s["op"] == "write":
         return "write " + str(len(s["rows"])) + " rows" + (f" to branch {s['branch']!r}" if "branch" in s else "")
+    if s["op"] == "global_index":
+        return f"{s['type']} global index on {s['field']}"
     if s["op"] == "update_columns":
         return f"update {', '.join(s['columns'])} of {len(s['rows'])} rows from row id {s['first_row_id']}"
     if s["op"] == "branch":

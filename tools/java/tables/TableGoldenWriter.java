@@ -35,6 +35,7 @@
 // then has "branches": each branch's rows as its latest snapshot reads them.
 // "update_columns" ({"columns", "first_row_id", "rows"}: data evolution, 1.3 on) writes new values of some
 // columns of the rows from first_row_id on, in files that take those rows' ids (updateColumns).
+// "global_index" ({"type", "field"}: 1.4 on) builds a global index of the column over the latest snapshot.
 // "compact" of a bucket-unaware append table runs AppendCompactCoordinator's tasks (1.x), as the
 // compaction job does.
 // Values of BLOB columns (1.4 on) are hex, written as Blob.fromData and read back with toData.
@@ -91,6 +92,7 @@ import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.RowPartitionKeyExtractor;
+import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.DataField;
@@ -113,6 +115,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 public class TableGoldenWriter {
@@ -412,6 +415,41 @@ public class TableGoldenWriter {
         }
     }
 
+    /**
+     * A global index over one column of the latest snapshot, built as the create_global_index procedures do:
+     * the builder's scan, build of each split, one commit of the messages. 2.0 has SortedGlobalIndexBuilder(table,
+     * type); 1.4 BTreeGlobalIndexBuilder(table) for "btree". By reflection: the class compiles against every release.
+     */
+    @SuppressWarnings("unchecked")
+    static void buildGlobalIndex(FileStoreTable table, JsonNode step, File tmp) throws Exception {
+        String type = step.get("type").asText();
+        Object builder;
+        try {
+            builder = Class.forName("org.apache.paimon.globalindex.sorted.SortedGlobalIndexBuilder")
+                    .getConstructor(org.apache.paimon.table.Table.class, String.class).newInstance(table, type);
+        } catch (ClassNotFoundException e) {
+            if (!type.equals("btree")) {
+                throw new IllegalArgumentException("no " + type + " global index builder in this release", e);
+            }
+            builder = Class.forName("org.apache.paimon.globalindex.btree.BTreeGlobalIndexBuilder")
+                    .getConstructor(org.apache.paimon.table.Table.class).newInstance(table);
+        }
+        Class<?> c = builder.getClass();
+        builder = c.getMethod("withIndexField", String.class).invoke(builder, step.get("field").asText());
+        Optional<?> scanned = (Optional<?>) c.getMethod("scan").invoke(builder);
+        Object pair = scanned.orElseThrow(() -> new IllegalStateException("no snapshot to index"));
+        List<DataSplit> splits = (List<DataSplit>) pair.getClass().getMethod("getRight").invoke(pair);
+        Method build = c.getMethod("build", DataSplit.class, IOManager.class);
+        List<CommitMessage> messages = new ArrayList<>();
+        IOManager io = IOManager.create(tmp.getAbsolutePath());
+        for (DataSplit split : splits) {
+            messages.addAll((List<CommitMessage>) build.invoke(builder, split, io));
+        }
+        try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
+            commit.commit(messages);
+        }
+    }
+
     /** Every row `readBuilder` reads over all its splits, into `rows` and their kinds into `kinds`; the split count. */
     static int readAll(ReadBuilder readBuilder, RowType readType, ArrayNode rows, ArrayNode kinds) throws Exception {
         List<Split> splits = readBuilder.newScan().plan().splits();
@@ -513,6 +551,10 @@ public class TableGoldenWriter {
                         new Object[] {"golden", table}, new Object[] {"golden"});
                 commit.commitStatistics(stats, Long.MAX_VALUE);
                 commit.close();
+                continue;
+            }
+            if (op.equals("global_index")) {
+                buildGlobalIndex(table, step, tmp);
                 continue;
             }
             if (op.equals("update_columns")) {
