@@ -617,6 +617,15 @@ def _three_commits(rng: random.Random, ids: list[int]) -> list[dict]:
     ]
 
 
+SCORED_FIELDS = [("id", "INT"), ("name", "STRING"), ("score", "DOUBLE")]
+DATA_EVOLUTION = {"file.format": "parquet", "row-tracking.enabled": "true", "data-evolution.enabled": "true"}
+
+
+def _scored_rows(rng: random.Random, ids: range) -> list[list]:
+    """["+I", {id, name, score}] rows of the SCORED_FIELDS tables."""
+    return [["+I", {"id": i, "name": _word(rng), "score": round(rng.uniform(0, 100), 2)}] for i in ids]
+
+
 def feature_cases() -> list[dict]:
     """The tables of features a release introduced (FEATURE_RELEASES): branches, thin mode with dense statistics,
     64-bit deletion vectors, index files in bucket directories, row tracking, BLOB columns."""
@@ -743,15 +752,13 @@ def feature_cases() -> list[dict]:
     )
     evolution = _case(
         "append-data-evolution",
-        [("id", "INT"), ("name", "STRING"), ("score", "DOUBLE")],
+        SCORED_FIELDS,
         [],
         [],
-        {"file.format": "parquet", "row-tracking.enabled": "true", "data-evolution.enabled": "true"},
+        DATA_EVOLUTION,
         [
-            _write([["+I", {"id": i, "name": _word(rng), "score": round(rng.uniform(0, 100), 2)}] for i in range(8)]),
-            _write(
-                [["+I", {"id": i, "name": _word(rng), "score": round(rng.uniform(0, 100), 2)}] for i in range(8, 13)]
-            ),
+            _write(_scored_rows(rng, range(8))),
+            _write(_scored_rows(rng, range(8, 13))),
             {
                 "op": "update_columns",
                 "columns": ["name"],
@@ -777,15 +784,13 @@ def feature_cases() -> list[dict]:
     )
     global_btree = _case(
         "append-global-index-btree",
-        [("id", "INT"), ("name", "STRING"), ("score", "DOUBLE")],
+        SCORED_FIELDS,
         [],
         [],
-        {"file.format": "parquet", "row-tracking.enabled": "true", "data-evolution.enabled": "true"},
+        DATA_EVOLUTION,
         [
-            _write([["+I", {"id": i, "name": _word(rng), "score": round(rng.uniform(0, 100), 2)}] for i in range(12)]),
-            _write(
-                [["+I", {"id": i, "name": _word(rng), "score": round(rng.uniform(0, 100), 2)}] for i in range(12, 20)]
-            ),
+            _write(_scored_rows(rng, range(12))),
+            _write(_scored_rows(rng, range(12, 20))),
             {"op": "global_index", "type": "btree", "field": "name"},
         ],
         "a BTree global index on name (1.4: BTreeGlobalIndexBuilder, 2.0: SortedGlobalIndexBuilder 'btree') over "

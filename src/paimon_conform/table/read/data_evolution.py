@@ -43,10 +43,6 @@ class RowIds:
         return self.first_row_id + self.row_count
 
 
-def is_blob(relative: str) -> bool:
-    return features.is_blob(relative)
-
-
 def groups(files: list) -> list[list]:
     """The files (each with `.row_ids`) in groups of overlapping row-id ranges, in row-id order."""
     out: list[list] = []
@@ -96,8 +92,8 @@ def _blob_values(root: Path, relative: str, rows: int) -> list[bytes | None]:
 def read_group(root: Path, schema: TableSchema, schemas: Schemas, group: list, read_file) -> pa.Table:
     """The rows of one group in the current schema's columns. `read_file(f, columns)` reads a data file's
     columns (deletion vector applied)."""
-    data = [f for f in group if not is_blob(f.relative)]
-    blobs = [f for f in group if is_blob(f.relative)]
+    data = [f for f in group if not features.is_blob(f.relative)]
+    blobs = [f for f in group if features.is_blob(f.relative)]
     if not data:
         raise _refuse(root, f"row ids {group[0].row_ids.first_row_id}.. are held by .blob files only")
     if len({(f.row_ids.first_row_id, f.row_ids.row_count) for f in data}) > 1:
