@@ -84,6 +84,7 @@ FEATURE_RELEASES = {
     "append-blob": ("1.4.2", "2.0.0"),
     "append-data-evolution": ("1.3.1", "2.0.0"),
     "append-global-index-btree": ("1.4.2", "2.0.0"),
+    "append-global-index-bitmap": ("1.4.2", "2.0.0"),
 }
 
 
@@ -796,7 +797,23 @@ def feature_cases() -> list[dict]:
         "a BTree global index on name (1.4: BTreeGlobalIndexBuilder, 2.0: SortedGlobalIndexBuilder 'btree') over "
         "the 20 rows of two commits: index files under index/ named in the index manifest with _GLOBAL_INDEX",
     )
-    return [branch, thin, dv64, in_bucket, tracking, blob, evolution, global_btree]
+    colours = ["red", "green", "blue", None]
+    global_bitmap = _case(
+        "append-global-index-bitmap",
+        SCORED_FIELDS,
+        [],
+        [],
+        DATA_EVOLUTION,
+        [
+            _write([["+I", {**row, "name": rng.choice(colours)}] for _, row in _scored_rows(rng, range(12))]),
+            _write([["+I", {**row, "name": rng.choice(colours)}] for _, row in _scored_rows(rng, range(12, 20))]),
+            {"op": "global_index", "type": "bitmap", "field": "name"},
+        ],
+        "a bitmap global index on name (three values and nulls) over the 20 rows of two commits: 1.4 writes each "
+        "split's keys in row-id order as a bitmap file-index payload (GlobalIndexBuilderUtils.createIndexWriter), "
+        "2.0 its BGIX layout (SortedGlobalIndexBuilder 'bitmap')",
+    )
+    return [branch, thin, dv64, in_bucket, tracking, blob, evolution, global_btree, global_bitmap]
 
 
 def base_cases() -> list[dict]:

@@ -35,7 +35,8 @@
 // then has "branches": each branch's rows as its latest snapshot reads them.
 // "update_columns" ({"columns", "first_row_id", "rows"}: data evolution, 1.3 on) writes new values of some
 // columns of the rows from first_row_id on, in files that take those rows' ids (updateColumns).
-// "global_index" ({"type", "field"}: 1.4 on) builds a global index of the column over the latest snapshot.
+// "global_index" ({"type", "field"}: 1.4 on) builds a global index ("btree", "bitmap") of the column over the
+// latest snapshot.
 // "compact" of a bucket-unaware append table runs AppendCompactCoordinator's tasks (1.x), as the
 // compaction job does.
 // Values of BLOB columns (1.4 on) are hex, written as Blob.fromData and read back with toData.
@@ -428,6 +429,10 @@ public class TableGoldenWriter {
             builder = Class.forName("org.apache.paimon.globalindex.sorted.SortedGlobalIndexBuilder")
                     .getConstructor(org.apache.paimon.table.Table.class, String.class).newInstance(table, type);
         } catch (ClassNotFoundException e) {
+            if (type.equals("bitmap")) {
+                buildSingletonIndex(table, step, tmp);
+                return;
+            }
             if (!type.equals("btree")) {
                 throw new IllegalArgumentException("no " + type + " global index builder in this release", e);
             }
@@ -444,6 +449,80 @@ public class TableGoldenWriter {
         IOManager io = IOManager.create(tmp.getAbsolutePath());
         for (DataSplit split : splits) {
             messages.addAll((List<CommitMessage>) build.invoke(builder, split, io));
+        }
+        try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
+            commit.commit(messages);
+        }
+    }
+
+    /**
+     * 1.4's global index of a GlobalIndexSingletonWriter ("bitmap": a bitmap file-index payload per file), built as
+     * 1.4's create_global_index procedure builds one: BTreeGlobalIndexBuilder's scan (the splits of contiguous row
+     * ids), then per split the column read with _ROW_ID, its keys written in row-id order to
+     * GlobalIndexBuilderUtils.createIndexWriter, the files named by toIndexFileMetas with the split's row range and
+     * committed as an index increment of bucket 0. By reflection: the classes exist from 1.4 on.
+     */
+    @SuppressWarnings("unchecked")
+    static void buildSingletonIndex(FileStoreTable table, JsonNode step, File tmp) throws Exception {
+        String type = step.get("type").asText();
+        Class<?> btree = Class.forName("org.apache.paimon.globalindex.btree.BTreeGlobalIndexBuilder");
+        Object builder = btree.getConstructor(org.apache.paimon.table.Table.class).newInstance(table);
+        builder = btree.getMethod("withIndexField", String.class).invoke(builder, step.get("field").asText());
+        Optional<?> scanned = (Optional<?>) btree.getMethod("scan").invoke(builder);
+        Object pair = scanned.orElseThrow(() -> new IllegalStateException("no snapshot to index"));
+        List<DataSplit> splits = (List<DataSplit>) pair.getClass().getMethod("getRight").invoke(pair);
+        DataField field = table.rowType().getField(step.get("field").asText());
+        DataField rowIdField = (DataField) Class.forName("org.apache.paimon.table.SpecialFields")
+                .getField("ROW_ID").get(null);
+        RowType readType = new RowType(java.util.Arrays.asList(field, rowIdField));
+        Class<?> utils = Class.forName("org.apache.paimon.globalindex.GlobalIndexBuilderUtils");
+        Class<?> rangeClass = Class.forName("org.apache.paimon.utils.Range");
+        Class<?> increments = Class.forName("org.apache.paimon.io.DataIncrement");
+        Class<?> compactIncrement = Class.forName("org.apache.paimon.io.CompactIncrement");
+        Class<?> messageClass = Class.forName("org.apache.paimon.table.sink.CommitMessageImpl");
+        List<CommitMessage> messages = new ArrayList<>();
+        for (DataSplit split : splits) {
+            Object range = btree.getMethod("calcRowRange", DataSplit.class).invoke(null, split);
+            long from = rangeClass.getField("from").getLong(range);
+            long to = rangeClass.getField("to").getLong(range);
+            Object[] keys = new Object[Math.toIntExact(to - from + 1)];
+            boolean[] seen = new boolean[keys.length];
+            ReadBuilder read = (ReadBuilder) Reflection.invoke(table.newReadBuilder(), "withReadType",
+                    new Object[] {readType});
+            InternalRow.FieldGetter getter = InternalRow.createFieldGetter(field.type(), 0);
+            try (RecordReader<InternalRow> reader = read.newRead().createReader(split)) {
+                reader.forEachRemaining(r -> {
+                    int at = Math.toIntExact(r.getLong(1) - from);
+                    if (seen[at]) {
+                        throw new IllegalStateException("row id " + r.getLong(1) + " read twice");
+                    }
+                    seen[at] = true;
+                    keys[at] = getter.getFieldOrNull(r);
+                });
+            }
+            for (int i = 0; i < seen.length; i++) {
+                if (!seen[i]) {
+                    throw new IllegalStateException("row id " + (from + i) + " of " + range + " not read");
+                }
+            }
+            Object writer = utils.getMethod("createIndexWriter", FileStoreTable.class, String.class,
+                    DataField.class, org.apache.paimon.options.Options.class)
+                    .invoke(null, table, type, field, table.coreOptions().toConfiguration());
+            Method write = writer.getClass().getMethod("write", Object.class);
+            for (Object key : keys) {
+                Reflection.call(() -> write.invoke(writer, key));
+            }
+            Object entries = writer.getClass().getMethod("finish").invoke(writer);
+            Object metas = utils.getMethod("toIndexFileMetas", org.apache.paimon.fs.FileIO.class,
+                    Class.forName("org.apache.paimon.index.IndexPathFactory"), org.apache.paimon.CoreOptions.class,
+                    rangeClass, int.class, String.class, List.class)
+                    .invoke(null, table.fileIO(), table.store().pathFactory().getClass()
+                            .getMethod("globalIndexFileFactory").invoke(table.store().pathFactory()),
+                            table.coreOptions(), range, field.id(), type, entries);
+            Object increment = increments.getMethod("indexIncrement", List.class).invoke(null, metas);
+            messages.add((CommitMessage) messageClass.getConstructor(BinaryRow.class, int.class, Integer.class,
+                    increments, compactIncrement).newInstance(split.partition(), 0, null, increment,
+                    compactIncrement.getMethod("emptyIncrement").invoke(null)));
         }
         try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
             commit.commit(messages);
