@@ -3,9 +3,10 @@
 Java 1.4.1 writes a bitmap global index as a bitmap file-index payload (BitmapGlobalIndex wraps
 BitmapFileIndex): layout `bitmap_index`, row i of the payload being row id `_ROW_RANGE_START + i`.
 Java 2.0.0 replaced it with its own layout, footer magic `BGIX` (BitmapGlobalIndexFormat,
-apache/paimon#8276, layout `bitmap_global_index`), and reads only that one: `readFooter` refuses the
-1.4 bytes ('bad footer magic') when a filtered scan evaluates the index (`global-index.enabled`,
-default true); 1.4 in turn cannot read BGIX. A BGIX file is also checked against its entry's
+apache/paimon#8276, layout `bitmap_global_index`), and reads only that one: a filtered scan that evaluates
+the index (`global-index.enabled`, default true) fails on 1.4's files, which have no `_INDEX_META`
+(run: a NullPointerException in SortedIndexFileMeta.deserialize); 1.4 in turn reads BGIX files as
+payloads and finds no row in them (run, silently). A BGIX file is also checked against its entry's
 `_INDEX_META` (SortedIndexFileMeta: first and last key, whether there are nulls), by which Java
 2.0 skips whole files.
 
@@ -17,6 +18,7 @@ index types (vector and full-text indexes) are not checked; features.recognized 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from pyroaring import BitMap64
@@ -28,21 +30,25 @@ from paimon_conform.layouts.bitmap_global_index import entry as bgix
 from paimon_conform.layouts.bitmap_index import codec as bitmap
 from paimon_conform.layouts.btree_global_index import entry as btree
 from paimon_conform.layouts.sorted_index import order, read_index_meta, read_key
-from paimon_conform.table.metadata import GlobalIndexMeta, IndexManifestEntry
+from paimon_conform.table.metadata import GlobalIndexMeta, IndexManifestEntry, ManifestEntry
 from paimon_conform.table.schema import TableSchema
 
 BITMAP_TYPE = "bitmap"
 BTREE_TYPE = "btree"  # BTreeGlobalIndexerFactory.IDENTIFIER
 ONLY_BGIX = ("2.0",)  # releases whose reader takes the BGIX layout only
+PAYLOAD_READERS = ("1.4",)  # releases whose reader takes the 1.4 layout (a bitmap file-index payload)
 BTREE_READERS = ("1.4", "2.0")  # BTreeGlobalIndexer since 1.4.1; both prune files by _INDEX_META
 PAYLOAD_IN_2_0 = (
-    "a bitmap global index in Java 1.4's layout (a bitmap file-index payload): Java 2.0.0 reads only its new "
-    "BGIX layout (apache/paimon#8276) and fails filtered scans of the column ('bad footer magic') while "
-    "global-index.enabled is true; rebuild the index with 2.0 or turn the option off"
+    "a bitmap global index in Java 1.4's layout (a bitmap file-index payload, no _INDEX_META): Java 2.0 reads "
+    "bitmap global indexes only as BGIX files with their SortedIndexFileMeta (apache/paimon#8276), and its filtered "
+    "scans of the column fail while global-index.enabled is true (run: Java 2.0.0 on a table Java 1.4.2 wrote "
+    "throws a NullPointerException in SortedIndexFileMeta.deserialize); rebuild the index with 2.0 or turn the "
+    "option off"
 )
 BGIX_IN_1_4 = (
-    "a bitmap global index in Java 2.0's BGIX layout: Java 1.4 reads bitmap global indexes as bitmap "
-    "file-index payloads and fails filtered scans of the column on it while global-index.enabled is true"
+    "a bitmap global index in Java 2.0's BGIX layout: Java 1.4 reads bitmap global indexes as bitmap file-index "
+    "payloads, and its filtered scans of the column silently return no row while global-index.enabled is true "
+    "(run: Java 1.4.2 on a table Java 2.0.0 wrote finds none of the matching rows, NULL included)"
 )
 
 
@@ -56,8 +62,21 @@ def field_types(schema: TableSchema) -> dict[int, DataType]:
     return {f.id: f.type for f in schema.fields if f.type.root != "UNSUPPORTED"}
 
 
-def check_global_file(rel: str, data: bytes, e: IndexManifestEntry, owner: str, types: dict[int, DataType]) -> list:
-    """Findings for one live bitmap global-index file, in the 1.4 or the 2.0 layout (others are left)."""
+def live_row_ids(entries: Iterable[ManifestEntry]) -> BitMap64:
+    """The row ids the live data files hold (their _FIRST_ROW_ID ranges): the rows a filtered scan can miss."""
+    ids = BitMap64()
+    for e in entries:
+        first, n = e.file.first_row_id, e.file.row_count
+        if first is not None and first >= 0 and n > 0:
+            ids.add_range(first, first + n)
+    return ids
+
+
+def check_global_file(
+    rel: str, data: bytes, e: IndexManifestEntry, owner: str, types: dict[int, DataType], live: BitMap64
+) -> list:
+    """Findings for one live bitmap global-index file, in the 1.4 or the 2.0 layout (others are left); `live`
+    holds the row ids of the live data files."""
     meta = e.global_index
     if meta is None or e.index_type not in (BITMAP_TYPE, BTREE_TYPE):
         return []
@@ -68,19 +87,19 @@ def check_global_file(rel: str, data: bytes, e: IndexManifestEntry, owner: str, 
         found, rows = _sorted(btree.findings(data, t), t, meta, owner, BTREE_READERS)
         for f in found:
             f.file = f.file or rel
-        return found if rows is None else found + _row_range(rows, e, owner)
+        return found if rows is None else found + _row_range(rows, e, owner, live, BTREE_READERS)
     if is_bgix(data):
         found, rows = _sorted(bgix.findings(data, t), t, meta, owner, ONLY_BGIX)
-        unread_by, msg = ("1.4",), BGIX_IN_1_4
+        readers, unread_by, msg = ONLY_BGIX, PAYLOAD_READERS, BGIX_IN_1_4
     else:
         found, tree = bitmap.check_tree(data, t)
         rows = None if any(f.severity == "must" for f in found) else _range(tree.num_rows)
-        unread_by, msg = ONLY_BGIX, PAYLOAD_IN_2_0
+        readers, unread_by, msg = PAYLOAD_READERS, ONLY_BGIX, PAYLOAD_IN_2_0
     for f in found:
         f.file = f.file or rel
     if rows is None:
         return found
-    found += _row_range(rows, e, owner)
+    found += _row_range(rows, e, owner, live, readers)
     found.append(Finding("GLOBAL_INDEX_LAYOUT", "must", "", None, msg, rel, java_releases=unread_by, otherwise=None))
     return found
 
@@ -92,20 +111,37 @@ def _range(n: int) -> BitMap64:
     return rows
 
 
-def _row_range(rows: BitMap64, e: IndexManifestEntry, owner: str) -> list[Finding]:
-    """The relative rows the index records against the entry's row range and row count."""
+def _row_range(
+    rows: BitMap64, e: IndexManifestEntry, owner: str, live: BitMap64, readers: tuple[str, ...]
+) -> list[Finding]:
+    """The relative rows the index records against the entry's row range, the live rows and the row count. Java
+    maps the index's row i to row id _ROW_RANGE_START + i and takes the range as indexed: a live row of the range
+    the index does not hold is missed by filtered scans (a must for the index's readers, run: 1.4.2 and 2.0.0);
+    a range past the live rows, or index rows past the range's end, are not (Java reads every row)."""
     meta = e.global_index
     assert meta is not None
     span = meta.row_range_end - meta.row_range_start + 1
     at = f"entries[{e.index}]._GLOBAL_INDEX"
     out = []
     if len(rows) != span or (rows and rows.max() >= span):
+        covered = BitMap64()
+        covered.add_range(meta.row_range_start, meta.row_range_end + 1)
+        held = BitMap64(r + meta.row_range_start for r in rows if r < span)
+        missed = (covered & live) - held
         msg = (
             f"the index records {len(rows)} row(s) (relative ids up to {rows.max() if rows else '-'}), the entry's row "
-            f"range {meta.row_range_start}..{meta.row_range_end} has {span}: Java maps the index's row i to row id "
-            f"{meta.row_range_start} + i, so filtered scans select other rows than the index was built from"
+            f"range {meta.row_range_start}..{meta.row_range_end} has {span}"
         )
-        out.append(Finding("GLOBAL_INDEX_ROW_RANGE", "must", at, None, msg, owner))
+        if missed:
+            shown = ", ".join(str(r) for r in list(missed)[:5]) + (", ..." if len(missed) > 5 else "")
+            msg += (
+                f": {len(missed)} live row(s) of the range are not in the index (row ids {shown}); Java takes the "
+                "range as indexed and filtered scans miss them"
+            )
+            out.append(Finding("GLOBAL_INDEX_ROW_RANGE", "must", at, None, msg, owner, java_releases=readers))
+        else:
+            msg += ": every live row of the range is in the index (Java reads the rest without it)"
+            out.append(Finding("GLOBAL_INDEX_ROW_RANGE", "should", at, None, msg, owner))
     if e.row_count != span:
         msg = f"_ROW_COUNT is {e.row_count}, the entry's row range has {span} row(s)"
         out.append(Finding("INDEX_MANIFEST_ROW_COUNT", "should", f"entries[{e.index}]._ROW_COUNT", None, msg, owner))

@@ -3,7 +3,8 @@
 A global-index file (`_GLOBAL_INDEX`: a column's field id and a row-id range) maps each relative row to the
 column's value there; Java's filtered scans with `global-index.enabled` select rows by it. The kit decodes
 each live bitmap (1.4 payload, 2.0 BGIX) or BTree index to a row -> key map and compares it with the column
-read from the live data files covering the range. Rows written again by data evolution (several files
+read from the live data files covering the range, in every partition (row ids are table-wide, and Java filters
+any file whose ids fall in an index's range by it). Rows written again by data evolution (several files
 holding the column over one row-id range) are read as Java's DataEvolutionSplitRead merges them: the
 field from the file with the largest max sequence number. Rows a deletion vector deletes are not compared
 (Java's read drops them whatever the index says). Two such files with the same max sequence number and
@@ -154,20 +155,24 @@ def _check_one(root: Path, live: list[LiveFile], e: IndexManifestEntry, t: DataT
     span = end - start + 1
     if not budget.fits(ROW_BYTES * 2 * max(span, 0)):
         return None  # an index over more rows than the memory budget holds twice: left, not a reason to stop
-    files = []
+    # Row ids are table-wide: the index filters the files of every partition whose ids fall in its range (run:
+    # Java 1.4.2 on a table whose partitions share ids). Each partition's files are merged on their own.
+    by_partition: dict[bytes, list] = {}
     for lf in live:
         first, n = lf.entry.file.first_row_id, lf.entry.file.row_count
-        if lf.entry.partition != e.partition:  # row ids count per partition (Java-written partitioned tables)
-            continue
         if first is None or lf.relative is None or first > end or first + n - 1 < start:
             continue
         name = _holds(lf, meta.index_field_id, run.schemas)
         if name is not None:
-            files.append((first, n, lf, name))
-    groups = _by_range(files)
-    files = _newest_per_range(groups)
-    if files is None:
-        return None
+            by_partition.setdefault(lf.entry.partition, []).append((first, n, lf, name))
+    files, groups = [], {}
+    for in_partition in by_partition.values():
+        ranges = _by_range(in_partition)
+        newest = _newest_per_range(ranges)
+        if newest is None:
+            return None
+        files += newest
+        groups.update({(f[0], f[1], f[2].entry.partition): ranges[(f[0], f[1])] for f in newest})
     rel = index_paths.get(e.file_name, f"index/{e.file_name}")
     try:
         data = contained(root, rel).read_bytes()
@@ -186,7 +191,7 @@ def _check_one(root: Path, live: list[LiveFile], e: IndexManifestEntry, t: DataT
             return None
         fmt = lf.relative.rsplit(".", 1)[-1]
         values = data_files._internal(data_files.DataFile(fmt, [], table), name, t)
-        deleted = _deleted(run.state, lf, groups[(first, n)])
+        deleted = _deleted(run.state, lf, groups[(first, n, lf.entry.partition)])
         for i, v in enumerate(values):
             row = first + i - start
             if not 0 <= row < span or i in deleted:

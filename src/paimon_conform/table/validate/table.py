@@ -279,7 +279,8 @@ def _prepare(
     index_owner = f"manifest/{chain.latest.index_manifest}" if chain.latest and chain.latest.index_manifest else ""
     bitmap64 = tl.bool_option(schema.options.get("deletion-vectors.bitmap64", False))
     types = global_index.field_types(schema)
-    check_global = partial(global_index.check_global_file, owner=index_owner, types=types)
+    live_ids = global_index.live_row_ids(lf.entry for lf in chain.live)
+    check_global = partial(global_index.check_global_file, owner=index_owner, types=types, live=live_ids)
     state = load_index_files(
         root, chain.index_files, index_owner, chain.index_paths, bitmap64, check_global, workers.read_index_files
     )
