@@ -14,6 +14,7 @@ from support.environment import ROOT
 from support.rogue_testee import rogue_command
 
 from paimon_conform.core.types import DataType, java_equals, java_order, parse_type, to_internal
+from paimon_conform.layouts import global_index_query
 from paimon_conform.testee import kit, queries, runner, suite
 from paimon_conform.testee.protocol import problem
 
@@ -75,6 +76,8 @@ def test_every_expected_answer_keeps_every_matching_row(cases):
             assert not truth, f"{case.id}: skip, but rows {sorted(truth)[:10]} match"
         elif answer != "remain":
             assert truth <= set(answer), f"{case.id}: rows {sorted(truth - set(answer))[:10]} match, not kept"
+        if case.kind in global_index_query.KINDS:  # exact: a global index answers each leaf from its keys
+            assert set(answer if answer != "skip" else ()) == truth, case.id
 
 
 def test_the_cases_tell_answers_apart(cases):
@@ -87,7 +90,7 @@ def test_the_cases_tell_answers_apart(cases):
     assert by_kind["file-index"] == {"remain", "skip", "rows"}
     assert "skip" in by_kind["bloom-filter"]
     assert "rows" not in by_kind["bloom-filter"]
-    assert all("rows" in by_kind[k] for k in ("bitmap", "bsi", "range-bitmap"))
+    assert all("rows" in by_kind[k] for k in ("bitmap", "bsi", "range-bitmap", *global_index_query.KINDS))
     mixed = [c for c in cases if c.kind == "file-index" and "children" in c.request["predicate"]]
     assert any(len({ch.get("column") for ch in c.request["predicate"]["children"]} - {None}) > 1 for c in mixed)
 

@@ -284,15 +284,18 @@ def _query_columns(args: argparse.Namespace, data: bytes) -> dict:
         if isinstance(types, DataType):
             raise UsageError("a container's columns are typed with --types col=TYPE (or --data)")
         return query.open_container(data, types or {})
-    if kind not in file_index.KNOWN_INDEXES:
+    from paimon_conform.layouts import global_index_query
+
+    if kind not in (*file_index.KNOWN_INDEXES, *global_index_query.KINDS):
         raise UsageError(
-            "query reads a file-index container, or a lone payload with --kind range-bitmap|bitmap|bsi|bloom-filter"
+            "query reads a file-index container, a lone payload with --kind range-bitmap|bitmap|bsi|bloom-filter, "
+            "or a global index with --kind btree-global-index|bitmap-global-index"
         )
     if not args.column:
-        raise UsageError("a lone payload needs --column NAME (the name the predicate uses)")
+        raise UsageError(f"a lone {kind} file needs --column NAME (the name the predicate uses)")
     t = types if isinstance(types, DataType) else (types or {}).get(args.column)
     if t is None:
-        raise UsageError(f"a {kind} payload is typed by its column: pass --type")
+        raise UsageError(f"a {kind} file is typed by its column: pass --type")
     return query.open_lone(kind, data, args.column, t)
 
 
@@ -607,7 +610,10 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--where", help="predicate, e.g. \"a > 60 AND (b IN ('x', 'y') OR c IS NULL)\"")
     q.add_argument("--column", help="the column of --predicate, and the name of a lone payload's column")
     q.add_argument("--predicate", help="predicate on --column without its name, e.g. '> 60' or 'BETWEEN 1 AND 5'")
-    q.add_argument("--kind", help="layout of a lone payload (range-bitmap, bitmap, bsi, bloom-filter)")
+    q.add_argument(
+        "--kind",
+        help="layout of a lone file (range-bitmap, bitmap, bsi, bloom-filter, btree-global-index, bitmap-global-index)",
+    )
     add_type_options(q)
     q.add_argument("--data", help="take column types from this data file (Parquet or ORC)")
     q.add_argument("--order-by", help="top-k: sort column (answered by its range-bitmap index)")

@@ -1,10 +1,11 @@
 """The `query` operation: predicates over index files, answered as Java's FileIndexPredicate answers them.
 
-Cases are drawn with a fixed seed over every valid golden index file (file-index containers, and lone
-bitmap, bloom-filter, bsi and range-bitmap payloads): leaves on each indexed column with literals taken from
-its values (present) or next to them (absent), and AND / OR over two or three of them. The expected answer
-is the kit's (`answer`), which follows the newest Java line; the Java testees check it case by case on the
-containers their jars read.
+Cases are drawn with a fixed seed over every valid golden index file (file-index containers, lone
+bitmap, bloom-filter, bsi and range-bitmap payloads, and BTree and BGIX global-index files, answered as
+Java's GlobalIndexEvaluator answers them: layouts/global_index_query.py): leaves on each indexed column
+with literals taken from its values (present) or next to them (absent), and AND / OR over two or three
+of them. The expected answer is the kit's (`answer`), which follows the newest Java line; the Java testees
+check it case by case on the files their jars read.
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ from typing import Any
 
 from paimon_conform.core.errors import EncodeError, UsageError
 from paimon_conform.core.types import DataType, java_equals, java_order, parse_type, to_internal, to_json
+from paimon_conform.layouts import global_index_query
 from paimon_conform.layouts.file_index import query
 from paimon_conform.layouts.file_index.entry import KNOWN_INDEXES
 
 SEED = 20261124
 PER_FILE = 12  # predicates per index file
 LONE_COLUMN = "v"  # the column name a lone payload's predicates use
-KINDS = ("file-index", *KNOWN_INDEXES)
+KINDS = ("file-index", *KNOWN_INDEXES, *global_index_query.KINDS)
 RANGE_OPS = ("lt", "lte", "gt", "gte")
 
 
@@ -38,7 +40,7 @@ def evaluate(predicate: Any, columns: dict[str, query.Column]) -> dict[str, Any]
 def open_columns(kind: str, data: bytes, type_texts: dict[str, str]) -> dict[str, query.Column]:
     """The index readers of a request's file: a container's typed columns, or a lone payload's one column."""
     if kind not in KINDS:
-        raise UsageError(f"query reads file-index or a lone {', '.join(KNOWN_INDEXES)} payload, not {kind!r}")
+        raise UsageError(f"query reads file-index or a lone {', '.join(KINDS[1:])} file, not {kind!r}")
     if not isinstance(type_texts, dict):
         raise UsageError("types maps each column name to its type")
     types = {name: parse_type(t) for name, t in type_texts.items()}
@@ -48,6 +50,15 @@ def open_columns(kind: str, data: bytes, type_texts: dict[str, str]) -> dict[str
         raise UsageError(f"a lone {kind} payload has one column; {len(types)} typed")
     [(name, t)] = types.items()
     return query.open_lone(kind, data, name, t)
+
+
+def request_extras(kind: str, data: bytes, type_texts: dict[str, str]) -> dict[str, Any]:
+    """What a query request carries besides the file: a global index's `_INDEX_META` (Java 2.0's reader needs
+    the entry's SortedIndexFileMeta), as Java's writer records it for the file."""
+    if kind not in global_index_query.KINDS:
+        return {}
+    [t] = type_texts.values()
+    return {"index_meta": global_index_query.file_meta(kind, data, parse_type(t)).hex()}
 
 
 def tree(predicate: Any, depth: int = 0) -> query.Predicate:

@@ -82,6 +82,7 @@ def _query_cases(name: str, case: dict[str, Any], data: bytes) -> list[Case]:
     out = []
     for n, predicate in enumerate(queries.predicates(name, case), 1):
         request = {"op": "query", "kind": case["kind"], "data": hexed, "types": types, "predicate": predicate}
+        request |= queries.request_extras(case["kind"], data, types)
         expected = queries.evaluate(predicate, columns)
         out.append(Case(f"query:{name}/{n:02d}", "query", case["kind"], request, "query", expected))
     return out

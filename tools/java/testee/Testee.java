@@ -185,6 +185,11 @@ public class Testee {
                 queries.add(kind);
             }
         }
+        for (String kind : GLOBAL_INDEX_KINDS) {
+            if (declared(kind)) {
+                queries.add(kind);
+            }
+        }
         caps.putArray("read-table").add("table").add("probe");
         ArrayNode writes = caps.putArray("write-table");
         for (String k : TABLE_KINDS) {
@@ -326,6 +331,16 @@ public class Testee {
         }
     }
 
+    /** Whether this release's testee has the layout `kind` of FEATURES. */
+    static boolean declared(String kind) {
+        for (String[] f : FEATURES) {
+            if (f[0].equals(kind) && feature(f[1]) != null && feature(f[3]) != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The feature class of a kind this release's testee has; IllegalArgumentException otherwise. */
     static Class<?> featureOf(String kind) {
         for (String[] f : FEATURES) {
@@ -435,6 +450,8 @@ public class Testee {
 
     /** The index kinds a lone payload may hold (the kit's KNOWN_INDEXES). */
     private static final String[] INDEX_KINDS = {"bloom-filter", "bitmap", "bsi", "range-bitmap"};
+    /** The global-index layouts a release with them answers predicates on (FEATURES says which it has). */
+    private static final String[] GLOBAL_INDEX_KINDS = {"btree-global-index", "bitmap-global-index"};
 
     /** This release's FileIndexer of `kind` for an INT column, or null when the release has no such index. */
     static FileIndexer indexer(String kind) {
@@ -448,7 +465,10 @@ public class Testee {
     static void query(JsonNode request, ObjectNode reply) throws Exception {
         String kind = request.get("kind").asText();
         boolean lone = Arrays.asList(INDEX_KINDS).contains(kind);
-        if (!kind.equals("file-index") && !lone) {
+        boolean global = Arrays.asList(GLOBAL_INDEX_KINDS).contains(kind);
+        if (global) {
+            featureOf(kind); // declared by this release, else IllegalArgumentException
+        } else if (!kind.equals("file-index") && !lone) {
             throw new IllegalArgumentException("Paimon " + version + " has no index kind " + kind);
         }
         List<DataField> fields = new ArrayList<>();
@@ -461,6 +481,16 @@ public class Testee {
         RowType rowType = new RowType(fields);
         Predicate predicate = predicate(new PredicateBuilder(rowType), rowType, request.get("predicate"));
         byte[] data = unhex(request.get("data").asText());
+        if (global) {
+            if (fields.size() != 1) {
+                throw new IllegalArgumentException("a " + kind + " file has one column");
+            }
+            byte[] meta = request.hasNonNull("index_meta") ? unhex(request.get("index_meta").asText()) : null;
+            Method query = featureOf(kind).getMethod("query", String.class, RowType.class, Predicate.class,
+                    byte[].class, byte[].class, ObjectNode.class);
+            Reflection.call(() -> query.invoke(null, kind, rowType, predicate, data, meta, reply));
+            return;
+        }
         Map<String, Collection<FileIndexReader>> readers = new HashMap<>();
         if (lone) {
             if (fields.size() != 1) {

@@ -22,6 +22,7 @@ from pyroaring import BitMap
 from paimon_conform.core import budget, structure
 from paimon_conform.core.errors import EncodeError, UsageError
 from paimon_conform.core.types import DataType, to_internal
+from paimon_conform.layouts import global_index_query
 from paimon_conform.layouts.bitmap_index import codec as bitmap
 from paimon_conform.layouts.bloom_filter import codec as bloom
 from paimon_conform.layouts.bsi import codec as bsi
@@ -353,9 +354,12 @@ def open_container(data: bytes, types: dict[str, DataType]) -> dict[str, Column]
 
 
 def open_lone(kind: str, payload: bytes, name: str, t: DataType) -> dict[str, Column]:
-    """The one column of a lone payload, under the name its predicates use."""
+    """The one column of a lone payload (or global-index file), under the name its predicates use."""
     column = Column(t, [])
-    column.readers.append(open_payload(kind, payload, t, column))
+    if kind in global_index_query.KINDS:
+        column.readers.append((kind, global_index_query.reader(kind, payload, t)))
+    else:
+        column.readers.append(open_payload(kind, payload, t, column))
     return {name: column}
 
 

@@ -1,25 +1,40 @@
 // The testee's global-index layouts (Paimon 1.4 on): btree-global-index and bitmap-global-index, written by the
-// release's own GlobalIndexer ("btree", "bitmap") over one column, row i given relative row id i. Encode only:
-// a global index is read through predicates, not back into its values. Compiled only against releases that have
+// release's own GlobalIndexer ("btree", "bitmap") over one column, row i given relative row id i. Encode, and
+// query: a predicate evaluated by the release's GlobalIndexEvaluator over the indexer's reader of the file (a
+// global index is read through predicates, not back into its values). Compiled only against releases that have
 // global indexes and found by the testee by name; the writer's write(key, rowId) is reached by reflection
 // because its interface moved between 1.4 and 2.0.
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.fs.PositionOutputStream;
 import org.apache.paimon.fs.local.LocalFileIO;
+import org.apache.paimon.globalindex.GlobalIndexEvaluator;
+import org.apache.paimon.globalindex.GlobalIndexIOMeta;
+import org.apache.paimon.globalindex.GlobalIndexReader;
+import org.apache.paimon.globalindex.GlobalIndexResult;
 import org.apache.paimon.globalindex.GlobalIndexWriter;
 import org.apache.paimon.globalindex.GlobalIndexer;
 import org.apache.paimon.globalindex.ResultEntry;
+import org.apache.paimon.globalindex.io.GlobalIndexFileReader;
 import org.apache.paimon.globalindex.io.GlobalIndexFileWriter;
 import org.apache.paimon.options.Options;
+import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
+import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypeJsonParser;
+import org.apache.paimon.types.RowType;
 
 import java.io.File;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.Comparator;
 import java.util.List;
 
@@ -98,6 +113,51 @@ public final class GlobalIndexes {
                 throw new IllegalStateException("the writer wrote " + written.size() + " index files, not one");
             }
             return Files.readAllBytes(new File(dir, written.get(0).fileName()).toPath());
+        } finally {
+            Testee.deleteTree(dir);
+        }
+    }
+
+    /**
+     * The answer of this release's GlobalIndexEvaluator to `predicate` over one index file of `kind` on the one
+     * column of `rowType`: "remain" (no index answer), or the relative rows that may match. `meta` is the
+     * entry's _INDEX_META (SortedIndexFileMeta; null for none), as the scan hands it to the reader.
+     */
+    public static void query(String kind, RowType rowType, Predicate predicate, byte[] data, byte[] meta,
+            ObjectNode reply) throws Exception {
+        String identifier = kind.equals("btree-global-index") ? "btree" : "bitmap";
+        File dir = Files.createTempDirectory("testee-global-query").toFile();
+        try {
+            File file = new File(dir, "query.index");
+            Files.write(file.toPath(), data);
+            LocalFileIO io = LocalFileIO.create();
+            GlobalIndexIOMeta ioMeta = new GlobalIndexIOMeta(new Path(file.getPath()), data.length, meta);
+            GlobalIndexer indexer = GlobalIndexer.create(identifier, rowType.getFields().get(0), new Options());
+            GlobalIndexFileReader files = m -> io.newInputStream(m.filePath());
+            List<GlobalIndexIOMeta> metas = Collections.singletonList(ioMeta);
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            Optional<GlobalIndexResult> result;
+            try {
+                // 2.0 reads on an executor; 1.4 has no such argument
+                GlobalIndexReader reader = (GlobalIndexReader) Reflection.invoke(indexer, "createReader",
+                        new Object[] {files, metas, pool}, new Object[] {files, metas});
+                try (GlobalIndexEvaluator evaluator = new GlobalIndexEvaluator(rowType,
+                        id -> Collections.singletonList(reader))) {
+                    result = evaluator.evaluate(predicate);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            if (!result.isPresent()) {
+                reply.put("result", "remain");
+                return;
+            }
+            reply.put("result", "rows");
+            ArrayNode rows = reply.putArray("rows");
+            Iterator<Long> it = result.get().results().iterator();
+            while (it.hasNext()) {
+                rows.add(it.next());
+            }
         } finally {
             Testee.deleteTree(dir);
         }
