@@ -99,10 +99,11 @@ seq:
     -report-as: index
     size: 0
     valid:
-      expr: index.uncompressed_sizes.values.size == num_blocks and index.row_starts.values.size == num_blocks
+      expr: index.uncompressed_sizes.values.size >= num_blocks and index.row_starts.values.size >= num_blocks
     doc: |
-      Zero-width; the three arrays list the same blocks (Java takes the
-      number of blocks from the first and indexes the others by it).
+      Zero-width; the other two arrays list every block (Java takes the
+      number of blocks from the first and indexes the others by it; entries
+      past it are never read: ROW_FILE_INDEX_EXTRA, a should of the codec).
   - id: total_check
     -code: ROW_FILE_BAD_ROW_COUNT
     -report-as: footer
@@ -351,7 +352,7 @@ types:
   var_bytes:
     seq:
       - id: len_data
-        type: var_len_int(5)
+        type: block_var_int
       - id: length_check
         -code: ROW_FILE_BAD_LENGTH
         -report-as: len_data
@@ -361,12 +362,43 @@ types:
         doc: Zero-width; Java allocates the length it reads.
       - id: data
         size: len_data.value
+  block_var_int:
+    doc: |
+      A row's varint as Java's BlockInput.readVarInt reads it: 7 bits per
+      byte, least significant group first, up to the first byte without the
+      high bit, however many (Java's int shift wraps at 32 bits, so groups
+      past the fifth land on low bits again). Java's writer uses at most 5
+      bytes; more is ROW_FILE_VARINT_OVERLONG, a should of the codec. The
+      block index's array lengths are not read this way (var_len_int).
+    seq:
+      - id: groups
+        type: 'block_var_int_group(_index, _index == 0 ? 0 : groups[_index - 1].acc)'
+        repeat: until
+        repeat-until: not _.has_next
+    instances:
+      value:
+        value: '(groups.last.acc >> 31) == 0 ? groups.last.acc : groups.last.acc - 0x100000000'
+        doc: The int Java gets (negative when bit 31 ends up set).
+  block_var_int_group:
+    params:
+      - id: idx
+        type: u4
+      - id: prev
+        type: u8
+    seq:
+      - id: b
+        type: u1
+    instances:
+      has_next:
+        value: (b & 0x80) != 0
+      acc:
+        value: (prev | ((b & 0x7f) << ((7 * idx) % 32))) & 0xffffffff
   timestamp_nanos:
     seq:
       - id: millis
         type: s8
       - id: nano_of_milli
-        type: var_len_int(5)
+        type: block_var_int
       - id: nanos_check
         -code: ROW_FILE_BAD_NANOS
         -report-as: nano_of_milli

@@ -120,7 +120,7 @@ class RowFile(KaitaiStruct):
             raise kaitaistruct.ValidationExprError(self.index_range_check, self._io, u"/seq/3")
         self.counts_check = self._io.read_bytes(0)
         _ = self.counts_check
-        if not  ((len(self.index.uncompressed_sizes.values) == self.num_blocks) and (len(self.index.row_starts.values) == self.num_blocks)) :
+        if not  ((len(self.index.uncompressed_sizes.values) >= self.num_blocks) and (len(self.index.row_starts.values) >= self.num_blocks)) :
             raise kaitaistruct.ValidationExprError(self.counts_check, self._io, u"/seq/4")
         self.total_check = self._io.read_bytes(0)
         _ = self.total_check
@@ -341,6 +341,81 @@ class RowFile(KaitaiStruct):
             return getattr(self, '_m_row_start', None)
 
 
+    class BlockVarInt(KaitaiStruct):
+        """A row's varint as Java's BlockInput.readVarInt reads it: 7 bits per
+        byte, least significant group first, up to the first byte without the
+        high bit, however many (Java's int shift wraps at 32 bits, so groups
+        past the fifth land on low bits again). Java's writer uses at most 5
+        bytes; more is ROW_FILE_VARINT_OVERLONG, a should of the codec. The
+        block index's array lengths are not read this way (var_len_int).
+        """
+        def __init__(self, _io, _parent=None, _root=None):
+            super(RowFile.BlockVarInt, self).__init__(_io)
+            self._parent = _parent
+            self._root = _root
+            self._read()
+
+        def _read(self):
+            self.groups = []
+            i = 0
+            while True:
+                _ = RowFile.BlockVarIntGroup(i, (0 if i == 0 else self.groups[i - 1].acc), self._io, self, self._root)
+                self.groups.append(_)
+                if (not (_.has_next)):
+                    break
+                i += 1
+
+
+        def _fetch_instances(self):
+            pass
+            for i in range(len(self.groups)):
+                pass
+                self.groups[i]._fetch_instances()
+
+
+        @property
+        def value(self):
+            """The int Java gets (negative when bit 31 ends up set)."""
+            if hasattr(self, '_m_value'):
+                return self._m_value
+
+            self._m_value = (self.groups[-1].acc if self.groups[-1].acc >> 31 == 0 else self.groups[-1].acc - 4294967296)
+            return getattr(self, '_m_value', None)
+
+
+    class BlockVarIntGroup(KaitaiStruct):
+        def __init__(self, idx, prev, _io, _parent=None, _root=None):
+            super(RowFile.BlockVarIntGroup, self).__init__(_io)
+            self._parent = _parent
+            self._root = _root
+            self.idx = idx
+            self.prev = prev
+            self._read()
+
+        def _read(self):
+            self.b = self._io.read_u1()
+
+
+        def _fetch_instances(self):
+            pass
+
+        @property
+        def acc(self):
+            if hasattr(self, '_m_acc'):
+                return self._m_acc
+
+            self._m_acc = (self.prev | (self.b & 127) << (7 * self.idx) % 32) & 4294967295
+            return getattr(self, '_m_acc', None)
+
+        @property
+        def has_next(self):
+            if hasattr(self, '_m_has_next'):
+                return self._m_has_next
+
+            self._m_has_next = self.b & 128 != 0
+            return getattr(self, '_m_has_next', None)
+
+
     class DeltaArray(KaitaiStruct):
         """DeltaVarintCompressor; value i is the sum of the first i + 1 ZigZag varints."""
         def __init__(self, _io, _parent=None, _root=None):
@@ -556,7 +631,7 @@ class RowFile(KaitaiStruct):
 
         def _read(self):
             self.millis = self._io.read_s8le()
-            self.nano_of_milli = var_len_int.VarLenInt(5, self._io)
+            self.nano_of_milli = RowFile.BlockVarInt(self._io, self, self._root)
             self.nanos_check = self._io.read_bytes(0)
             _ = self.nanos_check
             if not  ((self.nano_of_milli.value >= 0) and (self.nano_of_milli.value <= 999999)) :
@@ -576,7 +651,7 @@ class RowFile(KaitaiStruct):
             self._read()
 
         def _read(self):
-            self.len_data = var_len_int.VarLenInt(5, self._io)
+            self.len_data = RowFile.BlockVarInt(self._io, self, self._root)
             self.length_check = self._io.read_bytes(0)
             _ = self.length_check
             if not self.len_data.value >= 0:

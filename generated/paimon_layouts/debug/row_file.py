@@ -132,7 +132,7 @@ class RowFile(KaitaiStruct):
         self.counts_check = self._io.read_bytes(0)
         self._debug['counts_check']['end'] = self._io.pos()
         _ = self.counts_check
-        if not  ((len(self.index.uncompressed_sizes.values) == self.num_blocks) and (len(self.index.row_starts.values) == self.num_blocks)) :
+        if not  ((len(self.index.uncompressed_sizes.values) >= self.num_blocks) and (len(self.index.row_starts.values) >= self.num_blocks)) :
             raise kaitaistruct.ValidationExprError(self.counts_check, self._io, u"/seq/4")
         self._debug['total_check']['start'] = self._io.pos()
         self.total_check = self._io.read_bytes(0)
@@ -406,6 +406,94 @@ class RowFile(KaitaiStruct):
             return getattr(self, '_m_row_start', None)
 
 
+    class BlockVarInt(KaitaiStruct):
+        """A row's varint as Java's BlockInput.readVarInt reads it: 7 bits per
+        byte, least significant group first, up to the first byte without the
+        high bit, however many (Java's int shift wraps at 32 bits, so groups
+        past the fifth land on low bits again). Java's writer uses at most 5
+        bytes; more is ROW_FILE_VARINT_OVERLONG, a should of the codec. The
+        block index's array lengths are not read this way (var_len_int).
+        """
+        SEQ_FIELDS = ["groups"]
+        def __init__(self, _io, _parent=None, _root=None):
+            super(RowFile.BlockVarInt, self).__init__(_io)
+            self._parent = _parent
+            self._root = _root
+            self._debug = collections.defaultdict(dict)
+
+        def _read(self):
+            self._debug['groups']['start'] = self._io.pos()
+            self._debug['groups']['arr'] = []
+            self.groups = []
+            i = 0
+            while True:
+                self._debug['groups']['arr'].append({'start': self._io.pos()})
+                _t_groups = RowFile.BlockVarIntGroup(i, (0 if i == 0 else self.groups[i - 1].acc), self._io, self, self._root)
+                try:
+                    _t_groups._read()
+                finally:
+                    _ = _t_groups
+                    self.groups.append(_)
+                self._debug['groups']['arr'][len(self.groups) - 1]['end'] = self._io.pos()
+                if (not (_.has_next)):
+                    break
+                i += 1
+            self._debug['groups']['end'] = self._io.pos()
+
+
+        def _fetch_instances(self):
+            pass
+            for i in range(len(self.groups)):
+                pass
+                self.groups[i]._fetch_instances()
+
+
+        @property
+        def value(self):
+            """The int Java gets (negative when bit 31 ends up set)."""
+            if hasattr(self, '_m_value'):
+                return self._m_value
+
+            self._m_value = (self.groups[-1].acc if self.groups[-1].acc >> 31 == 0 else self.groups[-1].acc - 4294967296)
+            return getattr(self, '_m_value', None)
+
+
+    class BlockVarIntGroup(KaitaiStruct):
+        SEQ_FIELDS = ["b"]
+        def __init__(self, idx, prev, _io, _parent=None, _root=None):
+            super(RowFile.BlockVarIntGroup, self).__init__(_io)
+            self._parent = _parent
+            self._root = _root
+            self.idx = idx
+            self.prev = prev
+            self._debug = collections.defaultdict(dict)
+
+        def _read(self):
+            self._debug['b']['start'] = self._io.pos()
+            self.b = self._io.read_u1()
+            self._debug['b']['end'] = self._io.pos()
+
+
+        def _fetch_instances(self):
+            pass
+
+        @property
+        def acc(self):
+            if hasattr(self, '_m_acc'):
+                return self._m_acc
+
+            self._m_acc = (self.prev | (self.b & 127) << (7 * self.idx) % 32) & 4294967295
+            return getattr(self, '_m_acc', None)
+
+        @property
+        def has_next(self):
+            if hasattr(self, '_m_has_next'):
+                return self._m_has_next
+
+            self._m_has_next = self.b & 128 != 0
+            return getattr(self, '_m_has_next', None)
+
+
     class DeltaArray(KaitaiStruct):
         """DeltaVarintCompressor; value i is the sum of the first i + 1 ZigZag varints."""
         SEQ_FIELDS = ["len_values", "length_check", "deltas"]
@@ -675,7 +763,7 @@ class RowFile(KaitaiStruct):
             self.millis = self._io.read_s8le()
             self._debug['millis']['end'] = self._io.pos()
             self._debug['nano_of_milli']['start'] = self._io.pos()
-            self.nano_of_milli = var_len_int.VarLenInt(5, self._io)
+            self.nano_of_milli = RowFile.BlockVarInt(self._io, self, self._root)
             self.nano_of_milli._read()
             self._debug['nano_of_milli']['end'] = self._io.pos()
             self._debug['nanos_check']['start'] = self._io.pos()
@@ -701,7 +789,7 @@ class RowFile(KaitaiStruct):
 
         def _read(self):
             self._debug['len_data']['start'] = self._io.pos()
-            self.len_data = var_len_int.VarLenInt(5, self._io)
+            self.len_data = RowFile.BlockVarInt(self._io, self, self._root)
             self.len_data._read()
             self._debug['len_data']['end'] = self._io.pos()
             self._debug['length_check']['start'] = self._io.pos()

@@ -276,9 +276,26 @@ class _Cursor:
                 return acc - (1 << 32) if acc >> 31 else acc
         raise self.fault("VARINT_MALFORMED", f"{where}.groups", start, "the varint does not end within 5 bytes")
 
-    def var_bytes(self, where: str) -> bytes:
+    def block_var_int(self, where: str, soft: list[LayoutError]) -> int:
+        """A row's varint as Java's BlockInput.readVarInt reads it: bytes until one without the high bit, however
+        many, each group shifted by 7 more bits (Java's int shift wraps at 32), the value Java's int. More than
+        the 5 bytes Java's writer uses is a should (ROW_FILE_VARINT_OVERLONG): Java reads it, run on 2.0.0."""
+        acc, start = 0, self.pos
+        i = 0
+        while True:
+            b = self.take(1, f"{where}.groups[{i}].b")[0]
+            acc = (acc | ((b & 0x7F) << ((7 * i) % 32))) & 0xFFFF_FFFF
+            i += 1
+            if not b & 0x80:
+                break
+        if i > 5:
+            msg = f"a varint of {i} bytes: Java's writer uses at most 5, its reader takes any"
+            soft.append(self.fault("ROW_FILE_VARINT_OVERLONG", f"{where}.groups", start, msg))
+        return acc - (1 << 32) if acc >> 31 else acc
+
+    def var_bytes(self, where: str, soft: list[LayoutError]) -> bytes:
         start = self.pos
-        n = self.var_int(f"{where}.len_data")
+        n = self.block_var_int(f"{where}.len_data", soft)
         if n < 0:
             raise self.fault("ROW_FILE_BAD_LENGTH", f"{where}.len_data", start, f"length {n}")
         return self.take(n, f"{where}.data")
@@ -292,7 +309,7 @@ def _read(cur: _Cursor, t: RowFieldType, where: str, soft: list[LayoutError]) ->
         if kind == INT64:
             return (millis, 0)
         start = cur.pos
-        nanos = cur.var_int(f"{where}.nano_of_milli")
+        nanos = cur.block_var_int(f"{where}.nano_of_milli", soft)
         if not 0 <= nanos <= 999_999:
             msg = f"nanosecond of the millisecond {nanos}: Timestamp refuses values outside 0..999999"
             raise cur.fault("ROW_FILE_BAD_NANOS", f"{where}.nano_of_milli", start, msg)
@@ -300,14 +317,14 @@ def _read(cur: _Cursor, t: RowFieldType, where: str, soft: list[LayoutError]) ->
     if t.root == "DECIMAL":
         if kind == INT64:
             return (struct.unpack("<q", cur.take(8, where))[0], t.atomic.precision, t.atomic.scale)
-        raw = cur.var_bytes(where)
+        raw = cur.var_bytes(where, soft)
         budget.reserve(len(raw), "a DECIMAL value")
         return (int.from_bytes(raw, "big", signed=True) if raw else 0, t.atomic.precision, t.atomic.scale)
     if kind in _STRUCT:
         (v,) = struct.unpack(_STRUCT[kind], cur.take(struct.calcsize(_STRUCT[kind]), where))
         return v != 0 if kind == BOOLEAN else v
     if kind == BYTES:
-        raw = cur.var_bytes(where)
+        raw = cur.var_bytes(where, soft)
         if t.atomic is not None and t.atomic.is_string:
             try:
                 return raw.decode("utf-8")
@@ -319,13 +336,13 @@ def _read(cur: _Cursor, t: RowFieldType, where: str, soft: list[LayoutError]) ->
                 return raw.decode("utf-8", errors="replace")
         return raw
     if kind == VARIANT:
-        return (cur.var_bytes(f"{where}.value"), cur.var_bytes(f"{where}.metadata"))
+        return (cur.var_bytes(f"{where}.value", soft), cur.var_bytes(f"{where}.metadata", soft))
     return _read_nested(cur, t, where, soft)
 
 
 def _read_nested(cur: _Cursor, t: RowFieldType, where: str, soft: list[LayoutError]) -> Any:
     if t.root == "VECTOR":
-        n = _count(cur, where)
+        n = _count(cur, where, soft)
         return [_read(cur, t.children[0], f"{where}.elements[{i}]", soft) for i in range(n)]
     if t.root == "ARRAY":
         return _read_array(cur, t.children[0], where, soft)
@@ -342,10 +359,10 @@ def _read_nested(cur: _Cursor, t: RowFieldType, where: str, soft: list[LayoutErr
     raise cur.fault("ROW_FILE_UNSUPPORTED_TYPE", where, cur.pos, f"Java's row format cannot read {t}")
 
 
-def _count(cur: _Cursor, where: str, bits: bool = False) -> int:
+def _count(cur: _Cursor, where: str, soft: list[LayoutError], bits: bool = False) -> int:
     """An element count, checked against the bytes left (each element takes a byte, or a bitmap bit)."""
     start = cur.pos
-    n = cur.var_int(f"{where}.num_elements")
+    n = cur.block_var_int(f"{where}.num_elements", soft)
     if n < 0 or (((n + 7) // 8) if bits else n) > cur.end - cur.pos:
         raise cur.fault(
             "ROW_FILE_BAD_LENGTH", f"{where}.num_elements", start, f"{n} elements, {cur.end - cur.pos} bytes left"
@@ -354,7 +371,7 @@ def _count(cur: _Cursor, where: str, bits: bool = False) -> int:
 
 
 def _read_array(cur: _Cursor, element: RowFieldType, where: str, soft: list[LayoutError]) -> list[Any]:
-    n = _count(cur, where, bits=True)
+    n = _count(cur, where, soft, bits=True)
     bits = cur.take((n + 7) // 8, f"{where}.null_bits")
     return [
         None if bits[i // 8] >> (i % 8) & 1 else _read(cur, element, f"{where}.elements[{i}]", soft) for i in range(n)
@@ -404,10 +421,13 @@ def load(data: bytes, types: Sequence[RowFieldType] | None) -> RowFile:
         raise _bad("ROW_FILE_BAD_INDEX_RANGE", "footer", at, msg)
     budget.reserve(64 * len_index, f"the {len_index}-byte block index of a row file")
     compressed, uncompressed, starts = _index(data[ofs_index : ofs_index + len_index], ofs_index)
-    if not len(uncompressed) == len(starts) == len(compressed):
-        msg = f"{len(compressed)} compressed sizes, {len(uncompressed)} uncompressed sizes, {len(starts)} row starts"
-        raise _bad("ROW_FILE_INDEX_MISMATCH", "index", ofs_index, msg)
+    counts = f"{len(compressed)} compressed sizes, {len(uncompressed)} uncompressed sizes, {len(starts)} row starts"
+    if len(uncompressed) < len(compressed) or len(starts) < len(compressed):
+        raise _bad("ROW_FILE_INDEX_MISMATCH", "index", ofs_index, f"{counts}: Java indexes each by the block")
     out = RowFile(num_rows, num_blocks, ofs_index, len_index, reserved, [])
+    if len(uncompressed) > len(compressed) or len(starts) > len(compressed):
+        msg = f"{counts}: Java reads one of each per compressed size and never the rest (run: 2.0.0)"
+        out.soft.append(_bad("ROW_FILE_INDEX_EXTRA", "index", ofs_index, msg))
     pos = rows_before = 0
     for i in range(len(compressed)):
         block = Block(pos, compressed[i], uncompressed[i], starts[i])

@@ -25,9 +25,18 @@ KIND = "row-file"
 READERS = between("2.0")  # RowFileFormat arrived in 2.0.0 (apache/paimon#7934)
 # Bytes Java's reader never looks at, or reads without failing: a writer fault, not a failed read.
 UNREAD_BY_JAVA = frozenset(
-    {"ROW_FILE_RESERVED", "ROW_FILE_BLOCK_COUNT", "ROW_FILE_BLOCK_GAP", "ROW_FILE_ROW_GAP", "ROW_FILE_BAD_UTF8"}
+    {
+        "ROW_FILE_RESERVED",
+        "ROW_FILE_BLOCK_COUNT",
+        "ROW_FILE_BLOCK_GAP",
+        "ROW_FILE_ROW_GAP",
+        "ROW_FILE_BAD_UTF8",
+        "ROW_FILE_INDEX_EXTRA",
+        "ROW_FILE_VARINT_OVERLONG",
+    }
 )
-CODEC_ONLY = frozenset({"ROW_FILE_ROW_GAP", "ROW_FILE_BAD_UTF8"})  # what Kaitai cannot say
+# what Kaitai cannot say
+CODEC_ONLY = frozenset({"ROW_FILE_ROW_GAP", "ROW_FILE_BAD_UTF8", "ROW_FILE_INDEX_EXTRA", "ROW_FILE_VARINT_OVERLONG"})
 MAX_ZSTD_LEVEL = 22
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 # The window log of the frame a zstd stream (no pledged size, as zstd-jni's ZstdOutputStream) states at each

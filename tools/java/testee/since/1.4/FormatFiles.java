@@ -9,6 +9,7 @@ import org.apache.paimon.fs.PositionOutputStream;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.types.RowType;
+import org.apache.paimon.utils.RoaringBitmap32;
 
 import java.io.File;
 import java.nio.file.Files;
@@ -41,11 +42,19 @@ final class FormatFiles {
     /** Each row the format's reader returns from the bytes, read as `type` (a row is valid during the call only:
      * readers reuse their row objects). */
     static void read(FileFormat format, RowType type, byte[] data, Consumer<InternalRow> each) throws Exception {
+        read(format, type, data, null, each);
+    }
+
+    /** The rows the format's reader returns for the row positions of `selection` (null: every row), as a read
+     * with deletion vectors or row ranges hands them to the reader (FormatReaderContext's selection). */
+    static void read(FileFormat format, RowType type, byte[] data, RoaringBitmap32 selection,
+            Consumer<InternalRow> each) throws Exception {
         File dir = Files.createTempDirectory("testee-format").toFile();
         try {
             File file = new File(dir, "data");
             Files.write(file.toPath(), data);
-            FormatReaderContext context = new FormatReaderContext(LocalFileIO.create(), new Path(file.getPath()), data.length);
+            FormatReaderContext context = new FormatReaderContext(LocalFileIO.create(), new Path(file.getPath()),
+                    data.length, selection);
             try (RecordReader<InternalRow> reader = format.createReaderFactory(type, type, Collections.emptyList())
                     .createReader(context)) {
                 reader.forEachRemaining(each);
