@@ -13,7 +13,15 @@ from typing import Any
 
 import pytest
 
-from support import adversarial, global_index_experiments, java_matrix, packaging, testees, type_matrix
+from support import (
+    adversarial,
+    global_index_experiments,
+    java_matrix,
+    nested_blob_tables,
+    packaging,
+    testees,
+    type_matrix,
+)
 from support.environment import ROOT
 
 _scratch: list[Path] = []  # folders outside the run's temporary tree, removed with a passing run
@@ -71,6 +79,11 @@ def global_index_java_job(factory: pytest.TempPathFactory) -> dict[str, dict]:
     return global_index_experiments.run(factory)
 
 
+def nested_blob_java_job(factory: pytest.TempPathFactory) -> dict[str, dict]:
+    """The nested-BLOB tables Java 2.0.0 writes, read by each release (support/nested_blob_tables.py)."""
+    return nested_blob_tables.run(factory)
+
+
 def main_job(_factory: pytest.TempPathFactory | None = None) -> subprocess.CompletedProcess:
     """`paimon-conform` with no command (the main job: sample files and table, Spark pipeline, the corpus)."""
     return subprocess.run([sys.executable, "-m", "paimon_conform.cli"], capture_output=True, text=True, cwd=ROOT)
@@ -84,6 +97,7 @@ JOBS: dict[str, tuple[str, Callable[[pytest.TempPathFactory], Any]]] = {
     "test_timestamp_zones_java.py": ("java-zones", java_zones_job),
     "test_testee_reference.py": ("testee-reference", reference_testees_job),
     "test_global_index_java.py": ("global-index-java", global_index_java_job),
+    "test_blob_nested_java.py": ("nested-blob-java", nested_blob_java_job),
     "test_packaging.py": ("packaging", packaging_job),
     "test_cli.py": ("main-job", main_job),
     "test_adversarial.py": ("adversarial", adversarial_job),

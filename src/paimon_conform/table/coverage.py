@@ -47,7 +47,12 @@ ROWS = (
     Row("row tracking: `_ROW_ID` / `_SEQUENCE_NUMBER` columns, row-id ranges (`nextRowId` not)", "1.3", "—", "part"),
     Row("data evolution: files of `_WRITE_COLS`, row-id ranges as the reader merges them", "1.3", "must"),
     Row("BLOB columns: `.blob` files (layout `blob_file`); the type is unknown to Java before 1.4", "1.4", "must"),
-    Row("ARRAY<BLOB> / MAP<K, BLOB> columns: each row's element framing and map keys (layout `blob_file`)", "2.0"),
+    Row(
+        "ARRAY<BLOB> / MAP<K, BLOB> columns: each row's element framing and map keys (layout `blob_file`); "
+        "1.4 reads no nested BLOB",
+        "2.0",
+        "must",
+    ),
     Row(
         "managed BLOB storage (primary-key tables): `.managed.blob` packs, `.blobref` sidecars named, not read",
         "2.0",

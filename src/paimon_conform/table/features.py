@@ -106,26 +106,40 @@ PRE_BLOB = between(None, "1.3")
 
 
 def blob_type_unknown(schema: TableSchema) -> list[Finding]:
-    """A BLOB column (in any nesting): a must for the releases whose type parser does not know BLOB."""
+    """A BLOB column (in any nesting): a must for the releases whose type parser does not know BLOB; a BLOB inside
+    an ARRAY or MAP (2.0) also for 1.4, whose `.blob` reader takes top-level BLOB columns only (run: Java 1.4.2
+    fails every read of the ARRAY<BLOB> and MAP<INT, BLOB> tables Java 2.0.0 wrote, 'Read type of a blob format
+    does not contain any blob field')."""
     out = []
     for name in sorted(blob_columns(schema)):
-        msg = (
-            f"column {name} is of type {str(schema.unreadable_types[name])[:80]}: Java before 1.4.0 cannot parse "
-            "the BLOB type and cannot open the table"
-        )
-        out.append(
-            Finding(
-                "SCHEMA_TYPE_UNKNOWN_TO_READER",
-                "must",
-                f"fields.{name}",
-                None,
-                msg,
-                schema.file,
-                java_releases=PRE_BLOB,
-                otherwise=None,
+        raw = str(schema.unreadable_types[name])[:80]
+        msg = f"column {name} is of type {raw}: Java before 1.4.0 cannot parse the BLOB type and cannot open the table"
+        out.append(_unknown_type(name, msg, schema, PRE_BLOB))
+        element = blob_element_type(schema, name)
+        if element is None or element.kind != "blob":
+            msg = (
+                f"column {name} is of type {raw}: Java 1.4 reads BLOB values from .blob files only for top-level BLOB "
+                "columns and fails every read of the table ('Read type of a blob format does not contain any blob "
+                "field'); nested BLOBs are Java 2.0's"
             )
-        )
+            out.append(_unknown_type(name, msg, schema, NESTED_BLOB_UNREAD))
     return out
+
+
+NESTED_BLOB_UNREAD = ("1.4",)
+
+
+def _unknown_type(name: str, msg: str, schema: TableSchema, releases: tuple[str, ...]) -> Finding:
+    return Finding(
+        "SCHEMA_TYPE_UNKNOWN_TO_READER",
+        "must",
+        f"fields.{name}",
+        None,
+        msg,
+        schema.file,
+        java_releases=releases,
+        otherwise=None,
+    )
 
 
 # data-file formats Java writes that the kit does not read (FileFormatFactory identifiers up to 2.0.0)

@@ -39,7 +39,8 @@
 // latest snapshot.
 // "compact" of a bucket-unaware append table runs AppendCompactCoordinator's tasks (1.x), as the
 // compaction job does.
-// Values of BLOB columns (1.4 on) are hex, written as Blob.fromData and read back with toData.
+// Values of BLOB columns (1.4 on) are hex, written as Blob.fromData and read back with toData. A field's type may be
+// the schema's JSON form (nested types: ARRAY, MAP); an ARRAY value is a list, a MAP value a list of [key, value].
 // With "catch_errors" a case that throws (at create, a step or the read-back) gets a report
 // with the stage and the exception ("error") instead of ending the run; a case with
 // "fallbacks" (a list of {"options"?, "steps"?} replacing the case's) is first tried again in
@@ -61,6 +62,7 @@ import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalArray;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.disk.IOManager;
@@ -264,6 +266,22 @@ public class TableGoldenWriter {
             return Class.forName("org.apache.paimon.data.Blob").getMethod("fromData", byte[].class)
                     .invoke(null, (Object) Testee.unhex(v.asText()));
         }
+        if (type instanceof org.apache.paimon.types.ArrayType) {
+            DataType element = ((org.apache.paimon.types.ArrayType) type).getElementType();
+            Object[] elements = new Object[v.size()];
+            for (int i = 0; i < elements.length; i++) {
+                elements[i] = value(element, v.get(i));
+            }
+            return new org.apache.paimon.data.GenericArray(elements);
+        }
+        if (type instanceof org.apache.paimon.types.MapType) {
+            org.apache.paimon.types.MapType map = (org.apache.paimon.types.MapType) type;
+            Map<Object, Object> entries = new LinkedHashMap<>();
+            for (JsonNode e : v) { // [[key, value], ...]
+                entries.put(value(map.getKeyType(), e.get(0)), value(map.getValueType(), e.get(1)));
+            }
+            return new org.apache.paimon.data.GenericMap(entries);
+        }
         switch (type.getTypeRoot()) {
             case BOOLEAN: return v.asBoolean();
             case TINYINT: return (byte) v.asInt();
@@ -294,6 +312,29 @@ public class TableGoldenWriter {
                 target.add(Testee.hex((byte[]) v.getClass().getMethod("toData").invoke(v)));
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException(e);
+            }
+            return;
+        }
+        if (type instanceof org.apache.paimon.types.ArrayType) {
+            DataType element = ((org.apache.paimon.types.ArrayType) type).getElementType();
+            org.apache.paimon.data.InternalArray array = (org.apache.paimon.data.InternalArray) v;
+            ArrayNode out = target.addArray();
+            InternalArray.ElementGetter getter = InternalArray.createElementGetter(element);
+            for (int i = 0; i < array.size(); i++) {
+                put(out, element, getter.getElementOrNull(array, i));
+            }
+            return;
+        }
+        if (type instanceof org.apache.paimon.types.MapType) {
+            org.apache.paimon.types.MapType mapType = (org.apache.paimon.types.MapType) type;
+            org.apache.paimon.data.InternalMap map = (org.apache.paimon.data.InternalMap) v;
+            ArrayNode out = target.addArray();
+            InternalArray.ElementGetter keys = InternalArray.createElementGetter(mapType.getKeyType());
+            InternalArray.ElementGetter values = InternalArray.createElementGetter(mapType.getValueType());
+            for (int i = 0; i < map.size(); i++) {
+                ArrayNode entry = out.addArray();
+                put(entry, mapType.getKeyType(), keys.getElementOrNull(map.keyArray(), i));
+                put(entry, mapType.getValueType(), values.getElementOrNull(map.valueArray(), i));
             }
             return;
         }
@@ -553,7 +594,9 @@ public class TableGoldenWriter {
     static ObjectNode writeCase(JsonNode c, File dir, File tmp, String[] stage) throws Exception {
         Schema.Builder builder = Schema.newBuilder();
         for (JsonNode f : c.get("fields")) {
-            builder.column(f.get("name").asText(), DataTypeJsonParser.parseAtomicTypeSQLString(f.get("type").asText()));
+            builder.column(f.get("name").asText(), f.get("type").isObject()
+                        ? DataTypeJsonParser.parseDataType(f.get("type")) // a nested type in the schema's JSON form
+                        : DataTypeJsonParser.parseAtomicTypeSQLString(f.get("type").asText()));
         }
         builder.primaryKey(strings(c.get("primary_keys")));
         builder.partitionKeys(strings(c.get("partition_keys")));
