@@ -154,11 +154,10 @@ class PaimonDataSource(DataSource):
 
 def arrow_schema(schema) -> pa.Schema:
     """The Arrow schema Spark sees for a table schema (a BLOB column as binary: the data the reader reads)."""
-    from paimon_conform.layouts.blob_file.elements import BLOB
-    from paimon_conform.table.features import blob_columns, blob_element_type
+    from paimon_conform.table.features import plain_blob_columns
     from paimon_conform.table.write.files import arrow_type
 
-    blobs = {c for c in blob_columns(schema) if blob_element_type(schema, c) == BLOB}
+    blobs = plain_blob_columns(schema)
     return pa.schema(
         [
             pa.field(f.name, pa.binary() if f.name in blobs else arrow_type(f.type), nullable=f.nullable)

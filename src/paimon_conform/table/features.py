@@ -191,6 +191,11 @@ def blob_columns(schema: TableSchema) -> set[str]:
     }
 
 
+def plain_blob_columns(schema: TableSchema) -> set[str]:
+    """The top-level BLOB columns (not ARRAY<BLOB> or MAP<K, BLOB>): their rows read as the data of one value."""
+    return {c for c in blob_columns(schema) if (e := blob_element_type(schema, c)) is not None and e.kind == "blob"}
+
+
 def blob_element_type(schema: TableSchema, column: str) -> ElementType | None:
     """How a BLOB column's `.blob` files frame its rows (BLOB, ARRAY<BLOB>, MAP<K, BLOB>); None for a column that
     is not one Java writes into `.blob` files (BlobType.isBlobFileField)."""

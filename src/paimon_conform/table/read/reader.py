@@ -54,7 +54,7 @@ def logical_rows(schema: TableSchema, rows: pa.Table) -> list[list]:
     from paimon_conform.table import features
 
     df = data_files.DataFile("parquet", [], rows)
-    blobs = features.blob_columns(schema)
+    blobs = features.plain_blob_columns(schema)
     columns = []
     for f in schema.fields:
         t: DataType = f.type
