@@ -24,7 +24,6 @@ from paimon_conform.core.errors import LayoutError, UsageError
 from paimon_conform.layouts.blob_file import codec as blob_codec
 from paimon_conform.layouts.blob_file.elements import BLOB
 from paimon_conform.table import features
-from paimon_conform.table.paths import contained
 from paimon_conform.table.read import data_files, evolution
 from paimon_conform.table.schema import Schemas, TableSchema
 
@@ -72,9 +71,7 @@ def _columns_of(f, written: TableSchema) -> list:
 
 def _blob_values(root: Path, relative: str, rows: int) -> list[bytes | None]:
     """The values of a `.blob` file of a plain BLOB column, `rows` of them."""
-    path = contained(root, relative)
-    if not path.is_file():
-        raise UsageError(f"{root}: {relative}, a live data file, is missing; not read")
+    path = data_files.live_file(root, relative)
     size = path.stat().st_size
     budget.reserve(size, f"the blob file {relative}")
     data = path.read_bytes()
@@ -108,9 +105,7 @@ def read_group(root: Path, schema: TableSchema, schemas: Schemas, group: list, r
     source: dict[int, tuple] = {}  # current field id -> (file, its column name, its column's type)
     current = {fld.id for fld in schema.fields}
     for f in data:
-        written = schema if f.schema_id is None else schemas.get(f.schema_id)
-        if written is None:
-            raise UsageError(f"{root}: {f.relative} names schema {f.schema_id}, which has no schema file; not read")
+        written = data_files.written_schema(root, schema, schemas, f.relative, f.schema_id)
         for c in _columns_of(f, written):
             if c.id in current:
                 source.setdefault(c.id, (f, c.name, c.type))

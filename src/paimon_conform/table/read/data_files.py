@@ -25,8 +25,9 @@ from paimon_conform.formats.columns import (
 )
 from paimon_conform.formats.exact_ns import is_exact_ns
 from paimon_conform.table import table_layout as tl
+from paimon_conform.table.paths import contained
 from paimon_conform.table.read import avro_rows
-from paimon_conform.table.schema import TableSchema
+from paimon_conform.table.schema import Schemas, TableSchema
 
 # Storage families: a data file column matches the schema type when both fall in one family.
 FAMILY = {
@@ -80,6 +81,23 @@ class DataFile:
         """The same file without its rows (what stays known of a window once the next is read)."""
         empty = pa.Table.from_batches([], schema=self.table.schema)  # Schema.empty_table() imports pandas
         return DataFile(self.format, self.columns, empty, self.parquet_metadata)
+
+
+def live_file(root: Path, relative: str) -> Path:
+    """The path of a live data (or .blob) file the manifests name; UsageError when it is missing."""
+    path = contained(root, relative)
+    if not path.is_file():
+        raise UsageError(f"{root}: {relative}, a live data file, is missing; not read")
+    return path
+
+
+def written_schema(root: Path, schema: TableSchema, schemas: Schemas, relative: str, schema_id: int | None):
+    """The schema a data file was written with (the table's when it names none); UsageError when it names a
+    schema without a schema file."""
+    written = schema if schema_id is None else schemas.get(schema_id)
+    if written is None:
+        raise UsageError(f"{root}: {relative} names schema {schema_id}, which has no schema file; not read")
+    return written
 
 
 def arrow_family(t: pa.DataType) -> str | None:

@@ -31,7 +31,7 @@ from paimon_conform.layouts.file_index import query
 from paimon_conform.table import features
 from paimon_conform.table import table_layout as tl
 from paimon_conform.table.chain import load_chain
-from paimon_conform.table.paths import contained, inside, is_file, plain_name
+from paimon_conform.table.paths import inside, is_file, plain_name
 from paimon_conform.table.read import data_evolution, data_files, evolution
 from paimon_conform.table.read.index_files import load_index_files, replaced_data_file
 from paimon_conform.table.schema import Schemas, TableSchema, bucket_rule, read_schema, schema_ids
@@ -314,10 +314,7 @@ def plan(
 
 
 def _file_rows(root: Path, f: SplitFile, columns: list[str]) -> pa.Table:
-    path = contained(root, f.relative)
-    if not path.is_file():
-        raise UsageError(f"{root}: {f.relative}, a live data file, is missing; not read")
-    table = data_files.read_columns(path, columns)
+    table = data_files.read_columns(data_files.live_file(root, f.relative), columns)
     if f.deleted is not None and len(f.deleted):
         if int(f.deleted.max()) >= table.num_rows:
             raise UsageError(
@@ -359,9 +356,7 @@ def read_split(root: str | Path, schema: TableSchema, split: Split, schemas: Sch
     system = [seq, kind] if split.merge else []
     parts = []
     for f in split.files:
-        written = schema if f.schema_id is None else schemas.get(f.schema_id)
-        if written is None:
-            raise UsageError(f"{root}: {f.relative} names schema {f.schema_id}, which has no schema file; not read")
+        written = data_files.written_schema(root, schema, schemas, f.relative, f.schema_id)
         rows = _file_rows(root, f, evolution.source_columns(schema, written) + system)
         parts.append(_partition_from_row(evolution.evolve(rows, schema, written, system), schema, split))
     if not parts:
