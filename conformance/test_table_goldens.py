@@ -15,6 +15,7 @@ import pytest
 from support.environment import ROOT
 
 from paimon_conform.core.types import parse_type, to_internal
+from paimon_conform.golden import judged_for
 from paimon_conform.table import table_layout as tl
 from paimon_conform.table.schema import data_file_fields, read_schema
 from paimon_conform.table.validate.table import TableStats, validate_table
@@ -81,18 +82,12 @@ def test_each_feature_table_comes_from_the_first_release_with_the_feature_and_fr
             assert meta["name"] == name
 
 
-def writer_line(meta: dict) -> str:
-    """The release line that wrote a golden table (the 1.0-SNAPSHOT jar predates 1.0.0 and reads like 0.9)."""
-    version = meta["provenance"]["paimon_version"]
-    return "0.9" if version == "1.0-SNAPSHOT" else ".".join(version.split(".")[:2])
-
-
 @pytest.mark.parametrize("sidecar", SIDECARS, ids=IDS)
 def test_java_table_is_clean(sidecar):
     """Clean for the release that wrote it (what other releases make of it: test_testee_reference)."""
     root, meta = load(sidecar)
     stats = TableStats()
-    results = validate_table(root, stats=stats, java_version=writer_line(meta))
+    results = validate_table(root, stats=stats, java_version=judged_for(sidecar))
     assert all(r.unusable is None for r in results)
     found = {f.code for r in results for f in r.findings}
     assert found <= ALLOWED_WARNINGS.get((sidecar.parent.name, sidecar.stem), set())

@@ -115,14 +115,27 @@ def check_sequence(path: Path, root: Path) -> FileResult:
     return result
 
 
+def judged_for(sidecar: Path) -> str:
+    """The release line a golden table is judged for: the Java that wrote it (the 1.0-SNAPSHOT jar predates 1.0.0
+    and reads like 0.9), else the newest."""
+    from paimon_conform.core.java_releases import NEWEST
+
+    _, writer = provenance(sidecar)
+    if not writer.startswith("Java "):
+        return NEWEST
+    version = writer[5:]
+    return "0.9" if version == "1.0-SNAPSHOT" else ".".join(version.split(".")[:2])
+
+
 def check_table(sidecar: Path, root: Path) -> FileResult:
-    """Validate one golden table directory; its must and should findings are failures."""
+    """Validate one golden table directory, judged for the release that wrote it (what other releases make of
+    it is the testees' business); its must and should findings are failures."""
     from paimon_conform.table.validate.table import validate_table
 
     table = sidecar.with_suffix("")
     rel = str(table.relative_to(root))
     result = FileResult(rel, "table")
-    for r in validate_table(table):
+    for r in validate_table(table, java_version=judged_for(sidecar)):
         if r.unusable is not None:
             return FileResult(rel, "table", unusable=f"{r.file}: {r.unusable}")
         result.findings.extend(f for f in r.findings if f.severity != "warning")
