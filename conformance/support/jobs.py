@@ -84,6 +84,13 @@ def nested_blob_java_job(factory: pytest.TempPathFactory) -> dict[str, dict]:
     return nested_blob_tables.run(factory)
 
 
+def kit_testee_job(_factory: pytest.TempPathFactory | None = None) -> subprocess.CompletedProcess:
+    """`paimon-conform testee --report json` with the kit as the testee, over every golden case."""
+    command = [sys.executable, "-m", "paimon_conform.cli", "testee", "--report", "json", "--"]
+    command += [sys.executable, "-m", "paimon_conform.testee.kit"]
+    return subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+
+
 def main_job(_factory: pytest.TempPathFactory | None = None) -> subprocess.CompletedProcess:
     """`paimon-conform` with no command (the main job: sample files and table, Spark pipeline, the corpus)."""
     return subprocess.run([sys.executable, "-m", "paimon_conform.cli"], capture_output=True, text=True, cwd=ROOT)
@@ -98,6 +105,7 @@ JOBS: dict[str, tuple[str, Callable[[pytest.TempPathFactory], Any]]] = {
     "test_testee_reference.py": ("testee-reference", reference_testees_job),
     "test_global_index_java.py": ("global-index-java", global_index_java_job),
     "test_blob_nested_java.py": ("nested-blob-java", nested_blob_java_job),
+    "test_testee.py": ("kit-testee", kit_testee_job),
     "test_packaging.py": ("packaging", packaging_job),
     "test_cli.py": ("main-job", main_job),
     "test_adversarial.py": ("adversarial", adversarial_job),
