@@ -193,6 +193,16 @@ types:
         valid:
           expr: len_values.value >= 0 and len_values.value <= _io.size - _io.pos
         doc: Zero-width; the array's bytes lie inside the index.
+      - id: canonical_check
+        -code: ROW_FILE_BAD_INDEX_VARINT
+        -report-as: len_values
+        size: 0
+        valid:
+          expr: 'len_values.groups.size == (len_values.value < 0x80 ? 1 : (len_values.value < 0x4000 ? 2 : (len_values.value < 0x200000 ? 3 : (len_values.value < 0x10000000 ? 4 : 5))))'
+        doc: |
+          Zero-width; the length takes the bytes its value needs: Java
+          (RowBlockIndex.readFrom) steps over varIntSize(value) bytes, not over
+          the ones it read, and reads any others as the array.
       - id: deltas
         size: len_values.value
         type: delta_varint_list

@@ -430,6 +430,10 @@ class RowFile(KaitaiStruct):
             _ = self.length_check
             if not  ((self.len_values.value >= 0) and (self.len_values.value <= self._io.size() - self._io.pos())) :
                 raise kaitaistruct.ValidationExprError(self.length_check, self._io, u"/types/delta_array/seq/1")
+            self.canonical_check = self._io.read_bytes(0)
+            _ = self.canonical_check
+            if not len(self.len_values.groups) == (1 if self.len_values.value < 128 else (2 if self.len_values.value < 16384 else (3 if self.len_values.value < 2097152 else (4 if self.len_values.value < 268435456 else 5)))):
+                raise kaitaistruct.ValidationExprError(self.canonical_check, self._io, u"/types/delta_array/seq/2")
             self._raw_deltas = self._io.read_bytes(self.len_values.value)
             _io__raw_deltas = KaitaiStream(BytesIO(self._raw_deltas))
             self.deltas = delta_varint_list.DeltaVarintList(_io__raw_deltas)

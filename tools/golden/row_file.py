@@ -25,6 +25,16 @@ NESTED: list[Any] = [
 ]
 
 
+def _overlong_first_length(content: bytes) -> bytes:
+    """The block index of one block of this content, its first array's length written in 5 varint bytes."""
+    from paimon_conform.layouts.row_file import codec
+
+    stored = codec.zstd_stream(content, codec.DEFAULT_ZSTD_LEVEL)
+    first, *rest = (codec.delta_array(a) for a in ([len(stored)], [len(content)], [0]))
+    assert first[0] < 0x80
+    return bytes([first[0] | 0x80, 0x80, 0x80, 0x80, 0x00]) + first[1:] + b"".join(rest)
+
+
 def _case(types: list[Any], rows: list[list[Any]], **options: int) -> dict[str, Any]:
     fields = [{"name": f"f{i}", "type": t} for i, t in enumerate(types)]
     return {"case_format": 1, "kind": "row-file", "version": 1, "fields": fields, **options, "rows": rows}
@@ -141,6 +151,12 @@ def _rejects(folder: Path) -> None:
             codec.assemble([good], index=b"\x0a" + b"\xff" * 10),
             "VARINT_OVERFLOW",
             "10 continued bytes",
+        ),
+        (
+            "index-length-overlong",
+            codec.assemble([good], index=_overlong_first_length(good)),
+            "ROW_FILE_BAD_INDEX_VARINT",
+            "the first array's length in 5 varint bytes",
         ),
         (
             "arrays-of-different-lengths",

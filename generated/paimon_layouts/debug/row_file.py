@@ -496,7 +496,7 @@ class RowFile(KaitaiStruct):
 
     class DeltaArray(KaitaiStruct):
         """DeltaVarintCompressor; value i is the sum of the first i + 1 ZigZag varints."""
-        SEQ_FIELDS = ["len_values", "length_check", "deltas"]
+        SEQ_FIELDS = ["len_values", "length_check", "canonical_check", "deltas"]
         def __init__(self, _io, _parent=None, _root=None):
             super(RowFile.DeltaArray, self).__init__(_io)
             self._parent = _parent
@@ -514,6 +514,12 @@ class RowFile(KaitaiStruct):
             _ = self.length_check
             if not  ((self.len_values.value >= 0) and (self.len_values.value <= self._io.size() - self._io.pos())) :
                 raise kaitaistruct.ValidationExprError(self.length_check, self._io, u"/types/delta_array/seq/1")
+            self._debug['canonical_check']['start'] = self._io.pos()
+            self.canonical_check = self._io.read_bytes(0)
+            self._debug['canonical_check']['end'] = self._io.pos()
+            _ = self.canonical_check
+            if not len(self.len_values.groups) == (1 if self.len_values.value < 128 else (2 if self.len_values.value < 16384 else (3 if self.len_values.value < 2097152 else (4 if self.len_values.value < 268435456 else 5)))):
+                raise kaitaistruct.ValidationExprError(self.canonical_check, self._io, u"/types/delta_array/seq/2")
             self._debug['deltas']['start'] = self._io.pos()
             self._raw_deltas = self._io.read_bytes(self.len_values.value)
             _io__raw_deltas = KaitaiStream(BytesIO(self._raw_deltas))
