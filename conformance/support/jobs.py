@@ -15,6 +15,7 @@ import pytest
 
 from support import (
     adversarial,
+    damaged_goldens,
     global_index_experiments,
     java_matrix,
     nested_blob_tables,
@@ -91,6 +92,11 @@ def kit_testee_job(_factory: pytest.TempPathFactory | None = None) -> subprocess
     return subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
 
 
+def damaged_goldens_job(factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The damaged-golden sweep of test_tracebacks.py, in a child process (support/damaged_goldens.py)."""
+    return damaged_goldens.run_child(factory.mktemp("damaged-goldens"))
+
+
 def main_job(_factory: pytest.TempPathFactory | None = None) -> subprocess.CompletedProcess:
     """`paimon-conform` with no command (the main job: sample files and table, Spark pipeline, the corpus)."""
     return subprocess.run([sys.executable, "-m", "paimon_conform.cli"], capture_output=True, text=True, cwd=ROOT)
@@ -106,6 +112,7 @@ JOBS: dict[str, tuple[str, Callable[[pytest.TempPathFactory], Any]]] = {
     "test_global_index_java.py": ("global-index-java", global_index_java_job),
     "test_blob_nested_java.py": ("nested-blob-java", nested_blob_java_job),
     "test_testee.py": ("kit-testee", kit_testee_job),
+    "test_tracebacks.py": ("damaged-goldens", damaged_goldens_job),
     "test_packaging.py": ("packaging", packaging_job),
     "test_cli.py": ("main-job", main_job),
     "test_adversarial.py": ("adversarial", adversarial_job),
