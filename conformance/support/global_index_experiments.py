@@ -11,10 +11,11 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
+from paimon_conform.layouts import global_index_query
 from paimon_conform.layouts.bitmap_global_index import codec as bgix
 from paimon_conform.layouts.bitmap_index import codec as bitmap
 from paimon_conform.layouts.btree_global_index import codec as btree
-from paimon_conform.layouts.sorted_index import index_meta, key_bytes, order, read_index_meta, read_key
+from paimon_conform.layouts.sorted_index import index_meta, read_index_meta
 from paimon_conform.table.metadata import read_records
 from paimon_conform.table.schema import read_schema
 from support import testees
@@ -83,15 +84,16 @@ def _rebuild(change: Callable[[list], list]) -> Callable[[Path], None]:
         [entry] = _entries(root)
         g = entry["_GLOBAL_INDEX"]
         rows = change(_column_by_row_id(root)[g["_ROW_RANGE_START"] : g["_ROW_RANGE_END"] + 1])
+        meta = None
         if entry["_INDEX_TYPE"] == "btree":
             data = btree.encode(t, rows)
+            meta = global_index_query.file_meta("btree-global-index", data, t)
         elif g["_INDEX_META"] is None:
             data = bitmap.build(t, rows, version=2)
         else:
             data = bgix.encode(t, rows)
+            meta = global_index_query.file_meta("bitmap-global-index", data, t)
         (root / "index" / entry["_FILE_NAME"]).write_bytes(data)
-        keys = sorted((key_bytes(t, v) for v in rows if v is not None), key=lambda k: order(t)(read_key(t, k)))
-        meta = None if g["_INDEX_META"] is None else index_meta(keys[0], keys[-1], None in rows)
 
         def follow(r: dict) -> dict:
             r["_FILE_SIZE"] = len(data)

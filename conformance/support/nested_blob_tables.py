@@ -49,7 +49,6 @@ def run(factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
     for release in READERS:
         with testees.opened(f"java-{release}") as s:
             for table in out.values():
-                request = {"op": "read-table", "kind": "table", "path": str(table["root"])}
-                request["fields"] = [{"name": "id", "type": "INT"}]
+                request = testees.read_request(table["root"], [{"name": "id", "type": "INT"}])
                 table["reads"][release] = s.exchange(request, "read_table_reply")
     return out

@@ -118,13 +118,13 @@ def check_sequence(path: Path, root: Path) -> FileResult:
 def judged_for(sidecar: Path) -> str:
     """The release line a golden table is judged for: the Java that wrote it (the 1.0-SNAPSHOT jar predates 1.0.0
     and reads like 0.9), else the newest."""
-    from paimon_conform.core.java_releases import NEWEST
+    from paimon_conform.core.java_releases import NEWEST, release
 
     _, writer = provenance(sidecar)
     if not writer.startswith("Java "):
         return NEWEST
     version = writer[5:]
-    return "0.9" if version == "1.0-SNAPSHOT" else ".".join(version.split(".")[:2])
+    return "0.9" if version == "1.0-SNAPSHOT" else release(version)
 
 
 def check_table(sidecar: Path, root: Path) -> FileResult:

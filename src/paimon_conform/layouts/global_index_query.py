@@ -24,8 +24,8 @@ KINDS = ("btree-global-index", "bitmap-global-index")
 MAX_ROW = 2**32 - 1  # the query results are 32-bit row sets
 
 
-def _entries(kind: str, data: bytes) -> tuple[list[bytes], list[Iterable[int]], BitMap64]:
-    """(keys in file order, each key's rows, the null rows) of a global-index file."""
+def key_rows(kind: str, data: bytes) -> tuple[list[bytes], list[Iterable[int]], BitMap64]:
+    """(keys in file order, each key's rows, the null rows) of a BTree or BGIX global-index file."""
     if kind == "btree-global-index":
         tree = btree_codec.read(data)
         return tree.keys, tree.rows, tree.null_rows
@@ -42,7 +42,7 @@ def _rows(rows: Iterable[int]) -> BitMap:
 
 def file_meta(kind: str, data: bytes, t: DataType) -> bytes:
     """The file's `_INDEX_META` as Java's writer records it (first and last key, whether there are nulls)."""
-    keys, _, nulls = _entries(kind, data)
+    keys, _, nulls = key_rows(kind, data)
     sort = order(t)
     ordered = sorted(keys, key=lambda k: sort(read_key(t, k)))
     return index_meta(ordered[0] if ordered else None, ordered[-1] if ordered else None, bool(nulls))
@@ -50,7 +50,7 @@ def file_meta(kind: str, data: bytes, t: DataType) -> bytes:
 
 def reader(kind: str, data: bytes, t: DataType) -> Callable[[str, list[Any]], BitMap]:
     """The leaf answers of one file: op and internal literal values -> the rows that match."""
-    keys, rows, nulls = _entries(kind, data)
+    keys, rows, nulls = key_rows(kind, data)
     sort = order(t)
     try:
         entries = [(sort(read_key(t, k)), _rows(r)) for k, r in zip(keys, rows, strict=True)]

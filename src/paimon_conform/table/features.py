@@ -111,12 +111,12 @@ def blob_type_unknown(schema: TableSchema) -> list[Finding]:
     fails every read of the ARRAY<BLOB> and MAP<INT, BLOB> tables Java 2.0.0 wrote, 'Read type of a blob format
     does not contain any blob field')."""
     out = []
+    plain = plain_blob_columns(schema)
     for name in sorted(blob_columns(schema)):
         raw = str(schema.unreadable_types[name])[:80]
         msg = f"column {name} is of type {raw}: Java before 1.4.0 cannot parse the BLOB type and cannot open the table"
         out.append(_unknown_type(name, msg, schema, PRE_BLOB))
-        element = blob_element_type(schema, name)
-        if element is None or element.kind != "blob":
+        if name not in plain:
             msg = (
                 f"column {name} is of type {raw}: Java 1.4 reads BLOB values from .blob files only for top-level BLOB "
                 "columns and fails every read of the table ('Read type of a blob format does not contain any blob "

@@ -333,22 +333,26 @@ public class Testee {
 
     /** Whether this release's testee has the layout `kind` of FEATURES. */
     static boolean declared(String kind) {
-        for (String[] f : FEATURES) {
-            if (f[0].equals(kind) && feature(f[1]) != null && feature(f[3]) != null) {
-                return true;
-            }
-        }
-        return false;
+        return featureClass(kind) != null;
     }
 
     /** The feature class of a kind this release's testee has; IllegalArgumentException otherwise. */
     static Class<?> featureOf(String kind) {
+        Class<?> c = featureClass(kind);
+        if (c == null) {
+            throw new IllegalArgumentException("kind " + kind + " is not declared");
+        }
+        return c;
+    }
+
+    /** The class under since/ of a layout of FEATURES this release has, or null. */
+    private static Class<?> featureClass(String kind) {
         for (String[] f : FEATURES) {
             if (f[0].equals(kind) && feature(f[1]) != null && feature(f[3]) != null) {
                 return feature(f[1]);
             }
         }
-        throw new IllegalArgumentException("kind " + kind + " is not declared");
+        return null;
     }
 
     static byte[] encode(JsonNode c) throws Exception {

@@ -387,11 +387,6 @@ def _read_row(cur: _Cursor, types: Sequence[RowFieldType], where: str, soft: lis
     ]
 
 
-def _var_size(n: int) -> int:
-    """RowBlockIndex.varIntSize: the bytes a non-negative int's varint takes."""
-    return max(1, (n.bit_length() + 6) // 7)
-
-
 def _index(index: bytes, base: int) -> list[list[int]]:
     """RowBlockIndex.readFrom: three length-prefixed delta arrays."""
     arrays, pos = [], 0
@@ -402,9 +397,10 @@ def _index(index: bytes, base: int) -> list[list[int]]:
         if not 0 <= n <= len(index) - cur.pos:
             msg = f"array length {n} with {len(index) - cur.pos} index bytes left"
             raise _bad("ROW_FILE_BAD_INDEX_RANGE", f"index.{name}.len_values", base + pos, msg)
-        if cur.pos - pos != _var_size(n):
+        needed = len(_var_int(n))  # RowBlockIndex.varIntSize: the bytes the writer's varint of the value takes
+        if cur.pos - pos != needed:
             msg = (
-                f"array length {n} in {cur.pos - pos} varint bytes: Java steps over the {_var_size(n)} the value "
+                f"array length {n} in {cur.pos - pos} varint bytes: Java steps over the {needed} the value "
                 "needs (RowBlockIndex.varIntSize) and reads the rest as the array (run: 2.0.0 fails)"
             )
             raise _bad("ROW_FILE_BAD_INDEX_VARINT", f"index.{name}.len_values", base + pos, msg)

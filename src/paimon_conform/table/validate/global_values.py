@@ -22,9 +22,8 @@ from paimon_conform.core import budget
 from paimon_conform.core.errors import LayoutError, PaimonConformError, UsageError
 from paimon_conform.core.findings import Finding
 from paimon_conform.core.types import DataType
-from paimon_conform.layouts.bitmap_global_index import codec as bgix_codec
+from paimon_conform.layouts import global_index_query
 from paimon_conform.layouts.bitmap_index import codec as bitmap
-from paimon_conform.layouts.btree_global_index import codec as btree_codec
 from paimon_conform.layouts.sorted_index import key_bytes
 from paimon_conform.table import features
 from paimon_conform.table.chain import LiveFile
@@ -44,15 +43,13 @@ def _decode(data: bytes, e: IndexManifestEntry, t: DataType) -> tuple[dict[int, 
     """The relative row -> key map of a global-index file, and the key of a column value; None when the file
     is of another type or does not decode (its own findings say why)."""
     try:
-        if e.index_type == global_index.BTREE_TYPE:
-            tree = btree_codec.read(data)
-            pairs: Iterable = zip(tree.keys, tree.rows, strict=True)
-            nulls: Iterable[int] = tree.null_rows
+        if e.index_type == global_index.BTREE_TYPE or (
+            e.index_type == global_index.BITMAP_TYPE and global_index.is_bgix(data)
+        ):
+            kind = "btree-global-index" if e.index_type == global_index.BTREE_TYPE else "bitmap-global-index"
+            keys, key_rows, nulls = global_index_query.key_rows(kind, data)
+            pairs: Iterable = zip(keys, key_rows, strict=True)
             keyer: Callable[[Any], Any] = lambda v: key_bytes(t, v)  # noqa: E731
-        elif e.index_type == global_index.BITMAP_TYPE and global_index.is_bgix(data):
-            index = bgix_codec.read(data)
-            pairs, nulls = zip(index.keys, index.bitmaps, strict=True), index.null_rows
-            keyer = lambda v: key_bytes(t, v)  # noqa: E731
         elif e.index_type == global_index.BITMAP_TYPE:
             payload = bitmap.read(data, t)
             pairs, nulls = payload.rows.items(), payload.nulls

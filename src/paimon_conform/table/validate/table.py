@@ -279,7 +279,8 @@ def _prepare(
     index_owner = f"manifest/{chain.latest.index_manifest}" if chain.latest and chain.latest.index_manifest else ""
     bitmap64 = tl.bool_option(schema.options.get("deletion-vectors.bitmap64", False))
     types = global_index.field_types(schema)
-    live_ids = global_index.live_row_ids(lf.entry for lf in chain.live)
+    live_entries = [lf.entry for lf in chain.live]
+    live_ids = global_index.live_row_ids(live_entries)
     check_global = partial(global_index.check_global_file, owner=index_owner, types=types, live=live_ids)
     state = load_index_files(
         root, chain.index_files, index_owner, chain.index_paths, bitmap64, check_global, workers.read_index_files
@@ -287,7 +288,6 @@ def _prepare(
     findings += state.findings + check_older_index_files(root, chain.older_index_files, chain.index_paths)
     findings += features.index_in_data_dir(schema) + features.blob_type_unknown(schema)
     findings += features.recognized(root, files, schema)
-    live_entries = [lf.entry for lf in chain.live]
     findings += features.partition_types(schema) + features.dense_stats(live_entries, schemas)
     findings += features.partial_files(live_entries, schemas)
     findings += check_row_ids(live_entries, schema)
