@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+
 import numpy as np
 from hypothesis import strategies as st
 
@@ -32,12 +34,12 @@ def container_values(draw, key: int) -> list[int]:
     elif shape == "edges":
         lows = set(draw(st.lists(st.sampled_from(EDGE_LOWS), min_size=1)))
     elif shape == "full":
-        lows = set(range(65536))
+        return list(range(base, base + 65536))
     else:  # around the 4096 array limit and the 2 + 4*runs tie
         step = draw(st.sampled_from([1, 2, 3]))
         count = draw(st.sampled_from([4095, 4096, 4097, 3, 4, 5]))
-        lows = set(range(0, count * step, step)) if count * step <= 65536 else set()
-    return sorted(base + v for v in lows)
+        return list(range(base, base + count * step, step)) if count * step <= 65536 else []
+    return (np.sort(np.fromiter(lows, np.int64, len(lows))) + base).tolist()
 
 
 @st.composite
@@ -51,7 +53,8 @@ def positions32(draw, max_value: int = MAX32, max_containers: int = 4) -> list[i
     )
     out: list[int] = []
     for key in sorted(keys):
-        out.extend(v for v in draw(container_values(key)) if v <= max_value)
+        values = draw(container_values(key))  # ascending
+        out.extend(values[: bisect.bisect_right(values, max_value)])
     return out
 
 
@@ -61,7 +64,7 @@ def positions64(draw, max_high: int = 6) -> list[int]:
     highs = draw(st.sets(st.integers(0, max_high), max_size=2))
     out: list[int] = []
     for h in sorted(highs):
-        out.extend((h << 32) | v for v in draw(positions32(max_containers=2)))
+        out.extend((np.asarray(draw(positions32(max_containers=2)), np.uint64) | np.uint64(h << 32)).tolist())
     return out
 
 
