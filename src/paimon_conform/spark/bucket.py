@@ -66,8 +66,9 @@ def _unsigned(steps: _Steps, x):
     return steps.put(F.when(x < 0, x + (MASK + 1)).otherwise(x))
 
 
-def with_bucket(df, columns: list[str], types: list[DataType], buckets: int, name: str):
-    """`df` with a column `name` holding each row's Paimon bucket (DefaultBucketFunction) for the key columns."""
+def with_bucket(df, columns: list[str], types: list[DataType], buckets, name: str):
+    """`df` with a column `name` holding each row's Paimon bucket (DefaultBucketFunction) for the key columns;
+    `buckets` the table's bucket count, or a column holding each row's own."""
     import pyspark.sql.functions as F
 
     steps = _Steps(df, f"__paimon_h{abs(hash(name)) % 10_000}_")
