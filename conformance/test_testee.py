@@ -5,6 +5,7 @@ are held to the protocol's JSON Schema."""
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import xml.etree.ElementTree as ET
@@ -25,10 +26,16 @@ GOLDEN = ROOT / "golden"
 HANG_SECONDS = 10  # a rogue testee that hangs is given up after this; generous for a reply on a loaded machine
 
 
+@functools.cache
+def _golden_cases() -> tuple:
+    """Every golden case, built once for the module (the corpus does not change during a run)."""
+    return tuple(suite.golden_cases(GOLDEN))
+
+
 def _cases(kind: str) -> list:
     """The golden cases of one layout whose requests are all different (the rogue finds a case by its request)."""
     out, seen = [], set()
-    for c in suite.golden_cases(GOLDEN):
+    for c in _golden_cases():
         key = json.dumps(c.request, sort_keys=True)
         if c.kind == kind and key not in seen:
             seen.add(key)
@@ -44,7 +51,7 @@ def test_the_kit_as_a_testee_passes_every_golden_case():
     statuses = {c["status"] for c in doc["cases"]}
     assert statuses == {"passed"}
     ops = {(c["op"], c["kind"]) for c in doc["cases"]}
-    kinds = {c.kind for c in suite.golden_cases(GOLDEN)}
+    kinds = {c.kind for c in _golden_cases()}
     assert {k for _, k in ops} == kinds
     assert len(kinds) >= 15  # every layout of the corpus, both directions
     assert sum(c["id"].startswith("decode:") and "must-reject" in c["id"] for c in doc["cases"]) >= 100
