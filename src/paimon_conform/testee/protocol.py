@@ -37,7 +37,7 @@ def _plainly_valid(items: Any, instance: Any, schema: dict[str, Any]) -> bool:
         return False
     low, high = items.get("minimum"), items.get("maximum")
     if kind is not int or not instance:
-        return True  # the bounds hold only numbers to anything
+        return True  # minimum and maximum constrain numbers only
     return (low is None or min(instance) >= low) and (high is None or max(instance) <= high)
 
 
