@@ -43,10 +43,12 @@ def _decode(data: bytes, e: IndexManifestEntry, t: DataType) -> tuple[dict[int, 
     """The relative row -> key map of a global-index file, and the key of a column value; None when the file
     is of another type or does not decode (its own findings say why)."""
     try:
-        if e.index_type == global_index.BTREE_TYPE or (
-            e.index_type == global_index.BITMAP_TYPE and global_index.is_bgix(data)
-        ):
-            kind = "btree-global-index" if e.index_type == global_index.BTREE_TYPE else "bitmap-global-index"
+        kind = None  # the sorted-key layouts: a BTree file, or a bitmap index in 2.0's BGIX layout
+        if e.index_type == global_index.BTREE_TYPE:
+            kind = "btree-global-index"
+        elif e.index_type == global_index.BITMAP_TYPE and global_index.is_bgix(data):
+            kind = "bitmap-global-index"
+        if kind is not None:
             keys, key_rows, nulls = global_index_query.key_rows(kind, data)
             pairs: Iterable = zip(keys, key_rows, strict=True)
             keyer: Callable[[Any], Any] = lambda v: key_bytes(t, v)  # noqa: E731
