@@ -141,3 +141,25 @@ def test_column_wise_ranges_full_u64_span():
 def test_ranges_round_trip(values):
     arr = np.unique(np.asarray(values, dtype=np.uint64))
     assert roaring.from_ranges(roaring.to_ranges(arr)).tolist() == arr.tolist()
+
+
+@pytest.mark.parametrize(
+    ("ranges", "container", "flagged"),
+    [
+        # 7 values in 3 runs: 14 bytes either way. Java keeps the kind the container had; the Spark connector
+        # 0.9.0 writes this very vector as a run container (test_spark_connector.py, pk_dv)
+        ([[0, 0], [5, 5], [8, 12]], "run", False),
+        ([[0, 0], [5, 5], [8, 12]], "array", False),
+        ([[0, 2]], "run", False),  # 6 bytes either way
+        ([[0, 0], [2, 2], [4, 4]], "run", True),  # 14 bytes as runs, 6 as an array
+        ([[0, 3]], "array", True),  # 8 bytes as an array, 6 as a run
+    ],
+)
+def test_a_tie_between_run_and_array_is_not_a_finding(ranges, container, flagged):
+    cardinality = sum(b - a + 1 for a, b in ranges)
+    case = {"case_format": 1, "kind": "roaring32", "cardinality": cardinality, "ranges": ranges}
+    case["layout"] = {"containers": [container]}
+    data = r32.encode(case)
+    assert r32.inspect(data).get("layout", {}).get("containers", [container]) == [container]
+    codes = [f.code for f in r32.validate(data)]
+    assert codes == (["ROARING_NOT_RUN_OPTIMIZED"] if flagged else [])
