@@ -339,7 +339,7 @@ def _bounds(facts, name, column, t, lo_s, hi_s, owner, path, code) -> list[Findi
                 " before 1582-10-15, where Java's own ORC reader returns values in the Julian calendar while its "
                 "statistics are proleptic Gregorian (Java writes this itself)"
             )
-            out.append(_f(code, "should", owner, f"{path}._{side.upper()}_VALUES", msg))
+            out.append(_f(code, "warning", owner, f"{path}._{side.upper()}_VALUES", msg))  # what Java writes
             continue
         if not both:
             msg += " (the other bound is null, so Java keeps the file; Java would not have written it)"
@@ -358,7 +358,7 @@ def _bounds(facts, name, column, t, lo_s, hi_s, owner, path, code) -> list[Findi
                 " only in Java's order (NaN greatest, -0.0 < 0.0); filters on NaN or -0.0 would skip matching "
                 "rows, but Java's own ORC writer writes such bounds"
             )
-            out.append(_f(code, "should", owner, f"{path}._{side.upper()}_VALUES", msg))
+            out.append(_f(code, "warning", owner, f"{path}._{side.upper()}_VALUES", msg))  # what Java writes
             continue
         msg += "; filters would skip matching rows" + (" (Java's order: NaN greatest, -0.0 < 0.0)" if nan_only else "")
         finding = _f(code, "must", owner, f"{path}._{side.upper()}_VALUES", msg)
