@@ -7,6 +7,7 @@
        .option("primary-key", "dt,id").option("partition", "dt").option("bucket", "4")
        .option("deletion-vectors.enabled", "true").save(path))
     session.read.format("paimon").load(path).where("dt = '2024-01-01'")
+    session.read.format("paimon").option("scan.snapshot-id", "3").load(path)   # time travel
 
 Options are Paimon's own names (`primary-key`, `partition`, `bucket`, `bucket-key`,
 `file.format`, `deletion-vectors.enabled`, `file-index.<kind>.columns`, `rowkind.field`, ...);
@@ -131,6 +132,25 @@ def _path(options: dict[str, str]) -> str:
     return path
 
 
+SNAPSHOT_OPTION = "scan.snapshot-id"  # time travel, Java's option name
+
+
+def _snapshot(options: dict[str, str]) -> int | None:
+    """The snapshot a read asks for (`scan.snapshot-id`), None for the latest; UsageError when not a snapshot id."""
+    text = options.get(SNAPSHOT_OPTION)
+    if text is None:
+        return None
+    if not text.isdigit() or not 0 < int(text) < 1 << 63:
+        raise UsageError(f"format('paimon'): {SNAPSHOT_OPTION} must be a snapshot id (1, 2, ...), not {text!r}")
+    return int(text)
+
+
+def _table_schema(path: str, snapshot: int | None):
+    """The schema a read uses: the newest, or the one the snapshot it travels to names."""
+    root = Path(path)
+    return read_schema(root) if snapshot is None else read_schema(root, scan.snapshot_schema(root, snapshot))
+
+
 class PaimonDataSource(DataSource):
     """`format("paimon")`: a Paimon table directory, read and written with the kit's layouts."""
 
@@ -141,12 +161,14 @@ class PaimonDataSource(DataSource):
     def schema(self) -> StructType:
         from pyspark.sql.pandas.types import from_arrow_schema
 
-        path = _path(_options(self.options))
+        options = _options(self.options)
+        path = _path(options)
         with checking(path, "schema"):
-            return from_arrow_schema(arrow_schema(read_schema(Path(path))))
+            return from_arrow_schema(arrow_schema(_table_schema(path, _snapshot(options))))
 
     def reader(self, schema: StructType) -> DataSourceReader:
-        return PaimonReader(_path(_options(self.options)), schema)
+        options = _options(self.options)
+        return PaimonReader(_path(options), schema, _snapshot(options))
 
     def writer(self, schema: StructType, overwrite: bool) -> DataSourceArrowWriter:
         return PaimonWriter(_options(self.options), schema, overwrite)
@@ -325,10 +347,10 @@ def _as_spark_columns(rows: pa.Table, target: pa.Schema) -> pa.Table:
 class PaimonReader(DataSourceReader):
     """Plans splits on the driver (pruned by the pushed filters); each task reads one split."""
 
-    def __init__(self, path: str, schema: StructType) -> None:
-        self.path, self.spark_schema = path, schema
+    def __init__(self, path: str, schema: StructType, snapshot: int | None = None) -> None:
+        self.path, self.spark_schema, self.snapshot = path, schema, snapshot
         with checking(path, "schema"):
-            self.table = read_schema(Path(path))  # read once on the driver, pickled to the tasks
+            self.table = _table_schema(path, snapshot)  # read once on the driver, pickled to the tasks
         self.leaves: list[query.Leaf] = []
 
     def pushFilters(self, filters: list) -> Iterator:
@@ -341,7 +363,7 @@ class PaimonReader(DataSourceReader):
 
     def partitions(self) -> list[InputPartition]:
         with checking(self.path, "plan"):
-            _, splits, _ = scan.plan(self.path, self.leaves)
+            _, splits, _ = scan.plan(self.path, self.leaves, snapshot=self.snapshot)
         return [InputPartition(s) for s in splits] or [InputPartition(None)]
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:

@@ -89,13 +89,27 @@ def _records(root: Path, name: str) -> list[dict]:
         raise UsageError(f"{root}: manifest/{name}: {p.message}") from None
 
 
-def latest_state(root: Path, schema: TableSchema, meta: str = "") -> TableState:
+def _ranges(ids: list[int]) -> str:
+    """`1-3, 7` for snapshot ids 1, 2, 3, 7; `none` for none."""
+    runs: list[list[int]] = []
+    for i in ids:
+        if runs and runs[-1][-1] == i - 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs) or "none"
+
+
+def latest_state(root: Path, schema: TableSchema, meta: str = "", snapshot: int | None = None) -> TableState:
     """The latest snapshot's live files and index files (UsageError when metadata is unusable); of the branch
-    whose snapshot/ is at `meta` ('branch/branch-<name>/') when given."""
+    whose snapshot/ is at `meta` ('branch/branch-<name>/') when given; of snapshot `snapshot` (time travel) when
+    given (UsageError when the table has no such snapshot)."""
     ids = snapshot_ids(root, meta)
+    if snapshot is not None and snapshot not in ids:
+        raise UsageError(f"{root}: no {meta}snapshot {snapshot} (snapshots: {_ranges(ids)})")
     if not ids:
         return TableState(None)
-    rel = f"{meta}snapshot/snapshot-{ids[-1]}"
+    rel = f"{meta}snapshot/snapshot-{ids[-1] if snapshot is None else snapshot}"
     try:
         snap = read_snapshot(contained(root, rel))
         lists = []

@@ -22,10 +22,10 @@ from paimon_conform.table.schema import Schemas, TableSchema
 
 
 def read_latest(
-    root: str | Path, leaves: list[query.Leaf] | None = None, branch: str | None = None
+    root: str | Path, leaves: list[query.Leaf] | None = None, branch: str | None = None, snapshot: int | None = None
 ) -> tuple[TableSchema, pa.Table]:
     """(schema, rows) of the latest snapshot: the table's columns in schema order; of branch `branch`
-    (branch/branch-<name>/) when given.
+    (branch/branch-<name>/) when given; of snapshot `snapshot` (time travel, in the schema it names) when given.
 
     Refuses a table whose metadata has must-level problems; `leaves` prune as in scan.plan
     (rows of surviving splits are returned unfiltered).
@@ -34,13 +34,16 @@ def read_latest(
     with checking(str(root)):
         if branch is not None and (not branch or "/" in branch or branch in (".", "..")):
             raise UsageError(f"{root}: {branch!r} is not a branch name")
-        return _read_latest(root, leaves, "" if branch is None else f"branch/branch-{branch}/")
+        return _read_latest(root, leaves, "" if branch is None else f"branch/branch-{branch}/", snapshot)
 
 
-def _read_latest(root: Path, leaves: list[query.Leaf] | None, meta: str) -> tuple[TableSchema, pa.Table]:
+def _read_latest(
+    root: Path, leaves: list[query.Leaf] | None, meta: str, snapshot: int | None
+) -> tuple[TableSchema, pa.Table]:
     if not snapshot_ids(root, meta):
         raise UsageError(f"{root}: no {meta}snapshot to read")
-    schema, splits, _ = scan.plan(root, leaves, meta)  # the snapshot chain checked as the Spark source checks it
+    # the snapshot chain checked as the Spark source checks it
+    schema, splits, _ = scan.plan(root, leaves, meta, snapshot)
     schemas = Schemas(root, schema, meta)
     parts = [scan.read_split(root, schema, s, schemas) for s in splits]
     if not parts:

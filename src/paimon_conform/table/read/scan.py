@@ -1,9 +1,9 @@
 """Plan and read a table's latest snapshot as Java's batch scan does, in splits a Spark task can read.
 
 A split is one bucket of a primary-key table without deletion vectors (its files are merged
-by key: the row with the highest sequence number wins, retractions dropped), or one data
-file otherwise (its deletion vector applied). With deletion vectors, level-0 files are not
-yet compacted and Java's batch scan skips them; so does this one.
+by key as the table's merge engine merges them: read/merge.py), or one data file otherwise
+(its deletion vector applied). With deletion vectors (and with the first-row engine), level-0
+files are not yet compacted and Java's batch scan skips them; so does this one.
 
 Filters are a conjunction of `query.Leaf` predicates. They prune partitions (on the
 partition values), fixed buckets (when every bucket-key column is pinned by `=` or `IN`),
@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from paimon_conform.core.errors import LayoutError, UsageError
 from paimon_conform.formats import columns as datafile
@@ -30,9 +29,10 @@ from paimon_conform.layouts.binary_row import bucketing
 from paimon_conform.layouts.file_index import query
 from paimon_conform.table import features
 from paimon_conform.table import table_layout as tl
-from paimon_conform.table.chain import load_chain
-from paimon_conform.table.paths import inside, is_file, plain_name
-from paimon_conform.table.read import data_evolution, data_files, evolution
+from paimon_conform.table.chain import load_chain, snapshot_ids
+from paimon_conform.table.metadata import MetadataProblem, read_snapshot
+from paimon_conform.table.paths import contained, inside, is_file, plain_name
+from paimon_conform.table.read import data_evolution, data_files, evolution, merge
 from paimon_conform.table.read.index_files import load_index_files, replaced_data_file
 from paimon_conform.table.schema import Schemas, TableSchema, bucket_rule, read_schema, schema_ids
 from paimon_conform.table.state import Placer, TableState, latest_state
@@ -223,28 +223,43 @@ def _index_paths(state: TableState, placer: Placer) -> dict[str, str]:
     return {e.file_name: f"{placer.index_folder(e)}/{e.file_name}" for e in state.index_files}
 
 
-def checked_state(root: Path, schema: TableSchema, meta: str = "") -> TableState:
-    """The latest snapshot's state, after the checks every reader makes (the reader, the Spark source, the
-    writer's base): the snapshot chain as the validator follows it, refused (UsageError) at its first
-    must-level problem. The latest snapshot is the highest snapshot-N in snapshot/ whatever it is; one that
-    cannot be read or leads outside the table is an error, never a fall-back to an older one."""
+def checked_state(root: Path, schema: TableSchema, meta: str = "", snapshot: int | None = None) -> TableState:
+    """The latest snapshot's state (snapshot `snapshot`'s when given), after the checks every reader makes (the
+    reader, the Spark source, the writer's base): the snapshot chain as the validator follows it, refused
+    (UsageError) at its first must-level problem. The latest snapshot is the highest snapshot-N in snapshot/
+    whatever it is; one that cannot be read or leads outside the table is an error, never a fall-back to an
+    older one."""
     chain = load_chain(root, schema, schema_ids(root, meta), meta)
     problems = [f for f in chain.findings if f.severity == "must"]
     if problems:
         raise UsageError(f"{root}: cannot read: {problems[0].line()}")
-    return latest_state(root, schema, meta)
+    return latest_state(root, schema, meta, snapshot)
+
+
+def snapshot_schema(root: Path, snapshot: int, meta: str = "") -> int:
+    """The schema id snapshot `snapshot` names (UsageError when there is no such snapshot or it cannot be read)."""
+    if snapshot not in snapshot_ids(root, meta):
+        raise UsageError(f"{root}: no {meta}snapshot {snapshot} to read")
+    rel = f"{meta}snapshot/snapshot-{snapshot}"
+    try:
+        return read_snapshot(contained(root, rel)).schema_id
+    except MetadataProblem as p:
+        raise UsageError(f"{root}: {rel}: {p.path}: {p.message}") from None
 
 
 def plan(
-    root: str | Path, leaves: list[query.Leaf] | None = None, meta: str = ""
+    root: str | Path, leaves: list[query.Leaf] | None = None, meta: str = "", snapshot: int | None = None
 ) -> tuple[TableSchema, list[Split], ScanStats]:
     """The splits of the latest snapshot that may hold rows matching `leaves` (UsageError for a table whose
     metadata has must-level problems: checked_state); of the branch at `meta` ('branch/branch-<name>/', whose
-    snapshots name the table's own manifests and files) when given."""
+    snapshots name the table's own manifests and files) when given; of snapshot `snapshot` (time travel, read
+    with the schema that snapshot names, as Java's scan.snapshot-id reads) when given."""
     root = Path(root)
     schema = read_schema(root, meta=meta)
+    if snapshot is not None:
+        schema = read_schema(root, snapshot_schema(root, snapshot, meta), meta)
     schemas = Schemas(root, schema, meta)
-    state = checked_state(root, schema, meta)
+    state = checked_state(root, schema, meta, snapshot)
     stats = ScanStats()
     if state.snapshot is None:
         return schema, [], stats
@@ -252,6 +267,8 @@ def plan(
     placer = Placer(schema)
     pk, dv = bool(schema.primary_keys), schema.deletion_vectors
     by_row_id = not pk and features.Features.of(schema).data_evolution
+    how = merge.engine(schema) if pk and not dv else None  # refused here when the kit cannot merge its rows
+    skip_level0 = dv or (how is not None and how.skips_level0)
     vectors = _checked_vectors(root, state, placer)
     wanted_buckets = _buckets(leaves, schema)
     groups: dict[tuple[bytes, int], list[SplitFile]] = {}
@@ -272,7 +289,7 @@ def plan(
             continue
         f = e.file
         placer.data_path(root, e)  # refuses a name that leads outside the table
-        if dv and f.level == 0:
+        if skip_level0 and f.level == 0:
             continue
         folder = placer.folder(e.partition, e.bucket)
         vec = vectors.get(key, {}).get(f.file_name)
@@ -325,14 +342,6 @@ def _file_rows(root: Path, f: SplitFile, columns: list[str]) -> pa.Table:
     return table
 
 
-def merge_rows(rows: pa.Table, keys: list[str], seq: str, kind: str) -> pa.Table:
-    """Deduplicate merge: per key the row with the highest sequence number; retractions dropped."""
-    latest = rows.group_by(keys).aggregate([(seq, "max")]).rename_columns([*keys, seq])
-    winners = rows.join(latest, keys=[*keys, seq], join_type="inner")
-    retract = pa.array([tl.row_kind_byte("-U"), tl.row_kind_byte("-D")], winners.schema.field(kind).type)
-    return winners.filter(pc.invert(pc.is_in(winners.column(kind), value_set=retract)))
-
-
 def _row_ids(root: Path, f: Any) -> data_evolution.RowIds:
     """A data-evolution file's row ids and columns (UsageError when it has no `_FIRST_ROW_ID`)."""
     if f.first_row_id is None:
@@ -363,7 +372,7 @@ def read_split(root: str | Path, schema: TableSchema, split: Split, schemas: Sch
         return empty(schema)
     rows = datafile.concat_exact(parts)
     if split.merge:
-        rows = merge_rows(rows, schema.primary_keys, seq, kind)
+        rows = merge.merge(rows, schema.primary_keys, seq, kind, merge.engine(schema))
     return rows.select(names)
 
 
