@@ -68,3 +68,17 @@ def test_the_readme_table_is_the_registry() -> None:
 def test_reference_json_lists_every_release() -> None:
     listed = {t["name"] for t in json.loads((ROOT / "tools" / "testees" / "reference.json").read_text())}
     assert {r.testee for r in java_releases.releases().values()} <= listed
+
+
+@pytest.mark.parametrize("version", list(java_releases.connectors()))
+def test_the_connector_jar_is_the_release_it_is_listed_as(version: str) -> None:
+    """The Spark connector jar's own pom.properties, and the paimon-bundle it shades, name the release; it is built
+    for the Spark minor the registry says (the artifact's suffix)."""
+    c = java_releases.connectors()[version]
+    jar = java_releases.resolve(c.jar)
+    artifact = f"paimon-spark-{c.spark}"
+    with zipfile.ZipFile(jar) as z:
+        for inner in (artifact, "paimon-bundle"):
+            props = z.read(f"META-INF/maven/org.apache.paimon/{inner}/pom.properties").decode()
+            assert re.search(r"^version=(.+)$", props, re.M).group(1).strip() == version, inner
+    assert c.jar.coordinate == f"org.apache.paimon:{artifact}:{version}"

@@ -226,6 +226,7 @@ PATH_EDITS_ALLOWED = {
     "benchmarks.table_validate_java",
     "benchmarks.validate_memory",
     "testees.java_paimon",
+    "testees.paimon_spark",
 }
 
 
@@ -395,7 +396,7 @@ EVIDENCE_KINDS = {
 }
 JAVA_SIGNS = re.compile(
     r"paimon_java|java_releases\.resolve|java-0\.9\.0|java-1\.0|java-\*|mark\.java|JAVA\b|java_matrix|java_mutations"
-    r"|JavaRead|java_paimon\.py|dynamic_bucket\"\)"
+    r"|JavaRead|java_paimon\.py|dynamic_bucket\"\)|support\.connector"
 )
 
 

@@ -37,7 +37,8 @@ def test_matrix_passes_with_its_failure_list(matrix) -> None:
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     names = set(doc["testees"])
     java = {r.testee for r in java_releases.releases().values()} | {"java-1.0-SNAPSHOT"}
-    assert names == java | {"pypaimon", "pypaimon-rust", "kit-spark", "kit"}
+    connectors = {f"paimon-spark-{v}" for v in java_releases.connectors()}
+    assert names == java | connectors | {"pypaimon", "pypaimon-rust", "kit-spark", "kit"}
     assert not doc["skipped"]
     reads = {(c["producer"], c["consumer"], c["kind"]) for c in doc["checks"] if c["step"] == "read"}
     assert reads == {(p, c, k) for p in names for c in names for k in doc["kinds"]}, "every pair, every kind"
@@ -59,12 +60,13 @@ def test_no_java_read_fails_where_the_kit_sees_nothing(matrix) -> None:
 
 
 def test_java_and_the_kit_read_what_java_and_the_kit_write(matrix) -> None:
-    """Java's and the kit's tables are read by every Java release and the kit, and pass the kit's validation for
+    """Java's (the Spark connector's among them) and the kit's tables are read by every Java release, the
+    connector and the kit, and pass the kit's validation for
     the writer's own line and every newer one (for an older line, what a newer release writes may be a real
     incompatibility: the failure list says which, with what the older release did)."""
     _, doc, _ = matrix
     lines = {n: h.get("java_release") for n, h in doc["testees"].items()}
-    own = {n for n in lines if n.startswith("java-")} | {"kit-spark", "kit"}
+    own = {n for n in lines if n.startswith(("java-", "paimon-spark-"))} | {"kit-spark", "kit"}
     order = sorted({v for v in lines.values() if v}, key=lambda v: tuple(map(int, v.split("."))))
     for c in doc["checks"]:
         if c["producer"] not in own:

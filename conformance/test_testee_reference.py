@@ -1,7 +1,7 @@
-"""The reference testees over every case, each with its failure list, as a user runs them: Java Paimon of every
-release in tools/java/releases.tsv (0.9.0 … 2.0.0, from Maven Central) and the 1.0-SNAPSHOT jar, pypaimon 2.1.0 and
-pypaimon-rust 0.4.0 (tools/testees/). A run passes only when every failure is listed and every listed case still
-fails; the counts show each testee was asked what it declares."""
+"""The reference testees over every case, each with its failure list, as a user runs them: Java Paimon of every release
+in tools/java/releases.tsv (0.9.0 … 2.0.0, from Maven Central) and the 1.0-SNAPSHOT jar, pypaimon 2.1.0, pypaimon-rust
+0.4.0 and Paimon's Spark connector 0.9.0 (tools/testees/). A run passes only when every failure is listed and
+every listed case still fails; the counts show each testee was asked what it declares."""
 
 from __future__ import annotations
 

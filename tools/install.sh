@@ -2,11 +2,13 @@
 # Install everything the kit needs, idempotently:
 #   * Python 3.11 virtualenv in .venv with the pinned packages
 #     (pyproject.toml + requirements/constraints.txt), the kit installed editable;
+#   * a second virtualenv, .venv-connector, for Paimon's Spark connector: the kit on the PySpark the connector is
+#     built for (requirements/connector.txt);
 #   * the pinned Kaitai compiler and js-yaml (tools/kaitai/package-lock.json, npm ci);
 #   * Java Paimon of every release in tools/java/releases.tsv (0.9.0 ... 2.0.0) and the Hadoop, lz4 and SLF4J jars
-#     they run with, resolved through Maven into the Maven cache (SHA-256 checked, tools/java_releases.py); the
-#     Paimon 0.9.0 bridge jar of the pypaimon==0.2.0 sdist and the 1.0-SNAPSHOT jar of a wheel; our Java programs
-#     compiled with javac (tools/paimon_java.py).
+#     they run with, and Paimon's Spark connector, resolved through Maven into the Maven cache (SHA-256 checked,
+#     tools/java_releases.py); the Paimon 0.9.0 bridge jar of the pypaimon==0.2.0 sdist and the 1.0-SNAPSHOT jar of
+#     a wheel; our Java programs compiled with javac (tools/paimon_java.py).
 # Debian packages (node, npm, a JDK, Maven, Chromium) are installed with apt-get only when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +42,22 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements/constr
   touch "$stamp"
 fi
 
+# the Spark connector's own virtualenv: the kit without extras, on the PySpark the connector is built for
+# (requirements/connector.txt says why it is a second one)
+if [ ! -x .venv-connector/bin/python ]; then
+  "$PY" -m venv .venv-connector
+fi
+stamp=.venv-connector/.installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements/constraints.txt -nt "$stamp" ] \
+   || [ requirements/connector.txt -nt "$stamp" ]; then
+  pins="$(mktemp)"
+  grep -v -E '^(pyspark|py4j)==' requirements/constraints.txt > "$pins"
+  grep -E '^[a-z]' requirements/connector.txt >> "$pins"
+  .venv-connector/bin/python -m pip install -q --disable-pip-version-check -c "$pins" -e . pyspark
+  rm -f "$pins"
+  touch "$stamp"
+fi
+
 if [ ! -d tools/kaitai/node_modules/kaitai-struct-compiler ] || [ tools/kaitai/package-lock.json -nt tools/kaitai/node_modules ]; then
   npm ci --no-audit --no-fund --prefix tools/kaitai >/dev/null 2>&1 || npm ci --no-audit --no-fund --prefix tools/kaitai
 fi
@@ -49,4 +67,4 @@ fi
 .venv/bin/python -m compileall -q src generated >/dev/null
 
 .venv/bin/python tools/paimon_java.py >/dev/null
-echo "install: ready (.venv, tools/kaitai/node_modules, deps/jars, the Maven cache, build/java)"
+echo "install: ready (.venv, .venv-connector, tools/kaitai/node_modules, deps/jars, the Maven cache, build/java)"

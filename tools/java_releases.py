@@ -66,24 +66,44 @@ class Release:
         return f"java-{self.version}"
 
 
+@dataclass(frozen=True)
+class Connector:
+    """A release of Paimon's Spark connector the kit runs (tools/connector/)."""
+
+    version: str  # 0.9.0
+    spark: str  # the Spark minor it is built for: 3.5
+    jar: Jar
+
+    @property
+    def line(self) -> str:
+        """The Java release line its tables are judged for."""
+        return ".".join(self.version.split(".")[:2])
+
+
 @functools.cache
-def registry() -> tuple[tuple[Release, ...], tuple[Jar, ...]]:
-    """(releases, runtime jars) as tools/java/releases.tsv lists them."""
-    releases: list[Release] = []
-    runtime: list[Jar] = []
+def _rows() -> tuple[tuple[str, str, str, Jar], ...]:
+    """(kind, version, api, jar) of every line of tools/java/releases.tsv."""
+    rows = []
     for number, raw in enumerate(REGISTRY.read_text(encoding="utf-8").splitlines(), 1):
         line = raw.split("#", 1)[0].split()
         if not line:
             continue
-        if len(line) != 5 or line[0] not in ("release", "runtime"):
-            raise SystemExit(f"{REGISTRY}:{number}: expected 'release|runtime VERSION API COORDINATE SHA256'")
+        if len(line) != 5 or line[0] not in ("release", "runtime", "connector"):
+            raise SystemExit(f"{REGISTRY}:{number}: expected 'release|runtime|connector VERSION API COORDINATE SHA256'")
         kind, version, api, coordinate, sha = line
-        jar = Jar(coordinate, sha)
-        if kind == "release":
-            releases.append(Release(version, api, jar))
-        else:
-            runtime.append(jar)
-    return tuple(releases), tuple(runtime)
+        rows.append((kind, version, api, Jar(coordinate, sha)))
+    return tuple(rows)
+
+
+def registry() -> tuple[tuple[Release, ...], tuple[Jar, ...]]:
+    """(releases, runtime jars) as tools/java/releases.tsv lists them."""
+    releases = tuple(Release(v, api, jar) for kind, v, api, jar in _rows() if kind == "release")
+    return releases, tuple(jar for kind, _, _, jar in _rows() if kind == "runtime")
+
+
+def connectors() -> dict[str, Connector]:
+    """The Spark connector releases by version."""
+    return {v: Connector(v, spark, jar) for kind, v, spark, jar in _rows() if kind == "connector"}
 
 
 def releases() -> dict[str, Release]:
@@ -234,6 +254,8 @@ def main(argv: list[str]) -> int:
             print(f"{r.version} sources: {sources_jar(r.version)}")
     for path in runtime_jars():
         print(f"runtime: {path}")
+    for c in connectors().values():
+        print(f"connector {c.version} (Spark {c.spark}): {resolve(c.jar)}")
     return 0
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from support import (
     adversarial,
+    connector,
     damaged_goldens,
     global_index_experiments,
     java_matrix,
@@ -102,6 +103,11 @@ def main_job(_factory: pytest.TempPathFactory | None = None) -> subprocess.Compl
     return subprocess.run([sys.executable, "-m", "paimon_conform.cli"], capture_output=True, text=True, cwd=ROOT)
 
 
+def connector_workloads_job(factory: pytest.TempPathFactory) -> tuple[Path, dict, subprocess.CompletedProcess]:
+    """The Spark connector's SQL workloads (support/connector.py), run in its own virtualenv."""
+    return connector.run_workloads(factory.mktemp("connector"))
+
+
 JOBS: dict[str, tuple[str, Callable[[pytest.TempPathFactory], Any]]] = {
     "test_java.py": ("java-tables", java_tables_job),  # first: its module runs before the others'
     "test_type_matrix_peers.py": ("type-matrix", type_matrix_job),
@@ -116,6 +122,7 @@ JOBS: dict[str, tuple[str, Callable[[pytest.TempPathFactory], Any]]] = {
     "test_packaging.py": ("packaging", packaging_job),
     "test_cli.py": ("main-job", main_job),
     "test_adversarial.py": ("adversarial", adversarial_job),
+    "test_spark_connector.py": ("connector-workloads", connector_workloads_job),
 }
 
 

@@ -99,12 +99,13 @@ def run_matrix(out: Path) -> subprocess.CompletedProcess:
 
 TESTEES = ROOT / "tools" / "testees"
 JAVA_OPS = frozenset({"decode", "encode", "hash", "query", "read-table", "write-table"})
+TABLE_OPS = frozenset({"read-table", "write-table"})
 
 
 def reference_runs_listed() -> dict[str, tuple[list[str], str, frozenset[str]]]:
     """Each reference testee `paimon-conform testee` runs over every case: (command, failure list, operations
     that must have passing cases). Java of every release in tools/java/releases.tsv and the 1.0-SNAPSHOT jar,
-    pypaimon, pypaimon-rust."""
+    pypaimon, pypaimon-rust, Paimon's Spark connector."""
     import java_releases
 
     return {
@@ -114,6 +115,10 @@ def reference_runs_listed() -> dict[str, tuple[list[str], str, frozenset[str]]]:
         },
         "pypaimon": ([str(TESTEES / "pypaimon_testee.py")], "pypaimon.txt", frozenset({"hash", "write-table"})),
         "pypaimon-rust": ([str(TESTEES / "rust_testee.py")], "rust.txt", frozenset({"read-table", "write-table"})),
+        **{
+            f"paimon-spark-{v}": ([str(TESTEES / "paimon_spark.py"), v], f"paimon-spark-{v}.txt", TABLE_OPS)
+            for v in java_releases.connectors()
+        },
     }
 
 

@@ -121,10 +121,16 @@ def table_handlers(
     return {"read-table": lambda r: {"rows": read(r["path"], r["fields"])}, "write-table": write_table_}
 
 
-def adapter(name: str, version: str, capabilities: dict[str, list[str]], handlers: dict[str, Handler]) -> Handler:
-    """The answer function of a testee over another implementation: hello from its name, version and
-    capabilities; each operation by its handler, whatever the handler raises (a Rust panic too; not an
-    interrupt or exit) being that implementation's error reply."""
+def adapter(
+    name: str,
+    version: str,
+    capabilities: dict[str, list[str]],
+    handlers: dict[str, Handler],
+    java_release: str | None = None,
+) -> Handler:
+    """The answer function of a testee over another implementation: hello from its name, version, the Java line
+    it claims (None: the newest) and capabilities; each operation by its handler, whatever the handler raises (a
+    Rust panic too; not an interrupt or exit) being that implementation's error reply."""
 
     def answer_(request: dict[str, Any]) -> dict[str, Any]:
         rid, op = request.get("id"), request.get("op")
@@ -134,7 +140,7 @@ def adapter(name: str, version: str, capabilities: dict[str, list[str]], handler
                 "name": name,
                 "version": version,
                 "protocol": VERSION,
-                "java_release": None,
+                "java_release": java_release,
                 "capabilities": capabilities,
             }
         handler = handlers.get(op)

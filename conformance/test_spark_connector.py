@@ -1,0 +1,137 @@
+"""Tables Paimon's own Spark connector writes through SQL (tools/connector/workloads.py: primary-key tables with
+deletion vectors, fixed and dynamic buckets, file indexes, changelog producers, merge engines, MERGE INTO /
+UPDATE / DELETE / INSERT OVERWRITE, compact, tags, a branch, expiry, every type in Parquet, ORC and Avro). Each
+validates clean for the connector's release; the kit's reader and `format("paimon")` read exactly the rows the
+connector reads (the latest snapshot, every snapshot still there, each filter, the branch); `validate --spark`
+reports what one process does."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support import background
+from support.connector import filtered, release
+from support.jobs import connector_workloads_job
+
+from paimon_conform import cli
+from paimon_conform.core.java_releases import release as release_line
+from paimon_conform.table.read.reader import logical_rows, read_latest
+from paimon_conform.table.validate.table import validate_table
+from paimon_conform.testee.rows import compare
+
+EVIDENCE = ("java",)
+WORKLOADS = (
+    "pk_dv",
+    "pk_dynamic",
+    "pk_lookup_changelog",
+    "pk_full_compaction_changelog",
+    "pk_partial_update",
+    "pk_aggregation",
+    "pk_first_row",
+    "append_overwrite",
+    "append_bucketed",
+    "tags_branches_expiry",
+    "types_parquet",
+    "types_orc",
+    "types_avro",
+)
+
+
+@pytest.fixture(scope="module")
+def workloads(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """(warehouse, what the connector read) of every workload (started beside the first tests: conftest)."""
+    warehouse, doc, done = background.result("connector-workloads", lambda: connector_workloads_job(tmp_path_factory))
+    assert done.returncode == 0, done.stderr[-4000:]
+    assert doc, done.stderr[-4000:]
+    return warehouse, doc
+
+
+def _tables(workloads) -> dict[str, dict[str, Any]]:
+    return workloads[1]["tables"]
+
+
+def test_every_workload_runs_through_the_connector(workloads) -> None:
+    _, doc = workloads
+    assert doc["errors"] == {}, "the connector refused a statement"
+    assert set(doc["tables"]) == set(WORKLOADS)
+    for name, t in doc["tables"].items():
+        assert t["latest"], f"{name}: rows to compare"
+        assert t["filters"], name
+        assert t["snapshots"], name
+    assert sum(len(t["snapshots"]) for t in doc["tables"].values()) >= 40, "time travel over many snapshots"
+
+
+@pytest.mark.parametrize("name", WORKLOADS)
+def test_connector_tables_validate_clean(workloads, name: str) -> None:
+    """No finding at `should` or above, judged for the connector's release: a false finding here is a verdict
+    against the writer every Spark user of Paimon runs."""
+    table = _tables(workloads)[name]
+    results = validate_table(table["path"], java_version=release_line(release().version))
+    problems = [f"{r.file}: unusable: {r.unusable}" for r in results if r.unusable]
+    problems += [f.line() for r in results for f in r.findings if f.severity in ("must", "should")]
+    assert not problems, "\n".join(problems[:20])
+
+
+@pytest.mark.parametrize("name", WORKLOADS)
+def test_the_kit_reads_what_the_connector_reads(workloads, name: str) -> None:
+    """The kit's reader against the connector: the latest snapshot, every snapshot (time travel), each filter
+    (applied to the kit's rows of the latest snapshot), each branch."""
+    table = _tables(workloads)[name]
+    fields, path = table["fields"], table["path"]
+
+    def kit(**where: Any) -> list[list[Any]]:
+        schema, rows = read_latest(path, **where)
+        return logical_rows(schema, rows)
+
+    latest = kit()
+    assert compare(fields, latest, table["latest"]) is None, compare(fields, latest, table["latest"])
+    for sid, rows in table["snapshots"].items():
+        differs = compare(fields, kit(snapshot=int(sid)), rows)
+        assert differs is None, f"snapshot {sid}: {differs}"
+    for f in table["filters"]:
+        differs = compare(fields, filtered(fields, latest, f["column"], f["op"], f["literal"]), f["rows"])
+        assert differs is None, f"{f['column']} {f['op']} {f['literal']}: {differs}"
+    for branch, rows in table["branches"].items():
+        differs = compare(fields, kit(branch=branch), rows)
+        assert differs is None, f"branch {branch}: {differs}"
+
+
+@pytest.mark.parametrize("name", WORKLOADS)
+def test_format_paimon_reads_what_the_connector_reads(spark, workloads, name: str) -> None:
+    """`format("paimon")` against the connector: latest, every snapshot (`scan.snapshot-id`), each filter as a
+    Spark WHERE (pushed down to the kit's pruning, applied by Spark)."""
+    from paimon_conform.testee.rows import from_arrow
+
+    table = _tables(workloads)[name]
+    fields, path = table["fields"], table["path"]
+    names = [f["name"] for f in fields]
+
+    def rows(df) -> list[list[Any]]:
+        return from_arrow(fields, df.select(*names).toArrow())
+
+    reader = spark.read.format("paimon")
+    assert compare(fields, rows(reader.load(path)), table["latest"]) is None
+    for sid, want in table["snapshots"].items():
+        got = rows(spark.read.format("paimon").option("scan.snapshot-id", sid).load(path))
+        assert compare(fields, got, want) is None, f"snapshot {sid}: {compare(fields, got, want)}"
+    for f in table["filters"]:
+        got = rows(spark.read.format("paimon").load(path).where(f"`{f['column']}` {f['op']} {f['literal']}"))
+        assert compare(fields, got, f["rows"]) is None, f"{f}: {compare(fields, got, f['rows'])}"
+
+
+def test_validate_spark_equals_one_process(spark, workloads, tmp_path: Path, capsys) -> None:
+    """`validate --spark` over every connector table reports what one process does, judged for the connector's
+    release."""
+    paths = [t["path"] for t in _tables(workloads).values()]
+    java = release_line(release().version)
+    reports = []
+    for extra in ([], ["--spark", "local[2]"]):
+        out = tmp_path / f"report-{len(reports)}.json"
+        code = cli.main(["validate", *paths, "--java-version", java, "--report", "json", "-o", str(out), *extra])
+        capsys.readouterr()
+        reports.append((code, json.loads(out.read_text())))
+    assert reports[1] == reports[0]
+    assert reports[0][0] == 0
