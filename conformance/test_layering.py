@@ -227,6 +227,7 @@ PATH_EDITS_ALLOWED = {
     "benchmarks.validate_memory",
     "testees.java_paimon",
     "testees.paimon_spark",
+    "connector.kit_tables",
 }
 
 

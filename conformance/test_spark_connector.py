@@ -3,7 +3,9 @@ deletion vectors, fixed and dynamic buckets, file indexes, changelog producers, 
 UPDATE / DELETE / INSERT OVERWRITE, compact, tags, a branch, expiry, every type in Parquet, ORC and Avro). Each
 validates clean for the connector's release; the kit's reader and `format("paimon")` read exactly the rows the
 connector reads (the latest snapshot, every snapshot still there, each filter, the branch); `validate --spark`
-reports what one process does."""
+reports what one process does. The other direction: tables the kit's `format("paimon")` writes (five kinds, every
+type) are read by the connector (latest, every snapshot, filters), written into (MERGE INTO or INSERT and DELETE,
+then compaction), and then validate clean and read as the connector reads them."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from typing import Any
 
 import pytest
 from support import background
-from support.connector import filtered, release
+from support.connector import NULL_CREATION_TIME, filtered, release
 from support.jobs import connector_workloads_job
 
 from paimon_conform import cli
@@ -135,3 +137,73 @@ def test_validate_spark_equals_one_process(spark, workloads, tmp_path: Path, cap
         reports.append((code, json.loads(out.read_text())))
     assert reports[1] == reports[0]
     assert reports[0][0] == 0
+
+
+# ---------------------------------------------------------------- the other direction: the kit writes, the connector
+# reads and writes into it (tools/connector/kit_tables.py, workloads.py --kit)
+
+KIT_TABLES = ("kit_append", "kit_append_bucketed", "kit_pk", "kit_pk_dv", "kit_pk_dynamic")
+
+
+def _kit(workloads) -> tuple[dict[str, Any], dict[str, Any]]:
+    return workloads[1]["kit_written"], workloads[1]["kit"]
+
+
+def test_the_connector_reads_and_writes_every_kit_table(workloads) -> None:
+    """Every table `format("paimon")` wrote is read and written into by the connector; the one refusal is the
+    pinned fault (a live file without a creation time), which must keep failing."""
+    written, read = _kit(workloads)
+    errors = workloads[1]["kit_errors"]
+    assert set(written) == {*KIT_TABLES, NULL_CREATION_TIME}
+    assert set(read) == set(KIT_TABLES), errors
+    assert set(errors) == {NULL_CREATION_TIME}
+    assert "creationTime" in errors[NULL_CREATION_TIME], errors[NULL_CREATION_TIME]
+
+
+def test_the_kit_sees_the_fault_the_connector_fails_on(workloads) -> None:
+    """The table the connector's compaction fails on has a must-finding for Java 0.9, and only a should for the
+    newer lines (no Java evidence for them)."""
+    path = _kit(workloads)[0][NULL_CREATION_TIME]["path"]
+    for line, severity in (("0.9", "must"), ("2.0", "should")):
+        found = [f for r in validate_table(path, java_version=line) for f in r.findings]
+        assert [(f.code, f.severity) for f in found if f.severity != "warning"] == [
+            ("MANIFEST_CREATION_TIME", severity)
+        ], line
+
+
+@pytest.mark.parametrize("name", KIT_TABLES)
+def test_the_connector_reads_what_format_paimon_wrote(workloads, name: str) -> None:
+    """The connector's reads of a kit table, before it writes: the latest snapshot is the model of what was
+    written; every snapshot and each filter equal the kit's reader."""
+    written, read = _kit(workloads)
+    table, got = written[name], read[name]
+    fields = table["fields"]
+    assert compare(fields, got["latest"], table["model"]) is None, compare(fields, got["latest"], table["model"])
+    assert len(got["snapshots"]) >= 3
+    for sid, rows in got["snapshots"].items():
+        schema, kit = read_latest(table["path"], snapshot=int(sid))
+        differs = compare(fields, rows, logical_rows(schema, kit))
+        assert differs is None, f"snapshot {sid}: {differs}"
+    for f in got["filters"]:
+        differs = compare(fields, f["rows"], filtered(fields, table["model"], f["column"], f["op"], f["literal"]))
+        assert differs is None, f"{f['column']} {f['op']} {f['literal']}: {differs}"
+
+
+@pytest.mark.parametrize("name", KIT_TABLES)
+def test_after_the_connector_writes_the_kit_validates_and_reads_it(spark, workloads, name: str) -> None:
+    """After the connector's MERGE INTO (or INSERT and DELETE) and compaction: no finding at `should` or above
+    for Java 0.9, and the kit's reader and `format("paimon")` read the rows the connector reads."""
+    from paimon_conform.testee.rows import from_arrow
+
+    written, read = _kit(workloads)
+    table, after = written[name], read[name]["after"]
+    fields = table["fields"]
+    results = validate_table(table["path"], java_version=release_line(release().version))
+    problems = [f"{r.file}: unusable: {r.unusable}" for r in results if r.unusable]
+    problems += [f.line() for r in results for f in r.findings if f.severity in ("must", "should")]
+    assert not problems, "\n".join(problems[:20])
+    schema, rows = read_latest(table["path"])
+    assert compare(fields, logical_rows(schema, rows), after) is None
+    df = spark.read.format("paimon").load(table["path"]).select(*[f["name"] for f in fields])
+    assert compare(fields, from_arrow(fields, df.toArrow()), after) is None
+    assert compare(fields, after, table["model"]) is not None, "the connector's writes changed the rows"

@@ -1,11 +1,14 @@
 """SQL workloads through Paimon's Spark connector, and what the connector reads back: `testee.py`'s venv runs
-`workloads.py JAR WAREHOUSE OUT.json [--only NAME,...]` (conformance/support/connector.py starts it).
+`workloads.py JAR WAREHOUSE OUT.json [--only NAME,...] [--kit KIT.json]` (conformance/support/connector.py starts
+it; KIT.json is what kit_tables.py wrote).
 
 Each workload is the SQL a user of the connector runs: CREATE TABLE with options, INSERTs, UPDATE, DELETE,
 MERGE INTO, INSERT OVERWRITE, procedures (compact, tags, branches, expiry). Every table is then read through the
 connector: the latest snapshot, each snapshot still there (VERSION AS OF), each workload's filters, each branch.
 OUT.json holds, per table, its path and fields and those rows in logical JSON form (session.logical_rows); a
 statement the connector refuses is recorded as the workload's error (the suite fails on it), never skipped.
+With --kit, each table the kit's `format("paimon")` wrote is read the same ways, written into (MERGE INTO or
+INSERT and DELETE, then compact: kit_writes) and read again.
 """
 
 from __future__ import annotations
@@ -266,9 +269,48 @@ def run(session: Any, warehouse: Path, w: Workload) -> Result:
     return result
 
 
+def kit_writes(name: str, table: dict[str, Any]) -> list[str]:
+    """What the connector writes into a table the kit wrote: a primary-key table gets a MERGE INTO (a third of
+    its keys: every second one deleted, the rest updated, and new keys inserted), an append table an INSERT of
+    a quarter of its rows again and a DELETE; then both are compacted."""
+    cols = [connector.quoted(f["name"]) for f in table["fields"]]
+    if table["primary_keys"]:
+        on = " AND ".join(f"t.{connector.quoted(k)} = src.{connector.quoted(k)}" for k in table["primary_keys"])
+        changed = ", ".join("'merged' AS `s`" if c == "`s`" else c for c in cols)
+        inserted = ", ".join("`id` + 1000 AS `id`" if c == "`id`" else c for c in cols)
+        source = f"SELECT {changed} FROM {{t}} WHERE id % 3 = 0 UNION ALL SELECT {inserted} FROM {{t}} WHERE id < 4"
+        writes = [
+            f"MERGE INTO {{t}} AS t USING ({source}) AS src ON {on} "
+            "WHEN MATCHED AND src.id % 2 = 0 THEN DELETE WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *"
+        ]
+    else:
+        writes = ["INSERT INTO {t} SELECT * FROM {t} WHERE id % 4 = 0", "DELETE FROM {t} WHERE id % 5 = 0"]
+    return [*writes, "CALL {c}.sys.compact(table => 'kit." + name + "')"]
+
+
+def run_kit_table(session: Any, warehouse: Path, name: str, table: dict[str, Any]) -> dict[str, Any]:
+    """Read a table the kit wrote (latest, every snapshot, its filters), write into it, read it again."""
+    c = connector.catalog(session, str(warehouse))
+    t = f"{c}.kit.{name}"
+    fields = table["fields"]
+    out: dict[str, Any] = {"latest": _select(session, fields, t), "snapshots": {}, "filters": []}
+    ids = [r[0] for r in session.sql(f"SELECT snapshot_id FROM {c}.kit.`{name}$snapshots`").collect()]
+    for sid in sorted(ids):
+        out["snapshots"][str(sid)] = _select(session, fields, f"{t} VERSION AS OF {sid}")
+    for column, op, literal in table["filters"]:
+        rows = _select(session, fields, t, f"WHERE {connector.quoted(column)} {op} {literal}")
+        out["filters"].append({"column": column, "op": op, "literal": literal, "rows": rows})
+    out["writes"] = kit_writes(name, table)
+    for statement in out["writes"]:
+        session.sql(statement.format(t=t, c=c))
+    out["after"] = _select(session, fields, t)
+    return out
+
+
 def main(argv: list[str]) -> int:
     jar, warehouse, out = argv[0], Path(argv[1]), Path(argv[2])
-    only = set(argv[4].split(",")) if len(argv) > 4 and argv[3] == "--only" else None
+    options = dict(zip(argv[3::2], argv[4::2], strict=False))
+    only = set(options["--only"].split(",")) if "--only" in options else None
     session = connector.spark(jar)
     session.sql(f"CREATE DATABASE IF NOT EXISTS {connector.catalog(session, str(warehouse))}.{DB}")
     doc: dict[str, Any] = {"tables": {}, "errors": {}, "docs": {}}
@@ -282,6 +324,16 @@ def main(argv: list[str]) -> int:
             cause = connector.root_cause(exc)
             doc["errors"][w.name] = f"{type(cause).__name__}: {cause}"[:4000]
             traceback.print_exc()
+    if "--kit" in options:  # tables the kit wrote (kit_tables.py): read, written into, read again
+        kit = json.loads(Path(options["--kit"]).read_text(encoding="utf-8"))
+        doc["kit"], doc["kit_errors"] = {}, {}
+        for name, table in kit.items():
+            try:
+                doc["kit"][name] = run_kit_table(session, Path(table["path"]).parent.parent, name, table)
+            except Exception as exc:  # noqa: BLE001 - the connector's refusal is the recorded result
+                cause = connector.root_cause(exc)
+                doc["kit_errors"][name] = f"{type(cause).__name__}: {cause}"[:4000]
+                traceback.print_exc()
     out.write_text(json.dumps(doc), encoding="utf-8")
     connector.stop()
     return 0

@@ -9,6 +9,7 @@ the writer schema; the shape of that schema is checked separately (manifest_sche
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -298,6 +299,7 @@ class DataFileMeta:
     external_path: str | None
     write_cols: tuple[str, ...] | None = None  # data evolution (1.3): the columns this file holds
     first_row_id: int | None = None  # row tracking (1.3): the row id of the file's first row
+    creation_time: datetime | int | None = None  # `_CREATION_TIME` (Java sets it for every file it writes)
 
 
 def data_file_meta(rec: dict, where: str) -> DataFileMeta:
@@ -327,6 +329,7 @@ def data_file_meta(rec: dict, where: str) -> DataFileMeta:
         external_path=_field(rec, "_EXTERNAL_PATH", (str,), where, nullable=True),
         write_cols=_names(rec, "_WRITE_COLS", where),
         first_row_id=_field(rec, "_FIRST_ROW_ID", (int,), where, nullable=True),
+        creation_time=_field(rec, "_CREATION_TIME", (datetime, int), where, nullable=True),
     )
 
 

@@ -155,6 +155,8 @@ def check_file_meta(facts: FileFacts, live: LiveFile, schema: TableSchema, root:
     if schema.bucket > 0 and e.total_buckets != schema.bucket:
         msg = f"_TOTAL_BUCKETS is {e.total_buckets}, the table has bucket = {schema.bucket}"
         out.append(_f("MANIFEST_TOTAL_BUCKETS", "should", owner, f"entries[{e.index}]._TOTAL_BUCKETS", msg))
+    if meta.creation_time is None:
+        out.append(_no_creation_time(schema, owner, at))
     if meta.level < 0 or (not schema.primary_keys and meta.level != 0):
         rule = "levels start at 0" if schema.primary_keys else "append files stay at level 0"
         msg = f"_LEVEL is {meta.level}; {rule}"
@@ -166,6 +168,22 @@ def check_file_meta(facts: FileFacts, live: LiveFile, schema: TableSchema, root:
         out += _key_stats(facts, meta, schema, owner, at)
     out += _value_stats(facts, meta, schema, owner, at)
     return out
+
+
+def _no_creation_time(schema: TableSchema, owner: str, at: str) -> Finding:
+    """A live file without `_CREATION_TIME`: Java writes one for every file. In a partitioned table Java 0.9's
+    compaction fails on it (PartitionEntry.fromManifestEntry, NullPointerException in
+    DataFileMeta.creationTimeEpochMillis: Paimon's Spark connector 0.9.0 running CALL sys.compact)."""
+    msg = "_CREATION_TIME is null; Java writes a creation time for every file"
+    if not schema.partition_keys:
+        return _f("MANIFEST_CREATION_TIME", "should", owner, f"{at}._CREATION_TIME", msg)
+    msg += (
+        "; Java's compaction of a partitioned table fails on it (NullPointerException in "
+        "DataFileMeta.creationTimeEpochMillis)"
+    )
+    finding = _f("MANIFEST_CREATION_TIME", "must", owner, f"{at}._CREATION_TIME", msg)
+    finding.java_releases, finding.otherwise = ("0.9",), "should"
+    return finding
 
 
 def _sequence(facts: FileFacts, meta: Any, owner: str, at: str) -> list[Finding]:

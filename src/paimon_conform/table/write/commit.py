@@ -122,7 +122,7 @@ def file_record(f: DataFileMeta) -> dict:
         "_SCHEMA_ID": f.schema_id,
         "_LEVEL": f.level,
         "_EXTRA_FILES": list(f.extra_files),
-        "_CREATION_TIME": None,
+        "_CREATION_TIME": f.creation_time,  # kept when a file moves up a level, as Java's upgrade() keeps it
         "_DELETE_ROW_COUNT": f.delete_row_count,
         "_EMBEDDED_FILE_INDEX": f.embedded_index,
         "_FILE_SOURCE": f.file_source,
