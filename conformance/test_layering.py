@@ -223,6 +223,7 @@ TOOLS = ROOT / "tools"
 PATH_EDITS_ALLOWED = {
     "benchmarks.bucket_hash",
     "benchmarks.file_index_build",
+    "benchmarks.spark_pipeline",
     "benchmarks.table_validate_java",
     "benchmarks.validate_memory",
     "testees.java_paimon",

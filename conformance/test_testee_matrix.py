@@ -43,6 +43,35 @@ def test_matrix_passes_with_its_failure_list(matrix) -> None:
     reads = {(c["producer"], c["consumer"], c["kind"]) for c in doc["checks"] if c["step"] == "read"}
     assert reads == {(p, c, k) for p in names for c in names for k in doc["kinds"]}, "every pair, every kind"
     assert all(c["ok"] for c in doc["checks"] if c["step"] == "write"), "every writer writes every kind"
+    bases = {c["producer"] for c in doc["checks"] if c["step"] == "chain-base"}
+    assert bases == names, "every writer writes the chains' table"
+    continued = {c["producer"] for c in doc["checks"] if c["step"] == "chain-write"}
+    assert continued == {f"{a}+{b}" for a in names for b in names if a != b}, "each writer after each other one"
+
+
+def test_every_failing_chain_check_names_the_writer_that_broke_the_table(matrix) -> None:
+    _, doc, _ = matrix
+    failing = [c for c in doc["checks"] if c["step"].startswith("chain-") and not c["ok"]]
+    assert failing, "the reference writers include ones that break another writer's table"
+    for c in failing:
+        writers = c["producer"].split("+")
+        blamed = re.search(r"broken by ([^ :(]+)", c["detail"])
+        assert blamed, f"{c['id']}: {c['detail'][:300]}"
+        assert blamed.group(1) in writers, c["id"]
+
+
+def test_no_chain_read_by_java_fails_where_the_kit_reads_the_rows(matrix) -> None:
+    """Trust: when a Java reader does not get a chain table's rows, the kit either has a must-finding for that
+    reader's line or its own reader does not get them either (it reads as Java does, never past a broken table)."""
+    _, doc, _ = matrix
+    java = {n: h["java_release"] for n, h in doc["testees"].items() if n.startswith(("java-", "paimon-spark-"))}
+    by_id = {c["id"]: c for c in doc["checks"]}
+    failed = [c for c in doc["checks"] if c["step"] == "chain-read" and not c["ok"] and c["consumer"] in java]
+    assert failed
+    for c in failed:
+        kit = by_id.get(c["id"].replace(f">{c['consumer']}:", ">kit:"))
+        validated = by_id.get(f"chain-validate-{java[c['consumer']]}:{c['producer']}:{c['kind']}")
+        assert (kit is not None and not kit["ok"]) or (validated is not None and not validated["ok"]), c["id"]
 
 
 def test_no_java_read_fails_where_the_kit_sees_nothing(matrix) -> None:
@@ -87,7 +116,8 @@ def test_readme_shows_the_current_matrix(matrix) -> None:
     readme = (ROOT / "README.md").read_text()
     block = re.search(r"<!-- matrix:start -->\n(.*?)<!-- matrix:end -->", readme, re.S)
     assert block, "README has the matrix block"
-    assert block.group(1).strip() == table.strip(), "README's matrix is the one this run produced"
+    shown = [line for line in block.group(1).splitlines() if line.strip()]  # the two tables, a blank line apart
+    assert shown == table.strip().splitlines(), "README's matrix (and chains) are the ones this run produced"
 
 
 def _png_size(data: bytes) -> tuple[int, int]:
@@ -122,8 +152,17 @@ def test_matrix_page_in_headless_chromium(matrix, tmp_path: Path) -> None:
     cells = re.findall(r'<td class="(pass|fail|listed|none)" data-producer="([^"]+)"', dom)
     assert len(cells) == len(producers) * columns, "one cell per producer and column"
     assert {p for _, p in cells} == set(producers)
-    links = re.findall(r'<td class="listed"[^>]*><a href="#([^"]+)"', dom)
+    links = re.findall(r'<td class="listed" data-producer[^>]*><a href="#([^"]+)"', dom)
     assert len(links) == sum(cls == "listed" for cls, _ in cells) > 0, "each cell with failures links to them"
     for anchor in links:
         assert f'<section class="cell" id="{anchor}">' in dom, f"the findings of {anchor}"
     assert not any(cls == "fail" for cls, _ in cells), "every failure is a listed one"
+    chains = re.findall(r'<td class="(pass|fail|listed|none)" data-chain="([^"]+)">(<a href="#([^"]+)")?', dom)
+    writers = {c["producer"] for c in doc["checks"] if c["step"] == "chain-base"}
+    assert len(chains) == len(writers) * (len(writers) + 1), "a row per first writer: alone, then each writer"
+    for cls, _, _, anchor in chains:
+        assert (cls in ("fail", "listed")) == bool(anchor), "each chain cell with failures links to them"
+        if anchor:
+            section = re.search(f'<section class="cell" id="{anchor}">(.*?)</section>', dom, re.S)
+            assert section, anchor
+            assert "broken by" in section.group(1), anchor

@@ -35,13 +35,14 @@ def read_table(path: str, fields: list[dict[str, Any]]) -> list[list[Any]]:
     return connector.logical_rows(fields, collected)
 
 
-def write_table(path: str, table: dict[str, Any], commits: list[list[list[Any]]]) -> None:
+def write_table(path: str, table: dict[str, Any], commits: list[list[list[Any]]], existing: bool = False) -> None:
     session = connector.spark(JAR)
     for f in table["fields"]:
         connector.sql_type(f["type"])  # refused before anything is created
     name = _name(path)
-    session.sql(f"CREATE DATABASE IF NOT EXISTS {name.rsplit('.', 1)[0]}")
-    connector.create_table(session, name, table)
+    if not existing:
+        session.sql(f"CREATE DATABASE IF NOT EXISTS {name.rsplit('.', 1)[0]}")
+        connector.create_table(session, name, table)
     for rows in commits:
         connector.dataframe(session, table["fields"], rows).createOrReplaceTempView("testee_batch")
         session.sql(f"INSERT INTO {name} SELECT * FROM testee_batch")

@@ -65,11 +65,12 @@ def read_table(path: str, fields: list[dict[str, Any]]) -> list[list[Any]]:
     return from_arrow(fields, rb.new_read().to_arrow(rb.new_scan().plan().splits()))
 
 
-def write_table(path: str, table: dict[str, Any], commits: list[list[list[Any]]]) -> None:
+def write_table(path: str, table: dict[str, Any], commits: list[list[list[Any]]], existing: bool = False) -> None:
     catalog, ident = _where(path)
-    catalog.create_database(ident.split(".")[0], True)
-    schema = Schema(_fields(table["fields"]), table["partition_keys"], table["primary_keys"], table["options"])
-    catalog.create_table(ident, schema, False)
+    if not existing:
+        catalog.create_database(ident.split(".")[0], True)
+        schema = Schema(_fields(table["fields"]), table["partition_keys"], table["primary_keys"], table["options"])
+        catalog.create_table(ident, schema, False)
     t = catalog.get_table(ident)
     target = PyarrowFieldParser.from_paimon_schema(t.table_schema.fields)
     for rows in commits:

@@ -51,8 +51,18 @@ def read_table(path: str, fields: list[dict[str, Any]]) -> list[list[Any]]:
     return from_arrow(fields, table)
 
 
-def write_table(path: str, table: dict[str, Any], commits: list[list[list[Any]]]) -> None:
+def write_table(path: str, table: dict[str, Any], commits: list[list[list[Any]]], existing: bool = False) -> None:
     ctx, name = _where(path)
+    if not existing:
+        _create(ctx, name, table)
+    for n, rows in enumerate(commits):
+        source = f"testee_batch_{Path(path).name}_{n}"
+        ctx.register_batch(source, to_arrow(table["fields"], rows).to_batches()[0])
+        _collect(ctx.sql(f"INSERT INTO {name} SELECT * FROM {source}"))  # noqa: S608 - our own names
+
+
+def _create(ctx: SQLContext, name: str, table: dict[str, Any]) -> None:
+    """CREATE SCHEMA and CREATE TABLE for the request's table."""
     db = name.rsplit(".", 1)[0]
     _collect(ctx.sql(f"CREATE SCHEMA IF NOT EXISTS {db}"))
     cols = ", ".join(
@@ -63,10 +73,6 @@ def write_table(path: str, table: dict[str, Any], commits: list[list[list[Any]]]
     part = f" PARTITIONED BY ({', '.join(table['partition_keys'])})" if table["partition_keys"] else ""
     opts = ", ".join(f"'{k}'='{v}'" for k, v in table["options"].items())
     _collect(ctx.sql(f"CREATE TABLE {name} ({cols}{pk}){part}" + (f" WITH ({opts})" if opts else "")))
-    for n, rows in enumerate(commits):
-        source = f"testee_batch_{Path(path).name}_{n}"
-        ctx.register_batch(source, to_arrow(table["fields"], rows).to_batches()[0])
-        _collect(ctx.sql(f"INSERT INTO {name} SELECT * FROM {source}"))  # noqa: S608 - our own names
 
 
 answer = adapter("pypaimon-rust", version("pypaimon-rust"), TABLE_CAPABILITIES, table_handlers(read_table, write_table))

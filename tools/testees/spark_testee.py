@@ -54,7 +54,8 @@ def read_table(path: str, fields: list[dict[str, Any]]) -> list[list[Any]]:
     return from_arrow(fields, df.toArrow())
 
 
-def write_table(path: str, table: dict[str, Any], commits: list[list[list[Any]]]) -> None:
+def write_table(path: str, table: dict[str, Any], commits: list[list[list[Any]]], existing: bool = False) -> None:
+    """Each commit a DataFrame written with source.write (appending to the table when it exists)."""
     import pyspark.sql.functions as F
 
     from paimon_conform.spark import source

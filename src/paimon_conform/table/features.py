@@ -359,3 +359,22 @@ def partial_files(entries: list, schemas) -> list[Finding]:
             otherwise=None,
         )
     ]
+
+
+def dv_level0(entries: list, schema) -> list[Finding]:
+    """Rows in level-0 files of a deletion-vector table: batch reads (Java's, the kit's) skip level 0, so they are
+    not read until a compaction moves them up. Java's writers compact before they commit unless run write-only
+    (a separate compaction job), so this is a warning: one per table, on the first such entry."""
+    if not schema.deletion_vectors:
+        return []
+    level0 = [e for e in entries if e.file.level == 0]
+    if not level0:
+        return []
+    first, rows = level0[0], sum(e.file.row_count for e in level0)
+    msg = (
+        f"{rows} row(s) in {len(level0)} level-0 file(s) of a deletion-vector table, e.g. {first.file.file_name}: "
+        "batch reads skip level 0, so no reader returns them until a compaction moves them up (Java's writers "
+        "compact before they commit unless run write-only beside a compaction job)"
+    )
+    at = f"entries[{first.index}]._FILE._LEVEL"
+    return [Finding("TABLE_DV_LEVEL0_ROWS", "warning", at, None, msg, first.manifest)]

@@ -92,8 +92,9 @@ def engine_options(table: dict[str, Any]) -> dict[str, str]:
     return options
 
 
-def write_table(path: Path, table: dict[str, Any], commits: list[list[list[Any]]]) -> None:
-    """Create the table and commit each batch with the kit's write engine."""
+def write_table(path: Path, table: dict[str, Any], commits: list[list[list[Any]]], existing: bool = False) -> None:
+    """Create the table (unless `existing`: the engine then writes into the table as it is) and commit each batch
+    with the kit's write engine."""
     from paimon_conform.table.write import commit
     from paimon_conform.table.write import tasks as write
 
@@ -105,17 +106,21 @@ def write_table(path: Path, table: dict[str, Any], commits: list[list[list[Any]]
 
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
-TABLE_CAPABILITIES = {"read-table": ["table"], "write-table": sorted([*tables.KINDS, tables.CUSTOM])}
+TABLE_CAPABILITIES = {
+    "read-table": ["table"],
+    "write-table": sorted([*tables.KINDS, tables.CHAIN_KIND, tables.CUSTOM, tables.EXISTING]),
+}
 
 
 def table_handlers(
     read: Callable[[str, list[dict[str, Any]]], list[list[Any]]],
-    write: Callable[[str, dict[str, Any], list[list[list[Any]]]], None],
+    write: Callable[[str, dict[str, Any], list[list[list[Any]]], bool], None],
 ) -> dict[str, Handler]:
-    """The read-table and write-table handlers of a testee over its own read and write functions."""
+    """The read-table and write-table handlers of a testee over its own read and write functions (`write` gets
+    the request's `existing`: True when the table is there already, made by another writer)."""
 
     def write_table_(request: dict[str, Any]) -> dict[str, Any]:
-        write(request["path"], request["table"], request["commits"])
+        write(request["path"], request["table"], request["commits"], bool(request.get("existing", False)))
         return {"ok": True}
 
     return {"read-table": lambda r: {"rows": read(r["path"], r["fields"])}, "write-table": write_table_}

@@ -7,6 +7,7 @@ check, with ids a failure list can name:
     validate-<java>:<producer>:<kind>     the kit finds no must-finding in it for that Java line (the producer's
                                           claimed line, or the newest, and each Java reader's line)
     read:<producer>><consumer>:<kind>     the consumer reads the model's rows from it
+    chain-...:<first>+<second>...         a table one writer made, continued by another (chains.py)
 
 A failed read by a testee claiming a Java line whose validation finds nothing is a miss of the kit's (the
 matrix test holds there are none)."""
@@ -22,27 +23,14 @@ from typing import Any
 
 from paimon_conform.core.errors import PaimonConformError, UsageError
 from paimon_conform.core.java_releases import RELEASES
-from paimon_conform.testee import tables
+from paimon_conform.testee import chains, tables
+from paimon_conform.testee.checks import Check
 from paimon_conform.testee.judge_table import java_target, must_findings
 from paimon_conform.testee.process import Session, TesteeFault
 from paimon_conform.testee.protocol import VERSION
 from paimon_conform.testee.rows import compare
 
 MAX_TESTEES = 32
-
-
-@dataclass
-class Check:
-    """One write, validation or read: its id, whether it passed, and what happened."""
-
-    id: str
-    step: str  # write, validate, read
-    producer: str
-    consumer: str | None
-    kind: str
-    ok: bool
-    detail: str = ""
-    expected: str | None = None  # the failure list's reason, when it lists this check
 
 
 @dataclass
@@ -56,6 +44,10 @@ class Matrix:
 
     def producers(self) -> list[str]:
         return [n for n, h in self.testees.items() if h.get("capabilities", {}).get("write-table")]
+
+    def chains(self) -> list[str]:
+        """The chains checked (`<first>+<second>`), in the order they ran."""
+        return list(dict.fromkeys(c.producer for c in self.checks if c.step.startswith("chain-")))
 
     def consumers(self) -> list[str]:
         return [n for n, h in self.testees.items() if "table" in h.get("capabilities", {}).get("read-table", [])]
@@ -95,6 +87,8 @@ def load_testees(path: Path) -> list[tuple[str, list[str]]]:
             isinstance(entry, dict) and isinstance(entry.get("name"), str) and isinstance(entry.get("command"), list)
         ):
             raise UsageError(f"{path}: entry {n} needs a name and a command list")
+        if chains.SEPARATOR in entry["name"] or ">" in entry["name"]:
+            raise UsageError(f"{path}: entry {n}: a testee name without {chains.SEPARATOR!r} or '>'")
         command = [
             sys.executable if a == "{python}" else str(path.parent / a[2:]) if a.startswith("./") else str(a)
             for a in entry["command"]
@@ -175,6 +169,7 @@ def build(
         for name in m.consumers():
             say(f"{name}: reading {len(done)} table(s)")
             m.checks += _reads(name, sessions[name], done, work, models)
+        m.checks += chains.build(m.testees, m.producers(), m.consumers(), sessions, work, say)
     finally:
         for session in sessions.values():
             session.close()

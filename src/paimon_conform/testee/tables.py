@@ -11,6 +11,8 @@ from typing import Any
 
 SEED = 20261124
 CUSTOM = "custom"  # the write-table kind of a table the request describes in full (the type x role matrix)
+EXISTING = "existing"  # declared by a testee that writes into a table another writer made (the matrix's chains)
+CHAIN_KIND = "pk-dv"  # the kind of table the matrix's chains continue: one writer's table, a commit by another
 ROWS = 24  # rows per commit
 
 FIELDS: list[dict[str, Any]] = [
@@ -114,6 +116,26 @@ def commits(kind: TableKind, seed: int = SEED) -> list[list[list[Any]]]:
         next_key = max(next_key, max(keys) + 1)
         out.append([[_value(rng, f["name"], k) for f in FIELDS] for k in keys])
     return out
+
+
+CHAIN = TableKind(
+    CHAIN_KIND,
+    ("id",),
+    (),
+    {"bucket": "2", "deletion-vectors.enabled": "true"},
+    2,
+    "primary key id, 2 buckets, deletion vectors; the second commit upserts (the matrix's chains)",
+)
+
+
+def chain_commit(kind: TableKind, seed: int = SEED) -> list[list[Any]]:
+    """The commit a second writer adds to a table of `kind` (the matrix's chains): half upserts of keys the
+    first writer wrote, half new keys."""
+    rng = random.Random(f"{seed}:{kind.name}:chain")
+    written = commits(kind, seed)
+    known = sorted({r[0] for c in written for r in c})
+    keys = rng.sample(known, ROWS // 2) + list(range(known[-1] + 1, known[-1] + 1 + ROWS // 2))
+    return [[_value(rng, f["name"], k) for f in FIELDS] for k in keys]
 
 
 def model(kind: TableKind, written: list[list[list[Any]]]) -> list[list[Any]]:

@@ -15,7 +15,8 @@
 //                    reader over the whole payload, as FileIndexFormat.Reader opens one; the predicate as
 //                    PredicateBuilder builds it, evaluated by FileIndexPredicate's own (private) visitor, reached by
 //                    reflection
-//   write-table      SchemaManager.createTable, then one BatchTableWrite + commit per batch (createAndCommit)
+//   write-table      SchemaManager.createTable (not with `existing`: another writer made the table), then one
+//                    BatchTableWrite + commit per batch (createAndCommit)
 //
 // Usage: java -cp <jar>:<classes> Testee PAIMON_VERSION JAVA_RELEASE
 // Paimon's logging goes to stderr: stdout carries only replies.
@@ -24,6 +25,7 @@ import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.deletionvectors.BitmapDeletionVector;
@@ -97,7 +99,9 @@ public class Testee {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String[] LAYOUTS = {"deletion-vectors", "hash-index", "roaring32"};
-    private static final String[] TABLE_KINDS = {"append", "append-bucketed", "custom", "pk", "pk-partitioned"};
+    private static final String[] TABLE_KINDS = {
+        "append", "append-bucketed", "custom", "existing", "pk", "pk-dv", "pk-partitioned"
+    };
     private static String version;
     private static String release;
 
@@ -153,7 +157,11 @@ public class Testee {
                 }
                 return;
             case "write-table":
-                writeTable(request.get("path").asText(), request.get("table"), request.get("commits"));
+                writeTable(
+                        request.get("path").asText(),
+                        request.get("table"),
+                        request.get("commits"),
+                        request.path("existing").asBoolean(false));
                 reply.put("ok", true);
                 return;
             default:
@@ -615,7 +623,7 @@ public class Testee {
         return rows;
     }
 
-    static void writeTable(String dir, JsonNode spec, JsonNode commits) throws Exception {
+    static void writeTable(String dir, JsonNode spec, JsonNode commits, boolean existing) throws Exception {
         Schema.Builder sb = Schema.newBuilder();
         List<DataType> types = new ArrayList<>();
         for (JsonNode f : spec.get("fields")) {
@@ -630,19 +638,26 @@ public class Testee {
         spec.get("partition_keys").forEach(x -> partition.add(x.asText()));
         sb.primaryKey(primary).partitionKeys(partition);
         spec.get("options").fields().forEachRemaining(e -> sb.option(e.getKey(), e.getValue().asText()));
-        createAndCommit(new Path(dir), sb.build(), types, commits);
+        createAndCommit(new Path(dir), existing ? null : sb.build(), types, commits);
     }
 
     // ------------------------------------------------------------------ values
 
-    /** Creates the table at `path` and writes each batch of `commits` in one BatchTableWrite and commit. */
+    /**
+     * Creates the table at `path` (unless `schema` is null: the table exists) and writes each batch of `commits` in
+     * one BatchTableWrite and commit.
+     */
     static void createAndCommit(Path path, Schema schema, List<DataType> types, JsonNode commits) throws Exception {
         LocalFileIO io = LocalFileIO.create();
-        new SchemaManager(io, path).createTable(schema);
+        if (schema != null) {
+            new SchemaManager(io, path).createTable(schema);
+        }
         FileStoreTable table = FileStoreTableFactory.create(io, path);
         for (JsonNode commit : commits) {
             BatchWriteBuilder wb = table.newBatchWriteBuilder();
             try (BatchTableWrite write = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
+                // lookups (deletion vectors, the lookup changelog producer) spill to a temporary directory
+                write.withIOManager(IOManager.create(System.getProperty("java.io.tmpdir")));
                 for (JsonNode row : commit) {
                     Object[] values = new Object[types.size()];
                     for (int i = 0; i < values.length; i++) {

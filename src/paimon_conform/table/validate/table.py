@@ -289,7 +289,7 @@ def _prepare(
     findings += features.index_in_data_dir(schema) + features.blob_type_unknown(schema)
     findings += features.recognized(root, files, schema)
     findings += features.partition_types(schema) + features.dense_stats(live_entries, schemas)
-    findings += features.partial_files(live_entries, schemas)
+    findings += features.partial_files(live_entries, schemas) + features.dv_level0(live_entries, schema)
     findings += check_row_ids(live_entries, schema)
     stats.seconds["metadata"] += time.perf_counter() - t0
     live_keys = {(lf.entry.partition, lf.entry.bucket, lf.entry.file.file_name): lf.relative or "" for lf in chain.live}
