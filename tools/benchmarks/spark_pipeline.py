@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Benchmark: the Spark pipeline against pypaimon 2.1.0 and pypaimon-rust 0.4.0, same machine, same run.
+"""Benchmark: the Spark pipeline against pypaimon 2.1.0, pypaimon-rust 0.4.0 and Paimon's Spark connector 0.9.0,
+same machine, same run.
 
-    .venv/bin/python tools/benchmarks/spark_pipeline.py [--rows 1000000 10000000] [--only spark,pypaimon,rust]
+    .venv/bin/python tools/benchmarks/spark_pipeline.py [--rows 1000000 10000000] [--only spark,pypaimon,rust,connector]
 
 For each size N: a primary-key table (id BIGINT, dt STRING partition of 4 days, v DOUBLE,
 s STRING; 4 fixed buckets; `op` as rowkind.field so deletes can be written) gets N rows, then
@@ -13,11 +14,16 @@ on a local[2] session (deletion vectors on: the update ends compacted, as Java's
 leaves it; Spark's Parquet writer writes the files) and `spark.read.format("paimon")`; the session start is reported
 separately. Our read phase materializes every row and column in Spark (the `noop` sink, Spark's
 way to time a full read); collecting the same read to the driver as Arrow is reported beside it.
+The connector (paimon-spark-3.5 0.9.0, in .venv-connector on PySpark 3.5: it cannot load into the kit's Spark 4,
+nor our Python data source into Spark 3.5, so the two run in two sessions, one after the other) runs the same
+pipeline in Spark SQL: the same rows from spark.range, the same table (DataFrameWriterV2 appends, deletion vectors
+on, `op` as rowkind.field), the `noop` read; cold and warm as ours.
 
 Prints per size the seconds per phase, ratios ours / peer, and growth from the first size to
 the last; for ours, cold (session start + the session's first pipeline, whose first jobs start the
 Python workers and import the kit) and warm (the same pipeline again in that session) apart. Goals:
-cold ahead of pypaimon at both sizes; warm within 3x of pypaimon-rust at 10^7 rows.
+cold ahead of pypaimon at both sizes; warm within 3x of pypaimon-rust at 10^7 rows; warm within 1.5x of the
+connector's warm pipeline at 10^7 rows.
 A benchmark, not a test.
 """
 
@@ -140,7 +146,56 @@ spark.stop()
 report(out)
 """
 
-CONTENDERS = {"spark": SPARK, "pypaimon": PYPAIMON, "rust": RUST}
+CONNECTOR = """
+from pyspark.sql import SparkSession
+import pyspark.sql.functions as F
+JAR = sys.argv[3]
+a = time.perf_counter()
+spark = (SparkSession.builder.appName("bench-connector").master("local[2]").config("spark.jars", JAR)
+         .config("spark.sql.extensions", "org.apache.paimon.spark.extensions.PaimonSparkSessionExtensions")
+         .config("spark.sql.catalog.bench", "org.apache.paimon.spark.SparkCatalog")
+         .config("spark.sql.catalog.bench.warehouse", WH).config("spark.ui.enabled", "false")
+         .config("spark.ui.showConsoleProgress", "false").config("spark.sql.shuffle.partitions", "4")
+         .config("spark.driver.memory", "4g").getOrCreate())
+spark.sparkContext.setLogLevel("ERROR")
+out = {"session": time.perf_counter() - a}
+spark.sql("CREATE DATABASE bench.db")
+def frame_sql(df, op, upsert):
+    v = (F.col("id") * 7 % 1000) / 10.0
+    day = F.concat(F.lit("2024-01-0"), (F.col("id") % 4 + 1).cast("string")).alias("dt")
+    s = F.concat(F.lit("s"), (F.col("id") % 1000).cast("string")).alias("s")
+    return df.select(F.col("id"), day, (-v if upsert else v).alias("v"), s, F.lit(op).alias("op"))
+def pipeline(table, out, prefix):
+    spark.sql(f"CREATE TABLE bench.db.{table} (id BIGINT NOT NULL, dt STRING NOT NULL, v DOUBLE, s STRING, op STRING) "
+              "PARTITIONED BY (dt) TBLPROPERTIES ('primary-key' = 'dt,id', 'bucket' = '4', 'rowkind.field' = 'op', "
+              "'deletion-vectors.enabled' = 'true')")
+    rng = spark.range(N)
+    a = time.perf_counter(); frame_sql(rng, "+I", False).writeTo(f"bench.db.{table}").append()
+    out[prefix + "write"] = time.perf_counter() - a
+    upd = frame_sql(rng.where("id % 10 = 0"), "+U", True).unionByName(frame_sql(rng.where("id % 50 = 1"), "-D", False))
+    a = time.perf_counter(); upd.writeTo(f"bench.db.{table}").append(); out[prefix + "update"] = time.perf_counter() - a
+    a = time.perf_counter(); spark.table(f"bench.db.{table}").write.format("noop").mode("overwrite").save()
+    out[prefix + "read"] = time.perf_counter() - a
+pipeline("t", out, "")
+pipeline("t2", out, "warm_")
+got = spark.table("bench.db.t").agg(F.count("*").alias("n"), F.sum("v").alias("v")).collect()[0]
+out["rows"] = int(got["n"]); out["sum_v"] = float(got["v"])
+spark.stop()
+report(out)
+"""
+
+CONTENDERS = {"spark": SPARK, "pypaimon": PYPAIMON, "rust": RUST, "connector": CONNECTOR}
+
+
+def _command(name: str) -> list[str]:
+    """The Python a contender runs on, and its extra arguments: the connector its own virtualenv and jar."""
+    if name != "connector":
+        return [sys.executable]
+    sys.path.insert(0, str(ROOT / "tools"))
+    import java_releases
+
+    jar = java_releases.resolve(list(java_releases.connectors().values())[-1].jar)
+    return [str(ROOT / ".venv-connector" / "bin" / "python"), str(jar)]
 
 
 def run(name: str, rows: int, base: Path) -> dict:
@@ -149,8 +204,9 @@ def run(name: str, rows: int, base: Path) -> dict:
     shutil.rmtree(wh, ignore_errors=True)
     wh.mkdir(parents=True)
     start = time.perf_counter()
+    python, *extra = _command(name)
     done = subprocess.run(
-        [sys.executable, "-c", COMMON + CONTENDERS[name], str(rows), str(wh)],
+        [python, "-c", COMMON + CONTENDERS[name], str(rows), str(wh), *extra],
         capture_output=True,
         text=True,
         check=False,
@@ -170,7 +226,7 @@ def run(name: str, rows: int, base: Path) -> dict:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rows", type=int, nargs="+", default=[1_000_000, 10_000_000])
-    p.add_argument("--only", default="spark,pypaimon,rust", help="comma-separated contenders")
+    p.add_argument("--only", default="spark,pypaimon,rust,connector", help="comma-separated contenders")
     p.add_argument("--dir", help="scratch directory (default: a temporary one)")
     args = p.parse_args()
     names = [n for n in args.only.split(",") if n]
@@ -200,7 +256,7 @@ def print_table(results: dict[int, dict[str, dict]], names: list[str]) -> None:
                 f"{r['total']:>8.2f} {r['rows']:>11,}"
             )
         ours = by_name.get("spark", {})
-        for peer in ("pypaimon", "rust"):
+        for peer in ("pypaimon", "rust", "connector"):
             other = by_name.get(peer, {})
             if "total" in ours and "total" in other:
                 print(
@@ -227,6 +283,20 @@ def print_table(results: dict[int, dict[str, dict]], names: list[str]) -> None:
                 print(
                     f"{'':>12} goal warm within 3x of pypaimon-rust: {ratio:.2f}x, {'met' if ratio <= 3 else 'NOT met'}"
                 )
+        conn = by_name.get("connector", {})
+        if "session" in conn:
+            warm_c = conn["warm_write"] + conn["warm_update"] + conn["warm_read"]
+            cold_c = conn["session"] + conn["total"]
+            print(
+                f"{'':>12} connector cold (session start {conn['session']:.1f} s + first pipeline "
+                f"{conn['total']:.2f} s) {cold_c:.2f} s; warm (write {conn['warm_write']:.2f}, "
+                f"update {conn['warm_update']:.2f}, read {conn['warm_read']:.2f}) {warm_c:.2f} s"
+            )
+            if "session" in ours:
+                warm = ours["warm_write"] + ours["warm_update"] + ours["warm_read"]
+                ratios = {k: ours[f"warm_{k}"] / conn[f"warm_{k}"] for k in ("write", "update", "read")}
+                phases = ", ".join(f"{k} {r:.2f}x" for k, r in ratios.items())
+                print(f"{'':>12} ours / connector warm: {warm / warm_c:.2f}x ({phases}); goal within 1.5x at 10^7 rows")
         want = (rows - rows // 50) if rows % 50 == 0 else None
         for name in names:
             r = by_name[name]
