@@ -117,18 +117,22 @@ out["rows"] = rows.num_rows; out["sum_v"] = float(pa.compute.sum(rows["v"]).as_p
 report(out)
 """
 
-SPARK = """
+FRAME_SQL = """
+import pyspark.sql.functions as F
+def frame_sql(df, op, upsert):
+    v = (F.col("id") * 7 % 1000) / 10.0
+    day = F.concat(F.lit("2024-01-0"), (F.col("id") % 4 + 1).cast("string")).alias("dt")
+    s = F.concat(F.lit("s"), (F.col("id") % 1000).cast("string")).alias("s")
+    return df.select(F.col("id"), day, (-v if upsert else v).alias("v"), s, F.lit(op).alias("op"))
+"""
+
+SPARK = FRAME_SQL + """
 from paimon_conform.spark import source as ps
 import pyspark.sql.functions as F
 a = time.perf_counter(); spark = ps.session("bench"); out = {"session": time.perf_counter() - a}
 path = WH + "/db.db/t"
 opts = {"primary-key": "dt,id", "partition": "dt", "bucket": "4", "rowkind.field": "op",
         "deletion-vectors.enabled": "true"}
-def frame_sql(df, op, upsert):
-    v = (F.col("id") * 7 % 1000) / 10.0
-    day = F.concat(F.lit("2024-01-0"), (F.col("id") % 4 + 1).cast("string")).alias("dt")
-    s = F.concat(F.lit("s"), (F.col("id") % 1000).cast("string")).alias("s")
-    return df.select(F.col("id"), day, (-v if upsert else v).alias("v"), s, F.lit(op).alias("op"))
 def pipeline(path, out, prefix):
     rng = spark.range(N)
     a = time.perf_counter(); ps.write(frame_sql(rng, "+I", False), path, **opts)
@@ -146,7 +150,7 @@ spark.stop()
 report(out)
 """
 
-CONNECTOR = """
+CONNECTOR = FRAME_SQL + """
 from pyspark.sql import SparkSession
 import pyspark.sql.functions as F
 JAR = sys.argv[3]
@@ -160,11 +164,6 @@ spark = (SparkSession.builder.appName("bench-connector").master("local[2]").conf
 spark.sparkContext.setLogLevel("ERROR")
 out = {"session": time.perf_counter() - a}
 spark.sql("CREATE DATABASE bench.db")
-def frame_sql(df, op, upsert):
-    v = (F.col("id") * 7 % 1000) / 10.0
-    day = F.concat(F.lit("2024-01-0"), (F.col("id") % 4 + 1).cast("string")).alias("dt")
-    s = F.concat(F.lit("s"), (F.col("id") % 1000).cast("string")).alias("s")
-    return df.select(F.col("id"), day, (-v if upsert else v).alias("v"), s, F.lit(op).alias("op"))
 def pipeline(table, out, prefix):
     spark.sql(f"CREATE TABLE bench.db.{table} (id BIGINT NOT NULL, dt STRING NOT NULL, v DOUBLE, s STRING, op STRING) "
               "PARTITIONED BY (dt) TBLPROPERTIES ('primary-key' = 'dt,id', 'bucket' = '4', 'rowkind.field' = 'op', "

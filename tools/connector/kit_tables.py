@@ -21,8 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "testees"))
 
 import spark_testee
 
+from paimon_conform.testee import tables
+
 SEED = 20261129
-ROWS = 20
 FIELDS: list[dict[str, Any]] = [
     {"name": "id", "type": "BIGINT", "nullable": False},
     {"name": "dt", "type": "STRING", "nullable": False},
@@ -40,13 +41,15 @@ FIELDS: list[dict[str, Any]] = [
     {"name": "ts", "type": "TIMESTAMP(6)"},
     {"name": "lts", "type": "TIMESTAMP(6) WITH LOCAL TIME ZONE"},
 ]
-KINDS: dict[str, tuple[list[str], list[str], dict[str, str]]] = {  # name: (primary keys, partition keys, options)
-    "kit_append": ([], ["dt"], {"bucket": "-1"}),
-    "kit_append_bucketed": ([], [], {"bucket": "2", "bucket-key": "id"}),
-    "kit_pk": (["id"], [], {"bucket": "2"}),
-    "kit_pk_dv": (["dt", "id"], ["dt"], {"bucket": "2", "deletion-vectors.enabled": "true"}),
-    "kit_pk_dynamic": (["id"], [], {"bucket": "-1"}),
-}
+KINDS = [
+    tables.TableKind("kit_append", (), ("dt",), {"bucket": "-1"}, 3, "append, bucket -1, partitioned"),
+    tables.TableKind("kit_append_bucketed", (), (), {"bucket": "2", "bucket-key": "id"}, 3, "append, 2 buckets"),
+    tables.TableKind("kit_pk", ("id",), (), {"bucket": "2"}, 3, "primary key, 2 buckets"),
+    tables.TableKind(
+        "kit_pk_dv", ("dt", "id"), ("dt",), {"bucket": "2", "deletion-vectors.enabled": "true"}, 3, "deletion vectors"
+    ),
+    tables.TableKind("kit_pk_dynamic", ("id",), (), {"bucket": "-1"}, 3, "primary key, dynamic bucket"),
+]
 FILTERS = [("id", "=", 3), ("id", ">=", 15), ("dt", "=", "'2024-01-02'"), ("i", ">=", 0), ("s", "<", "'m'")]
 
 
@@ -83,44 +86,24 @@ def value(rng: random.Random, name: str, key: int) -> Any:
     return pick[name]()
 
 
-def commits(name: str, primary: bool) -> list[list[list[Any]]]:
-    """Three commits; a primary-key table's later ones write half old keys (upserts), half new ones."""
-    rng = random.Random(f"{SEED}:{name}")
-    out, next_key = [], 0
-    for n in range(3):
-        keys = list(range(next_key, next_key + ROWS))
-        if n and primary:
-            keys = rng.sample(range(next_key), ROWS // 2) + list(range(next_key, next_key + ROWS // 2))
-        next_key = max(next_key, max(keys) + 1)
-        out.append([[value(rng, f["name"], k) for f in FIELDS] for k in keys])
-    return out
-
-
-def model(primary: list[str], written: list[list[list[Any]]]) -> list[list[Any]]:
-    """Every row of an append table; the last row per key of a primary-key one."""
-    if not primary:
-        return [r for c in written for r in c]
-    at = [[f["name"] for f in FIELDS].index(k) for k in primary]
-    last: dict[tuple, list[Any]] = {}
-    for c in written:
-        for r in c:
-            last[tuple(r[i] for i in at)] = r
-    return list(last.values())
-
-
 def main(argv: list[str]) -> int:
     warehouse, out = Path(argv[0]), Path(argv[1])
     doc = {}
     try:
-        for name, (primary, partition, options) in KINDS.items():
-            path = warehouse / "kit.db" / name
-            table = {"fields": FIELDS, "primary_keys": primary, "partition_keys": partition, "options": options}
-            written = commits(name, bool(primary))
+        for kind in KINDS:
+            path = warehouse / "kit.db" / kind.name
+            table = {
+                "fields": FIELDS,
+                "primary_keys": list(kind.primary_keys),
+                "partition_keys": list(kind.partition_keys),
+                "options": kind.options,
+            }
+            written = tables.commits(kind, SEED, FIELDS, value)
             spark_testee.write_table(str(path), table, written)
-            doc[name] = {"path": str(path), **table, "model": model(primary, written), "filters": FILTERS}
+            model = tables.model(kind, written, FIELDS)
+            doc[kind.name] = {"path": str(path), **table, "model": model, "filters": FILTERS}
     finally:
-        if spark_testee._spark:
-            spark_testee._spark[0].stop()
+        spark_testee.stop()
     out.write_text(json.dumps(doc), encoding="utf-8")
     return 0
 

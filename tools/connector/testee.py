@@ -11,14 +11,13 @@ go to the real stdout alone."""
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any
 
 import session as connector
 
 from paimon_conform.testee import tables
-from paimon_conform.testee.kit import TABLE_CAPABILITIES, adapter, serve, table_handlers
+from paimon_conform.testee.kit import TABLE_CAPABILITIES, adapter, serve_beside_a_jvm, table_handlers
 
 JAR, VERSION = sys.argv[1], sys.argv[2]
 
@@ -72,14 +71,5 @@ answer = adapter(
 )
 
 
-def main() -> None:
-    protocol = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)  # the JVM and stray prints: stderr
-    try:
-        serve(sys.stdin.buffer, protocol, answer)
-    finally:
-        connector.stop()
-
-
 if __name__ == "__main__":
-    main()
+    serve_beside_a_jvm(answer, connector.stop)

@@ -10,13 +10,11 @@ protocol's replies go to the real stdout alone."""
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 from typing import Any
 
 from paimon_conform import __version__
-from paimon_conform.testee.kit import TABLE_CAPABILITIES, adapter, engine_options, serve, table_handlers
+from paimon_conform.testee.kit import TABLE_CAPABILITIES, adapter, engine_options, serve_beside_a_jvm, table_handlers
 from paimon_conform.testee.rows import from_arrow, to_arrow
 
 _spark: list[Any] = []
@@ -86,14 +84,14 @@ class SparkTaskError(Exception):
 answer = adapter("paimon-conform-spark", __version__, TABLE_CAPABILITIES, table_handlers(read_table, write_table))
 
 
+def stop() -> None:
+    """Stop the session when one was started."""
+    if _spark:
+        _spark.pop().stop()
+
+
 def main() -> None:
-    protocol = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)  # the JVM and stray prints: stderr
-    try:
-        serve(sys.stdin.buffer, protocol, answer)
-    finally:
-        if _spark:
-            _spark[0].stop()
+    serve_beside_a_jvm(answer, stop)
 
 
 if __name__ == "__main__":

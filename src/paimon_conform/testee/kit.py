@@ -6,6 +6,7 @@ of the repository answers with."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -171,6 +172,17 @@ def serve(inp: BinaryIO, out: BinaryIO, respond: Callable[[dict[str, Any]], dict
             return
         out.write(json.dumps(respond(request)).encode() + b"\n")
         out.flush()
+
+
+def serve_beside_a_jvm(respond: Callable[[dict[str, Any]], dict[str, Any]], stop: Callable[[], None]) -> None:
+    """`serve` on the real stdout while file descriptor 1 goes to stderr (a JVM the testee starts, and its Python
+    workers, print there), then `stop` whatever the testee started."""
+    protocol = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    try:
+        serve(sys.stdin.buffer, protocol, respond)
+    finally:
+        stop()
 
 
 if __name__ == "__main__":

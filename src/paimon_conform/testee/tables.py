@@ -5,6 +5,7 @@ the model, the rows a reader of the finished table must return."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -103,9 +104,15 @@ def _value(rng: random.Random, name: str, key: int) -> Any:
     return bytes(rng.randrange(256) for _ in range(rng.randint(0, 6))).hex()
 
 
-def commits(kind: TableKind, seed: int = SEED) -> list[list[list[Any]]]:
+def commits(
+    kind: TableKind,
+    seed: int = SEED,
+    fields: list[dict[str, Any]] = FIELDS,
+    value: Callable[[random.Random, str, int], Any] = _value,
+) -> list[list[list[Any]]]:
     """The rows of each commit: keys 0..ROWS-1 first; later commits of a primary-key table write half old keys
-    (upserts) and half new ones, an append table's only new rows."""
+    (upserts) and half new ones, an append table's only new rows. `fields` and `value` (a column's value for a
+    key) default to the matrix's columns."""
     rng = random.Random(f"{seed}:{kind.name}")
     out, next_key = [], 0
     for n in range(kind.commits):
@@ -114,7 +121,7 @@ def commits(kind: TableKind, seed: int = SEED) -> list[list[list[Any]]]:
         else:
             keys = list(range(next_key, next_key + ROWS))
         next_key = max(next_key, max(keys) + 1)
-        out.append([[_value(rng, f["name"], k) for f in FIELDS] for k in keys])
+        out.append([[value(rng, f["name"], k) for f in fields] for k in keys])
     return out
 
 
@@ -138,12 +145,12 @@ def chain_commit(kind: TableKind, seed: int = SEED) -> list[list[Any]]:
     return [[_value(rng, f["name"], k) for f in FIELDS] for k in keys]
 
 
-def model(kind: TableKind, written: list[list[list[Any]]]) -> list[list[Any]]:
+def model(kind: TableKind, written: list[list[list[Any]]], fields: list[dict[str, Any]] = FIELDS) -> list[list[Any]]:
     """The rows a reader must return: every row of an append table; the last row per key of a primary-key one
     (the deduplicate merge engine)."""
     if not kind.primary_keys:
         return [r for c in written for r in c]
-    at = [next(i for i, f in enumerate(FIELDS) if f["name"] == k) for k in kind.primary_keys]
+    at = [next(i for i, f in enumerate(fields) if f["name"] == k) for k in kind.primary_keys]
     last: dict[tuple, list[Any]] = {}
     for c in written:
         for r in c:
