@@ -126,7 +126,9 @@ def frame_sql(df, op, upsert):
     return df.select(F.col("id"), day, (-v if upsert else v).alias("v"), s, F.lit(op).alias("op"))
 """
 
-SPARK = FRAME_SQL + """
+SPARK = (
+    FRAME_SQL
+    + """
 from paimon_conform.spark import source as ps
 import pyspark.sql.functions as F
 a = time.perf_counter(); spark = ps.session("bench"); out = {"session": time.perf_counter() - a}
@@ -149,8 +151,11 @@ out["rows"] = rows.num_rows; out["sum_v"] = float(pa.compute.sum(rows["v"]).as_p
 spark.stop()
 report(out)
 """
+)
 
-CONNECTOR = FRAME_SQL + """
+CONNECTOR = (
+    FRAME_SQL
+    + """
 from pyspark.sql import SparkSession
 import pyspark.sql.functions as F
 JAR = sys.argv[3]
@@ -182,6 +187,7 @@ out["rows"] = int(got["n"]); out["sum_v"] = float(got["v"])
 spark.stop()
 report(out)
 """
+)
 
 CONTENDERS = {"spark": SPARK, "pypaimon": PYPAIMON, "rust": RUST, "connector": CONNECTOR}
 
