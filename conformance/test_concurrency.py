@@ -62,7 +62,9 @@ KINDS: dict[str, dict[str, str]] = {
     },
 }
 TIMEOUT = 60  # seconds a writer may take to reach its next step: a safety net, not a synchronisation
-ORPHAN_CODES = {"TABLE_UNREFERENCED_FILE", "SNAPSHOT_HINT"}  # what a killed or losing writer may leave
+# what a killed or losing writer may leave (killed between its APPEND and its COMPACT snapshot: level-0 rows of a
+# deletion-vector table, which batch reads skip until a compaction, as with a Java writer stopped there)
+ORPHAN_CODES = {"TABLE_UNREFERENCED_FILE", "SNAPSHOT_HINT", "TABLE_DV_LEVEL0_ROWS"}
 BASE_KEYS = 12  # keys 0..11 in the table before the writers start (dt a / b by parity)
 
 
