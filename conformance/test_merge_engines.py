@@ -45,6 +45,8 @@ def schema(options: dict[str, str]):
         ({"merge-engine": "partial-update", "fields.v.sequence-group": "d"}, "sequence groups"),
         ({"merge-engine": "aggregation", "fields.d.aggregate-function": "collect"}, "aggregate function 'collect'"),
         ({"merge-engine": "partial-update", "fields.d.aggregate-function": "sum"}, "aggregate functions"),
+        ({"merge-engine": "aggregation", "fields.v.aggregate-function": "sum"}, "sum of v .*not a number"),
+        ({"merge-engine": "aggregation", "fields.v.aggregate-function": "bool_or"}, "not a BOOLEAN"),
     ],
 )
 def test_what_the_kit_cannot_merge_is_refused(options, words):
@@ -89,6 +91,14 @@ def test_each_engine_merges_by_its_rule(options, key1):
     assert got == {1: key1, 2: ("b", None)}
 
 
+def test_java_fallback_keys_of_ignore_delete_hold_for_every_engine():
+    """ignore-delete falls back to first-row. / deduplicate. / partial-update.ignore-delete whatever the engine;
+    aggregation.ignore-delete is no key of it."""
+    assert merge.engine(schema({"partial-update.ignore-delete": "true"})).ignore_delete
+    assert merge.engine(schema({"merge-engine": "aggregation", "first-row.ignore-delete": "true"})).ignore_delete
+    assert not merge.engine(schema({"merge-engine": "aggregation", "aggregation.ignore-delete": "true"})).ignore_delete
+
+
 def test_retractions_are_refused_unless_ignored():
     rows = _rows(("-D", "+I", "+I", "+I"))
     with pytest.raises(UsageError, match="retractions"):
@@ -98,3 +108,28 @@ def test_retractions_are_refused_unless_ignored():
     assert got == {1: ("c", Decimal("2.00")), 2: ("b", None)}
     dedup = {r["k"] for r in merge.merge(rows, ["k"], SEQ, KIND, merge.engine(schema({}))).to_pylist()}
     assert dedup == {2}, "deduplicate: the -D removes key 1"
+
+
+@pytest.mark.parametrize(("engine", "pruned"), [("partial-update", False), ("deduplicate", True)])
+def test_indexes_rule_out_a_merged_bucket_only_when_its_row_is_a_written_one(tmp_path, engine, pruned):
+    """k=1 is written as (v='x', s=NULL), then (v=NULL, s='y'). Partial-update merges them to ('x', 'y'), which
+    `v = 'x' AND s = 'y'` matches though each file's bloom filter rules the file out: the bucket must stay.
+    Deduplicate returns the second row, which does not match: the bucket may go."""
+    from paimon_conform.layouts.file_index.query import Leaf, Literal
+    from paimon_conform.table.read import scan
+    from paimon_conform.table.read.reader import logical_rows, read_latest
+    from paimon_conform.table.write import commit
+    from paimon_conform.table.write import tasks as write
+
+    arrow = pa.schema([pa.field("k", pa.int32(), False), pa.field("v", pa.string()), pa.field("s", pa.string())])
+    options = {"primary-key": "k", "bucket": "1", "merge-engine": engine, "file-index.bloom-filter.columns": "v,s"}
+    for row in ({"k": 1, "v": "x", "s": None}, {"k": 1, "v": None, "s": "y"}):
+        plan = write.prepare(tmp_path, arrow, options, False)
+        commit.commit(plan, [write.write_task(plan, pa.Table.from_pylist([row], arrow).to_batches(), 0)])
+    leaves = [Leaf("v", "eq", [Literal("x", False)]), Leaf("s", "eq", [Literal("y", False)])]
+    _, splits, stats = scan.plan(tmp_path, leaves)
+    assert (splits == []) == pruned
+    assert stats.files_skipped_by_index == (2 if pruned else 0)
+    schema, rows = read_latest(tmp_path)
+    merged = {"partial-update": [1, "x", "y"], "deduplicate": [1, None, "y"]}[engine]
+    assert logical_rows(schema, rows) == [merged]

@@ -151,6 +151,8 @@ def test_ranges_round_trip(values):
         ([[0, 0], [5, 5], [8, 12]], "run", False),
         ([[0, 0], [5, 5], [8, 12]], "array", False),
         ([[0, 2]], "run", False),  # 6 bytes either way
+        ([[0, 3], [6, 6], [9, 9]], "run", False),  # 14 bytes as runs, 12 as an array: a run stays up to 2 + 2c
+        ([[0, 0], [2, 2], [4, 6]], "run", True),  # 14 bytes as runs, more than 2 + 2 * 5
         ([[0, 0], [2, 2], [4, 4]], "run", True),  # 14 bytes as runs, 6 as an array
         ([[0, 3]], "array", True),  # 8 bytes as an array, 6 as a run
     ],

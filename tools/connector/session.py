@@ -90,8 +90,11 @@ def root_cause(exc: BaseException) -> BaseException:
     java = getattr(exc, "java_exception", None)
     if java is None:
         return exc
-    while java.getCause() is not None and java.getCause() != java:
-        java = java.getCause()
+    for _ in range(32):  # a cause chain is short; a cyclic one must not spin
+        cause = java.getCause()
+        if cause is None or cause == java:
+            break
+        java = cause
     return ConnectorError(str(java.toString()))
 
 

@@ -328,9 +328,19 @@ def main(argv: list[str]) -> int:
     jar, warehouse, out = argv[0], Path(argv[1]), Path(argv[2])
     options = dict(zip(argv[3::2], argv[4::2], strict=False))
     only = set(options["--only"].split(",")) if "--only" in options else None
+    doc: dict[str, Any] = {"tables": {}, "errors": {}, "docs": {}}
+    try:
+        _run_all(jar, warehouse, options, only, doc)
+    finally:  # what ran is written, whatever stopped the rest
+        out.write_text(json.dumps(doc), encoding="utf-8")
+        connector.stop()
+    return 0
+
+
+def _run_all(jar: str, warehouse: Path, options: dict[str, str], only: set[str] | None, doc: dict[str, Any]) -> None:
+    """Every workload, then (with --kit) every kit table, into `doc`."""
     session = connector.spark(jar)
     session.sql(f"CREATE DATABASE IF NOT EXISTS {connector.catalog(session, str(warehouse))}.{DB}")
-    doc: dict[str, Any] = {"tables": {}, "errors": {}, "docs": {}}
     for w in WORKLOADS:
         if only is not None and w.name not in only:
             continue
@@ -351,9 +361,6 @@ def main(argv: list[str]) -> int:
                 cause = connector.root_cause(exc)
                 doc["kit_errors"][name] = f"{type(cause).__name__}: {cause}"[:4000]
                 traceback.print_exc()
-    out.write_text(json.dumps(doc), encoding="utf-8")
-    connector.stop()
-    return 0
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import inspect
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -140,7 +141,7 @@ def _snapshot(options: dict[str, str]) -> int | None:
     text = options.get(SNAPSHOT_OPTION)
     if text is None:
         return None
-    if not text.isdigit() or not 0 < int(text) < 1 << 63:
+    if not re.fullmatch(r"[0-9]{1,19}", text) or not 0 < int(text) < 1 << 63:
         raise UsageError(f"format('paimon'): {SNAPSHOT_OPTION} must be a snapshot id (1, 2, ...), not {text!r}")
     return int(text)
 

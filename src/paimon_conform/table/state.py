@@ -105,7 +105,7 @@ def latest_state(root: Path, schema: TableSchema, meta: str = "", snapshot: int 
     whose snapshot/ is at `meta` ('branch/branch-<name>/') when given; of snapshot `snapshot` (time travel) when
     given (UsageError when the table has no such snapshot)."""
     ids = snapshot_ids(root, meta)
-    if snapshot is not None and snapshot not in ids:
+    if snapshot is not None and (isinstance(snapshot, bool) or not isinstance(snapshot, int) or snapshot not in ids):
         raise UsageError(f"{root}: no {meta}snapshot {snapshot} (snapshots: {_ranges(ids)})")
     if not ids:
         return TableState(None)

@@ -57,6 +57,7 @@ def build(
         return what in testees[name]["capabilities"].get("write-table", [])
 
     out: list[Check] = []
+    shutil.rmtree(work / "chain", ignore_errors=True)  # a kept folder of an earlier run (--keep-tables)
     firsts: dict[str, bool] = {}  # first writer -> whether its base passed
     for first in (p for p in producers if declares(p, kind.name)):
         say(f"{first}: writing the chains' {kind.name} table")

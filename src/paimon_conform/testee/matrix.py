@@ -15,6 +15,7 @@ matrix test holds there are none)."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -31,6 +32,8 @@ from paimon_conform.testee.protocol import VERSION
 from paimon_conform.testee.rows import compare
 
 MAX_TESTEES = 32
+NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}")  # a folder name and a check id part (no + > : /)
+RESERVED = {"alone"}  # the page's column of each chain's first table
 
 
 @dataclass
@@ -87,8 +90,10 @@ def load_testees(path: Path) -> list[tuple[str, list[str]]]:
             isinstance(entry, dict) and isinstance(entry.get("name"), str) and isinstance(entry.get("command"), list)
         ):
             raise UsageError(f"{path}: entry {n} needs a name and a command list")
-        if chains.SEPARATOR in entry["name"] or ">" in entry["name"]:
-            raise UsageError(f"{path}: entry {n}: a testee name without {chains.SEPARATOR!r} or '>'")
+        if not NAME.fullmatch(entry["name"]) or entry["name"] in RESERVED:
+            raise UsageError(
+                f"{path}: entry {n}: a testee name of letters, digits, '.', '_' and '-' (not {entry['name']!r})"
+            )
         command = [
             sys.executable if a == "{python}" else str(path.parent / a[2:]) if a.startswith("./") else str(a)
             for a in entry["command"]

@@ -655,9 +655,11 @@ public class Testee {
         FileStoreTable table = FileStoreTableFactory.create(io, path);
         for (JsonNode commit : commits) {
             BatchWriteBuilder wb = table.newBatchWriteBuilder();
-            try (BatchTableWrite write = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
-                // lookups (deletion vectors, the lookup changelog producer) spill to a temporary directory
-                write.withIOManager(IOManager.create(System.getProperty("java.io.tmpdir")));
+            // lookups (deletion vectors, the lookup changelog producer) spill to a temporary directory
+            try (IOManager spill = IOManager.create(System.getProperty("java.io.tmpdir"));
+                    BatchTableWrite write = wb.newWrite();
+                    BatchTableCommit c = wb.newCommit()) {
+                write.withIOManager(spill);
                 for (JsonNode row : commit) {
                     Object[] values = new Object[types.size()];
                     for (int i = 0; i < values.length; i++) {

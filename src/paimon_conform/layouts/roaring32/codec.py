@@ -47,14 +47,16 @@ def java_container_kind(cardinality: int, num_runs: int) -> str:
 
 
 def larger_than_java_writes(is_run: bool, cardinality: int, num_runs: int) -> bool:
-    """Whether a container is serialized larger than Java's RoaringBitmap ever writes its values: a run container
-    when the array or bitmap form is strictly smaller, or the other way round. On a tie Java keeps the kind the
-    container had: runOptimize() leaves an array or bitmap container as it is, and a run container (one read from
-    an earlier vector and added to, as Paimon's deletion-vector maintainer does) stays a run (toEfficientContainer
-    takes `<=`); tables Paimon's Spark connector 0.9.0 writes hold such run containers."""
-    other = 2 * cardinality if cardinality <= ARRAY_MAX else BITMAP_BYTES
+    """Whether a container is serialized larger than Java's RoaringBitmap ever writes its values. An array or
+    bitmap container becomes a run in runOptimize() only when the run form is strictly smaller (2 + 4 runs against
+    2 per value, or 8192). A run container (one read from an earlier vector and added to, as Paimon's
+    deletion-vector maintainer does) stays a run unless toEfficientContainer finds another form strictly smaller,
+    and it counts an array as 2 + 2 per value: runs of 2 + 4n bytes stay up to 2 + 2c. Tables Paimon's Spark
+    connector 0.9.0 writes hold run containers on the tie."""
     run = 2 + 4 * num_runs
-    return run > other if is_run else run < other
+    if is_run:
+        return run > min(BITMAP_BYTES, 2 + 2 * cardinality)
+    return run < (2 * cardinality if cardinality <= ARRAY_MAX else BITMAP_BYTES)
 
 
 def as_sorted_unique(values: Iterable[int] | np.ndarray, limit: int) -> np.ndarray:

@@ -8,7 +8,8 @@ A reader that merged a partial-update or aggregation table as deduplicate would 
 - aggregation: per column its `fields.<name>.aggregate-function` (default last_non_null_value) over the rows in
   sequence order: sum, max, min, last_value, last_non_null_value, first_value, first_non_null_value, bool_and,
   bool_or.
-With `ignore-delete` (or `<engine>.ignore-delete`) retractions are dropped before merging. Refused: a user
+With `ignore-delete` (or one of its fallback keys first-row. / deduplicate. / partial-update.ignore-delete, read
+for every engine) retractions are dropped before merging. Refused: a user
 `sequence.field`, sequence groups, retractions in a first-row, partial-update or aggregation table, other
 aggregate functions.
 """
@@ -25,6 +26,7 @@ from paimon_conform.table import table_layout as tl
 from paimon_conform.table.schema import TableSchema
 
 ENGINES = ("deduplicate", "first-row", "partial-update", "aggregation")
+IGNORE_DELETE_FALLBACKS = ("first-row.ignore-delete", "deduplicate.ignore-delete", "partial-update.ignore-delete")
 # aggregate function -> (pyarrow hash aggregation, skip nulls)
 FUNCTIONS: dict[str, tuple[str, bool]] = {
     "sum": ("sum", True),
@@ -48,6 +50,12 @@ class MergeEngine:
     functions: dict[str, str]  # aggregation: column -> aggregate function
 
     @property
+    def returns_a_written_row(self) -> bool:
+        """Whether the merged row is one of the rows written (deduplicate, first-row), so file indexes and
+        statistics that rule out every file of a bucket rule out its merged rows too."""
+        return self.name in ("deduplicate", "first-row")
+
+    @property
     def skips_level0(self) -> bool:
         """Whether a batch read skips level-0 files (Java's first-row scan does, as deletion vectors do)."""
         return self.name == "first-row"
@@ -63,7 +71,8 @@ def engine(schema: TableSchema) -> MergeEngine:
         raise UsageError(f"{schema.file}: sequence.field orders rows by a user column; the kit does not read it")
     if any(k.startswith("fields.") and k.endswith(".sequence-group") for k in o):
         raise UsageError(f"{schema.file}: sequence groups (fields.*.sequence-group); the kit does not read them")
-    ignore = tl.bool_option(o.get("ignore-delete", o.get(f"{name}.ignore-delete", False)))
+    keys = ("ignore-delete", *IGNORE_DELETE_FALLBACKS)  # Java's option and its fallback keys, for every engine
+    ignore = tl.bool_option(next((o[k] for k in keys if k in o), False))
     functions: dict[str, str] = {}
     if name == "aggregation":
         default = o.get("fields.default-aggregate-function", "last_non_null_value")
@@ -74,10 +83,40 @@ def engine(schema: TableSchema) -> MergeEngine:
             fn = o.get(f"fields.{f.name}.aggregate-function", default).strip().lower()
             if fn not in FUNCTIONS:
                 raise UsageError(f"{schema.file}: aggregate function {fn!r} of {f.name}; the kit does not read it")
+            why = "a nested type" if f.name in schema.unreadable_types else _unmerged(fn, f.type)
+            if why:
+                raise UsageError(f"{schema.file}: {fn} of {f.name} ({f.type}): {why}")
             functions[f.name] = fn
     elif any(k.startswith("fields.") and k.endswith(".aggregate-function") for k in o):
         raise UsageError(f"{schema.file}: aggregate functions in a {name} table; the kit does not read them")
+    if name in ("partial-update", "aggregation"):
+        nested = [f.name for f in schema.fields if f.name in schema.unreadable_types or f.type.root in NESTED]
+        if nested:
+            raise UsageError(
+                f"{schema.file}: {name} of nested columns ({', '.join(nested)}); the kit does not merge them"
+            )
     return MergeEngine(name, ignore, functions)
+
+
+NESTED = ("ARRAY", "MAP", "ROW", "MULTISET", "VARIANT")
+NUMERIC = ("TINYINT", "SMALLINT", "INT", "BIGINT", "DECIMAL")
+ORDERED = (*NUMERIC, "CHAR", "VARCHAR", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP_LTZ")
+
+
+def _unmerged(fn: str, t) -> str | None:
+    """Why the kit does not apply aggregate function `fn` to a column of type `t` as Java does, or None."""
+    root = t.root
+    if fn == "sum":
+        if root in ("FLOAT", "DOUBLE"):
+            return "Java adds floating-point values one by one; the kit does not reproduce that rounding"
+        if root == "DECIMAL" and t.precision > 18:
+            return "Java's sum is null past the precision; the kit does not reproduce it"
+        return None if root in NUMERIC else "not a number"
+    if fn in ("max", "min"):
+        return None if root in ORDERED else "the kit does not order this type as Java does (NaN, bytes)"
+    if fn in ("bool_and", "bool_or"):
+        return None if root == "BOOLEAN" else "not a BOOLEAN"
+    return None if root not in NESTED else "a nested type"
 
 
 def merge(rows: pa.Table, keys: list[str], seq: str, kind: str, how: MergeEngine) -> pa.Table:

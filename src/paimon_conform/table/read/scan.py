@@ -313,7 +313,15 @@ def plan(
                 splits.append(Split(values, bucket, False, split_files, by_row_id=True))
             continue
         if pk and not dv:
-            if split_files and leaves and all(_index_skips(root, f, leaves, schema, schemas) for f in split_files):
+            # a merged row of a partial-update or aggregation table may hold values no file holds (a sum, columns
+            # from two files): only a row that is one of the files' rows lets their indexes rule the bucket out
+            prunable = how is not None and how.returns_a_written_row
+            if (
+                split_files
+                and leaves
+                and prunable
+                and all(_index_skips(root, f, leaves, schema, schemas) for f in split_files)
+            ):
                 stats.files_skipped_by_index += len(split_files)
                 continue
             if split_files:
