@@ -61,13 +61,12 @@ def _stamp(rng: random.Random) -> str:
 
 
 def value(rng: random.Random, name: str, key: int) -> Any:
-    """One logical value of a column (a sixth of the nullable cells null)."""
-    if name == "id":
-        return key
-    if name == "dt":
-        return ("2024-01-01", "2024-01-02")[key % 2]
-    if rng.random() < 1 / 6:
-        return None
+    """One logical value of a column (tables.keyed_value: id, dt, a sixth of the other cells null)."""
+    return tables.keyed_value(rng, name, key, lambda: _draw(rng, name))
+
+
+def _draw(rng: random.Random, name: str) -> Any:
+    """A non-null value of a column of FIELDS besides id and dt."""
     pick = {
         "b": lambda: rng.random() < 0.5,
         "t": lambda: rng.choice([-128, 127, 0, rng.randint(-128, 127)]),

@@ -60,7 +60,7 @@ from paimon_conform.layouts.binary_row.bucketing import bucket_columns
 from paimon_conform.layouts.file_index import query
 from paimon_conform.spark import bucket as spark_bucket
 from paimon_conform.table.read import scan
-from paimon_conform.table.schema import bucket_rule, read_schema
+from paimon_conform.table.schema import bucket_rule
 from paimon_conform.table.write import commit as table_commit
 from paimon_conform.table.write import tasks as table_write
 
@@ -146,12 +146,6 @@ def _snapshot(options: dict[str, str]) -> int | None:
     return int(text)
 
 
-def _table_schema(path: str, snapshot: int | None):
-    """The schema a read uses: the newest, or the one the snapshot it travels to names."""
-    root = Path(path)
-    return read_schema(root) if snapshot is None else read_schema(root, scan.snapshot_schema(root, snapshot))
-
-
 class PaimonDataSource(DataSource):
     """`format("paimon")`: a Paimon table directory, read and written with the kit's layouts."""
 
@@ -165,7 +159,7 @@ class PaimonDataSource(DataSource):
         options = _options(self.options)
         path = _path(options)
         with checking(path, "schema"):
-            return from_arrow_schema(arrow_schema(_table_schema(path, _snapshot(options))))
+            return from_arrow_schema(arrow_schema(scan.read_schema_at(Path(path), _snapshot(options))))
 
     def reader(self, schema: StructType) -> DataSourceReader:
         options = _options(self.options)
@@ -351,7 +345,7 @@ class PaimonReader(DataSourceReader):
     def __init__(self, path: str, schema: StructType, snapshot: int | None = None) -> None:
         self.path, self.spark_schema, self.snapshot = path, schema, snapshot
         with checking(path, "schema"):
-            self.table = _table_schema(path, snapshot)  # read once on the driver, pickled to the tasks
+            self.table = scan.read_schema_at(Path(path), snapshot)  # read once on the driver, pickled to the tasks
         self.leaves: list[query.Leaf] = []
 
     def pushFilters(self, filters: list) -> Iterator:

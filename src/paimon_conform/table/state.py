@@ -9,8 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from paimon_conform.core.errors import UsageError
 from paimon_conform.layouts.binary_row import codec as binary_row
+from paimon_conform.layouts.roaring32 import codec as roaring
 from paimon_conform.table import table_layout as tl
 from paimon_conform.table.chain import live_index, merge, snapshot_ids
 from paimon_conform.table.metadata import (
@@ -90,14 +93,9 @@ def _records(root: Path, name: str) -> list[dict]:
 
 
 def _ranges(ids: list[int]) -> str:
-    """`1-3, 7` for snapshot ids 1, 2, 3, 7; `none` for none."""
-    runs: list[list[int]] = []
-    for i in ids:
-        if runs and runs[-1][-1] == i - 1:
-            runs[-1].append(i)
-        else:
-            runs.append([i])
-    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs) or "none"
+    """`1-3, 7` for snapshot ids 1, 2, 3, 7 (sorted, as snapshot_ids gives them); `none` for none."""
+    runs = roaring.to_ranges(np.asarray(ids, dtype=np.uint64))
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs) or "none"
 
 
 def latest_state(root: Path, schema: TableSchema, meta: str = "", snapshot: int | None = None) -> TableState:

@@ -21,12 +21,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from paimon_conform.core.errors import PaimonConformError
 from paimon_conform.testee import tables
 from paimon_conform.testee.checks import Check
-from paimon_conform.testee.judge_table import java_target, must_findings
+from paimon_conform.testee.judge_table import java_target, read_against, table_musts
 from paimon_conform.testee.process import Session
-from paimon_conform.testee.rows import compare
 
 SEPARATOR = "+"  # between the writers of a chain (not allowed in a testee's name)
 KIT = "kit"  # the reader every chain is read by too, when the list has it
@@ -72,7 +70,7 @@ def build(
             if first == second or not (work / "chain" / first).is_dir():
                 continue
             if (first, line) not in alone:
-                alone[first, line] = _musts(chain_dir(work, first), line)
+                alone[first, line] = table_musts(chain_dir(work, first), line)
             blame = second
             if not base_ok:
                 blame = f"{first} (its table fails alone: chain-base:{first})"
@@ -96,7 +94,7 @@ def _base(
         shutil.rmtree(work / "chain" / first, ignore_errors=True)
         why = f"broken by {first}: it could not write the table: {why}"
     else:
-        musts = _musts(path, line)
+        musts = table_musts(path, line)
         why = f"broken by {first}: for Java {line}: " + "; ".join(musts[:20]) if musts else ""
         if not why and KIT in sessions:
             why = _read_detail(sessions[KIT], path, model, f"broken by {first}: the kit reads its table alone:")
@@ -134,7 +132,7 @@ def _continue(
     if reply is None:
         return out
     line = java_target(hello)
-    musts = _musts(path, line)
+    musts = table_musts(path, line)
     detail = f"for Java {line}: " + (f"broken by {blame}: " + "; ".join(musts[:20]) if musts else "no must-finding")
     out.append(
         Check(
@@ -156,18 +154,7 @@ def _continue(
     return out
 
 
-def _musts(path: Path, line: str) -> list[str]:
-    try:
-        return must_findings(path, line)
-    except PaimonConformError as exc:
-        return [f"unusable: {exc}"]
-
-
 def _read_detail(session: Session, path: Path, model: list, prefix: str) -> str:
     """'' when the reader returns the model's rows; else what went wrong, after `prefix`."""
-    request = {"op": "read-table", "kind": "table", "path": str(path), "fields": tables.FIELDS}
-    reply, why = session.exchange(request, "read_table_reply")
-    if reply is not None:
-        differs = compare(tables.FIELDS, reply["rows"], model)
-        why = f"other rows than written: {differs}" if differs else ""
+    why = read_against(session, path, tables.FIELDS, model)
     return f"{prefix} {why}" if why else ""

@@ -35,6 +35,24 @@ def must_findings(path: Path, release: str) -> list[str]:
     return out
 
 
+def table_musts(path: Path, release: str) -> list[str]:
+    """must_findings, a table the kit cannot judge being one (`unusable: ...`)."""
+    try:
+        return must_findings(path, release)
+    except PaimonConformError as exc:
+        return [f"unusable: {exc}"]
+
+
+def read_against(session: Session, path: Path, fields: list[dict[str, Any]], model: list[list[Any]]) -> str:
+    """'' when the testee of `session` reads the model's rows from the table; else what went wrong."""
+    request = {"op": "read-table", "kind": "table", "path": str(path), "fields": fields}
+    reply, why = session.exchange(request, "read_table_reply")
+    if reply is not None:
+        differs = compare(fields, reply["rows"], model)
+        why = f"other rows than written: {differs}" if differs else ""
+    return why
+
+
 class Reader:
     """A second testee that reads the tables the first writes (one session, started on first use)."""
 

@@ -22,14 +22,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from paimon_conform.core.errors import PaimonConformError, UsageError
+from paimon_conform.core.errors import UsageError
 from paimon_conform.core.java_releases import RELEASES
 from paimon_conform.testee import chains, tables
 from paimon_conform.testee.checks import Check
-from paimon_conform.testee.judge_table import java_target, must_findings
+from paimon_conform.testee.judge_table import java_target, read_against, table_musts
 from paimon_conform.testee.process import Session, TesteeFault
 from paimon_conform.testee.protocol import VERSION
-from paimon_conform.testee.rows import compare
 
 MAX_TESTEES = 32
 NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}")  # a folder name and a check id part (no + > : /)
@@ -116,10 +115,7 @@ def _writes(name: str, session: Session, kinds: list[str], work: Path, written: 
 
 
 def _validate(name: str, release: str, kind: str, work: Path) -> Check:
-    try:
-        musts = must_findings(tables.table_dir(work, name, kind), release)
-    except PaimonConformError as exc:
-        musts = [f"unusable: {exc}"]
+    musts = table_musts(tables.table_dir(work, name, kind), release)
     detail = f"for Java {release}: " + ("; ".join(musts[:20]) if musts else "no must-finding")
     return Check(f"validate-{release}:{name}:{kind}", "validate", name, f"Java {release}", kind, not musts, detail)
 
@@ -128,13 +124,7 @@ def _reads(consumer: str, session: Session, written: list[Check], work: Path, mo
     """Every written table, read by one consumer and compared with its kind's model."""
     out = []
     for w in written:
-        fields = tables.FIELDS
-        path = tables.table_dir(work, w.producer, w.kind)
-        request = {"op": "read-table", "kind": "table", "path": str(path), "fields": fields}
-        reply, why = session.exchange(request, "read_table_reply")
-        if reply is not None:
-            differs = compare(fields, reply["rows"], models[w.kind])
-            why = f"other rows than written: {differs}" if differs else ""
+        why = read_against(session, tables.table_dir(work, w.producer, w.kind), tables.FIELDS, models[w.kind])
         out.append(Check(f"read:{w.producer}>{consumer}:{w.kind}", "read", w.producer, consumer, w.kind, not why, why))
     return out
 

@@ -76,14 +76,25 @@ KINDS: dict[str, TableKind] = {
 }
 
 
-def _value(rng: random.Random, name: str, key: int) -> Any:
-    """One value of a column (nulls in a sixth of the nullable cells)."""
+def keyed_value(rng: random.Random, name: str, key: int, draw: Callable[[], Any]) -> Any:
+    """A row's value of a column: `id` is the key, `dt` one of two days by it; any other column is null in a sixth
+    of the cells, else `draw()`."""
     if name == "id":
         return key
     if name == "dt":
         return ("2024-01-01", "2024-01-02")[key % 2]
     if rng.random() < 1 / 6:
         return None
+    return draw()
+
+
+def _value(rng: random.Random, name: str, key: int) -> Any:
+    """One value of a column of FIELDS."""
+    return keyed_value(rng, name, key, lambda: _draw(rng, name))
+
+
+def _draw(rng: random.Random, name: str) -> Any:
+    """A non-null value of a column of FIELDS besides id and dt."""
     if name == "i":
         return rng.choice([rng.randint(-(2**31), 2**31 - 1), 0, -1, 2**31 - 1])
     if name == "d":

@@ -71,30 +71,27 @@ def engine(schema: TableSchema) -> MergeEngine:
         raise UsageError(f"{schema.file}: sequence.field orders rows by a user column; the kit does not read it")
     if any(k.startswith("fields.") and k.endswith(".sequence-group") for k in o):
         raise UsageError(f"{schema.file}: sequence groups (fields.*.sequence-group); the kit does not read them")
-    keys = ("ignore-delete", *IGNORE_DELETE_FALLBACKS)  # Java's option and its fallback keys, for every engine
-    ignore = tl.bool_option(next((o[k] for k in keys if k in o), False))
-    functions: dict[str, str] = {}
-    if name == "aggregation":
-        default = o.get("fields.default-aggregate-function", "last_non_null_value")
-        keys = set(schema.primary_keys)
-        for f in schema.fields:
-            if f.name in keys:
-                continue
-            fn = o.get(f"fields.{f.name}.aggregate-function", default).strip().lower()
-            if fn not in FUNCTIONS:
-                raise UsageError(f"{schema.file}: aggregate function {fn!r} of {f.name}; the kit does not read it")
-            why = "a nested type" if f.name in schema.unreadable_types else _unmerged(fn, f.type)
-            if why:
-                raise UsageError(f"{schema.file}: {fn} of {f.name} ({f.type}): {why}")
-            functions[f.name] = fn
-    elif any(k.startswith("fields.") and k.endswith(".aggregate-function") for k in o):
-        raise UsageError(f"{schema.file}: aggregate functions in a {name} table; the kit does not read them")
+    ignore_keys = ("ignore-delete", *IGNORE_DELETE_FALLBACKS)  # Java's option and its fallbacks, for every engine
+    ignore = tl.bool_option(next((o[k] for k in ignore_keys if k in o), False))
     if name in ("partial-update", "aggregation"):
         nested = [f.name for f in schema.fields if f.name in schema.unreadable_types or f.type.root in NESTED]
         if nested:
             raise UsageError(
                 f"{schema.file}: {name} of nested columns ({', '.join(nested)}); the kit does not merge them"
             )
+    functions: dict[str, str] = {}
+    if name == "aggregation":
+        default = o.get("fields.default-aggregate-function", "last_non_null_value")
+        for f in (f for f in schema.fields if f.name not in schema.primary_keys):
+            fn = o.get(f"fields.{f.name}.aggregate-function", default).strip().lower()
+            if fn not in FUNCTIONS:
+                raise UsageError(f"{schema.file}: aggregate function {fn!r} of {f.name}; the kit does not read it")
+            why = _unmerged(fn, f.type)
+            if why:
+                raise UsageError(f"{schema.file}: {fn} of {f.name} ({f.type}): {why}")
+            functions[f.name] = fn
+    elif any(k.startswith("fields.") and k.endswith(".aggregate-function") for k in o):
+        raise UsageError(f"{schema.file}: aggregate functions in a {name} table; the kit does not read them")
     return MergeEngine(name, ignore, functions)
 
 
@@ -104,7 +101,8 @@ ORDERED = (*NUMERIC, "CHAR", "VARCHAR", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP_
 
 
 def _unmerged(fn: str, t) -> str | None:
-    """Why the kit does not apply aggregate function `fn` to a column of type `t` as Java does, or None."""
+    """Why the kit does not apply aggregate function `fn` to a column of type `t` (not nested: refused before) as
+    Java does, or None."""
     root = t.root
     if fn == "sum":
         if root in ("FLOAT", "DOUBLE"):
@@ -116,7 +114,7 @@ def _unmerged(fn: str, t) -> str | None:
         return None if root in ORDERED else "the kit does not order this type as Java does (NaN, bytes)"
     if fn in ("bool_and", "bool_or"):
         return None if root == "BOOLEAN" else "not a BOOLEAN"
-    return None if root not in NESTED else "a nested type"
+    return None
 
 
 def merge(rows: pa.Table, keys: list[str], seq: str, kind: str, how: MergeEngine) -> pa.Table:

@@ -236,6 +236,13 @@ def checked_state(root: Path, schema: TableSchema, meta: str = "", snapshot: int
     return latest_state(root, schema, meta, snapshot)
 
 
+def read_schema_at(root: Path, snapshot: int | None, meta: str = "") -> TableSchema:
+    """The schema a read uses: the newest, or the one snapshot `snapshot` names (time travel)."""
+    if snapshot is None:
+        return read_schema(root, meta=meta)
+    return read_schema(root, snapshot_schema(root, snapshot, meta), meta)
+
+
 def snapshot_schema(root: Path, snapshot: int, meta: str = "") -> int:
     """The schema id snapshot `snapshot` names (UsageError when there is no such snapshot or it cannot be read)."""
     if snapshot not in snapshot_ids(root, meta):
@@ -255,9 +262,7 @@ def plan(
     snapshots name the table's own manifests and files) when given; of snapshot `snapshot` (time travel, read
     with the schema that snapshot names, as Java's scan.snapshot-id reads) when given."""
     root = Path(root)
-    schema = read_schema(root, meta=meta)
-    if snapshot is not None:
-        schema = read_schema(root, snapshot_schema(root, snapshot, meta), meta)
+    schema = read_schema_at(root, snapshot, meta)
     schemas = Schemas(root, schema, meta)
     state = checked_state(root, schema, meta, snapshot)
     stats = ScanStats()
