@@ -31,7 +31,7 @@ def test_the_specs_are_the_layouts():
 
 @pytest.mark.parametrize("name", SPECS)
 def test_one_name_from_spec_to_test(name):
-    assert (ROOT / "generated" / "paimon_layouts" / f"{name}.py").is_file()
+    assert (ROOT / "generated" / "python" / "paimon_layouts" / f"{name}.py").is_file()
     entry = importlib.import_module(f"paimon_conform.layouts.{name}.entry")
     assert entry.LAYOUT is BY_NAME[name]
     assert entry.LAYOUT.name == name

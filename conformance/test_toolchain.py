@@ -73,8 +73,7 @@ def test_generated_parser_is_a_usable_library():
 
 def test_mutf8_processor_decodes_java_writeutf():
     from paimon_layouts.java_mutf8_string import JavaMutf8String
-
-    from paimon_conform.core.kaitai_processors import decode_java_mutf8
+    from paimon_layouts.processors import decode_java_mutf8
 
     # "a\0😀" as DataOutputStream.writeUTF writes it: NUL as C0 80, the emoji as two 3-byte surrogates
     body = b"a" + b"\xc0\x80" + b"\xed\xa0\xbd\xed\xb8\x80"

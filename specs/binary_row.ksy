@@ -100,22 +100,26 @@ types:
       - id: slot
         size: 8
         type:
-          switch-on: kind
+          switch-on: kind_as_enum
           cases:
-            'slot_kind::boolean.to_i': boolean_slot(is_null)
-            'slot_kind::int8.to_i': int_slot(1, is_null)
-            'slot_kind::int16.to_i': int_slot(2, is_null)
-            'slot_kind::int32.to_i': int_slot(4, is_null)
-            'slot_kind::int64.to_i': int_slot(8, is_null)
-            'slot_kind::float32.to_i': float32_slot(is_null)
-            'slot_kind::float64.to_i': float64_slot(is_null)
-            'slot_kind::string.to_i': bytes_slot(is_null)
-            'slot_kind::binary.to_i': bytes_slot(is_null)
-            'slot_kind::decimal.to_i': decimal_slot(is_null)
-            'slot_kind::timestamp.to_i': timestamp_slot(is_null)
+            'slot_kind::boolean': boolean_slot(is_null)
+            'slot_kind::int8': int_slot(1, is_null)
+            'slot_kind::int16': int_slot(2, is_null)
+            'slot_kind::int32': int_slot(4, is_null)
+            'slot_kind::int64': int_slot(8, is_null)
+            'slot_kind::float32': float32_slot(is_null)
+            'slot_kind::float64': float64_slot(is_null)
+            'slot_kind::string': bytes_slot(is_null)
+            'slot_kind::binary': bytes_slot(is_null)
+            'slot_kind::decimal': decimal_slot(is_null)
+            'slot_kind::timestamp': timestamp_slot(is_null)
     instances:
       is_null:
         value: ((_parent.null_bits[index / 8] >> (index % 8)) & 1) == 1
+      kind_as_enum:
+        value: kind
+        enum: slot_kind
+        doc: The slot kind as its enum, for the switch (every target switches on an enum; not all on an enum's id).
   int_slot:
     doc: |
       A fixed-width signed integer in the low bytes, the rest zero. Also the
@@ -193,7 +197,11 @@ types:
         type: bool
     seq:
       - id: bits
-        type: u8
+        type: s8
+        doc: |
+          Raw IEEE-754 bits as Java's long (doubleToRawLongBits); signed, so
+          that every target holds the same value (a u8 is a signed long in
+          Kaitai's Java runtime).
       - id: null_check
         -code: BINARY_ROW_NULL_SLOT_NOT_ZERO
         -report-as: bits

@@ -165,13 +165,13 @@ types:
       computed_crc:
         pos: 0
         size: _io.size - 4
-        process: paimon_conform.core.kaitai_processors.crc32
+        process: paimon_layouts.processors.crc32
         type: crc_value
         doc: CRC-32 of the stored bytes and the compression byte after them.
       content:
         pos: 0
         size: _io.size - 5
-        process: paimon_conform.core.kaitai_processors.block_decompress(trailer.compression.to_i)
+        process: paimon_layouts.processors.block_decompress(trailer.compression.to_i)
         type: block_entries(is_index)
         doc: The block's entries, after decompression.
   crc_value:

@@ -67,7 +67,7 @@ types:
       decoded:
         pos: 0
         size-eos: true
-        process: paimon_conform.core.kaitai_processors.utf8_strict
+        process: paimon_layouts.processors.utf8_strict
         type: text
         doc: The URI, checked to be well-formed UTF-8 by the processor.
   text:

@@ -186,7 +186,7 @@ types:
       computed_crc:
         pos: 0
         size: _io.size - 4
-        process: paimon_conform.core.kaitai_processors.crc32
+        process: paimon_layouts.processors.crc32
         type: crc_value
       elements:
         pos: 4

@@ -79,7 +79,7 @@ instances:
   computed_null_rows_crc:
     pos: footer.ofs_null_rows
     size: footer.len_null_rows
-    process: paimon_conform.core.kaitai_processors.crc32
+    process: paimon_layouts.processors.crc32
     type: crc_value
     if: footer.has_null_rows
 types:

@@ -89,7 +89,7 @@ types:
       computed_crc:
         pos: ofs_vector + 4
         size: len_blob
-        process: paimon_conform.core.kaitai_processors.crc32
+        process: paimon_layouts.processors.crc32
         type: crc_value
       len_manifest:
         value: 'blob.magic == magic::bitmap64 ? len_blob + 8 : len_blob'

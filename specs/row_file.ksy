@@ -99,7 +99,7 @@ seq:
     -report-as: index
     size: 0
     valid:
-      expr: index.uncompressed_sizes.values.size >= num_blocks and index.row_starts.values.size >= num_blocks
+      expr: index.uncompressed_sizes.deltas.entries.size >= num_blocks and index.row_starts.deltas.entries.size >= num_blocks
     doc: |
       Zero-width; the other two arrays list every block (Java takes the
       number of blocks from the first and indexes the others by it; entries
@@ -148,7 +148,7 @@ instances:
     size: footer.len_index
     type: block_index
   num_blocks:
-    value: index.compressed_sizes.values.size
+    value: index.compressed_sizes.deltas.entries.size
   blocks:
     type: 'block_slot(_index, _index == 0 ? 0 : blocks[_index - 1].ofs_end, _index == 0 ? 0 : blocks[_index - 1].row_end)'
     repeat: expr
@@ -206,9 +206,6 @@ types:
       - id: deltas
         size: len_values.value
         type: delta_varint_list
-    instances:
-      values:
-        value: deltas.entries
   block_slot:
     params:
       - id: idx
@@ -247,11 +244,11 @@ types:
         doc: Zero-width; decompresses the block and reads its rows, in block order as Java does.
     instances:
       len_compressed:
-        value: _root.index.compressed_sizes.values[idx].value
+        value: _root.index.compressed_sizes.deltas.entries[idx].value
       len_uncompressed:
-        value: _root.index.uncompressed_sizes.values[idx].value
+        value: _root.index.uncompressed_sizes.deltas.entries[idx].value
       row_start:
-        value: _root.index.row_starts.values[idx].value
+        value: _root.index.row_starts.deltas.entries[idx].value
       ofs_end:
         value: ofs_block + len_compressed
       row_end:
@@ -260,7 +257,7 @@ types:
         io: _root._io
         pos: ofs_block
         size: len_compressed
-        process: paimon_conform.core.kaitai_processors.zstd_block(len_uncompressed)
+        process: paimon_layouts.processors.zstd_block(len_uncompressed)
         type: block_content
         doc: The block after decompression into its stated uncompressed size.
   block_content:
@@ -347,18 +344,23 @@ types:
       - id: value
         if: not is_null
         type:
-          switch-on: kind
+          switch-on: kind_as_enum
           cases:
-            'field_kind::boolean.to_i': u1
-            'field_kind::int8.to_i': s1
-            'field_kind::int16.to_i': s2
-            'field_kind::int32.to_i': s4
-            'field_kind::int64.to_i': s8
-            'field_kind::float32.to_i': f4
-            'field_kind::float64.to_i': f8
-            'field_kind::bytes.to_i': var_bytes
-            'field_kind::timestamp_nanos.to_i': timestamp_nanos
-            'field_kind::variant.to_i': variant
+            'field_kind::boolean': u1
+            'field_kind::int8': s1
+            'field_kind::int16': s2
+            'field_kind::int32': s4
+            'field_kind::int64': s8
+            'field_kind::float32': f4
+            'field_kind::float64': f8
+            'field_kind::bytes': var_bytes
+            'field_kind::timestamp_nanos': timestamp_nanos
+            'field_kind::variant': variant
+    instances:
+      kind_as_enum:
+        value: kind
+        enum: field_kind
+        doc: The field kind as its enum, for the switch (every target switches on an enum; not all on an enum's id).
   var_bytes:
     seq:
       - id: len_data

@@ -62,6 +62,10 @@ if [ ! -d tools/kaitai/node_modules/kaitai-struct-compiler ] || [ tools/kaitai/p
   npm ci --no-audit --no-fund --prefix tools/kaitai >/dev/null 2>&1 || npm ci --no-audit --no-fund --prefix tools/kaitai
 fi
 
+# the generated packages' dependencies, from their lock files (Maven Central, npm), so that CI builds them offline
+(cd generated/java && mvn -q -B package -DskipTests && mvn -q -B dependency:build-classpath -Dmdep.outputFile=target/classpath.txt) >/dev/null
+npm ci --no-audit --no-fund --prefix generated/javascript >/dev/null 2>&1 || npm ci --no-audit --no-fund --prefix generated/javascript
+
 # the kit's bytecode, written once here (pip does this for a regular install; an editable one leaves it to the
 # first run, and a PYTHONDONTWRITEBYTECODE environment would recompile the kit on every command)
 .venv/bin/python -m compileall -q src generated >/dev/null

@@ -37,7 +37,7 @@ types:
       decoded:
         pos: 0
         size-eos: true
-        process: paimon_conform.core.kaitai_processors.java_mutf8
+        process: paimon_layouts.processors.java_mutf8
         type: utf8_text
         doc: |
           The bytes re-encoded as standard UTF-8 by the processor, which

@@ -55,13 +55,13 @@ instances:
   computed_crc:
     pos: 0
     size: _io.size - 4
-    process: paimon_conform.core.kaitai_processors.crc32
+    process: paimon_layouts.processors.crc32
     type: crc_value
     doc: CRC-32 of the stored bytes and the compression byte after them.
   content:
     pos: 0
     size: _io.size - 5
-    process: paimon_conform.core.kaitai_processors.block_decompress(trailer.compression.to_i)
+    process: paimon_layouts.processors.block_decompress(trailer.compression.to_i)
     type: block_content(value_kind, max_end)
     doc: The block's entries and their layout footer, after decompression.
 types:

@@ -24,7 +24,7 @@ params:
     doc: 5 (decodeInt) or 10 (decodeLong).
 seq:
   - id: groups
-    type: 'group(_index, _index == 0 ? 0 : groups[_index - 1].acc)'
+    type: 'group(_index, _index == 0 ? 0 : groups[_index - 1].acc, _index == 0 ? 1 : (groups[_index - 1].scale * 128).as<s8>)'
     repeat: until
     repeat-until: not _.has_next or _index == num_bytes - 1
   - id: end_check
@@ -37,25 +37,44 @@ seq:
 instances:
   bits:
     value: 'num_bytes == 5 ? 32 : 64'
-  unsigned:
-    value: 'groups.last.acc & (bits == 32 ? 0xffffffff : 0xffffffffffffffff)'
-    doc: The accumulated bits, cut to the value's width as Java's int/long arithmetic does.
+  half_sign:
+    value: '(bits == 32 ? 0x40000000 : 0x4000000000000000).as<s8>'
+    doc: Half the weight of the sign bit (2^30 or 2^62), which every target can hold.
   value:
-    value: '(unsigned >> (bits - 1)) == 0 ? unsigned : unsigned - (bits == 32 ? 0x100000000 : 0x10000000000000000)'
-    doc: The signed int / long Java gets (negative when the top bit ends up set).
+    value: '(groups.last.acc - (groups.last.is_negative ? half_sign : 0) - (groups.last.is_negative ? half_sign : 0)).as<s8>'
+    doc: |
+      The signed int / long Java gets: the bits below the sign bit, minus
+      2^31 / 2^63 when the sign bit is set (negative; callers refuse it).
+      Written in steps every target evaluates exactly, without bitwise
+      operators on 64-bit values or a 2^64 literal, and cast to s8 where a
+      target would otherwise compute in 32 bits (Java's calculated ints).
 types:
   group:
     params:
       - id: idx
         type: u1
       - id: prev
-        type: u8
+        type: s8
+      - id: scale
+        type: s8
+        doc: 128^idx, the weight of this group's lowest bit (wraps past 2^63 where it no longer counts).
     seq:
       - id: b
         type: u1
     instances:
+      is_last_allowed:
+        value: idx == _parent.num_bytes - 1
       has_next:
         value: (b & 0x80) != 0
+      magnitude:
+        value: 'is_last_allowed ? (b & (_parent.bits == 32 ? 0x07 : 0x00)) : (b & 0x7f)'
+        doc: |
+          The bits of this group below the sign bit. In the last allowed
+          group only those (3 bits of an int, none of a long) count; the
+          sign bit is `is_negative`, and the bits above it are dropped, as
+          Java's int / long arithmetic drops them.
+      is_negative:
+        value: 'is_last_allowed and (b & (_parent.bits == 32 ? 0x08 : 0x01)) != 0'
       acc:
-        value: prev | ((b & 0x7f) << (7 * idx))
-        doc: The value of this group and the ones before it (before the cut to the width).
+        value: (prev + magnitude * scale).as<s8>
+        doc: The value of this group and the ones before it, without the sign bit (below 2^31 / 2^63).

@@ -6,7 +6,7 @@ which records each field's start offset; the deepest field that was started
 but not finished names the failure (`vectors[1].blob.bitmap.containers[0]`),
 and the substream offsets along the way give its absolute byte offset.
 Finding codes and display names come from the spec (`-code`,
-`-report-as`), through generated/paimon_layouts/_ksy_fields.json.
+`-report-as`), through generated/python/paimon_layouts/_ksy_fields.json.
 """
 
 from __future__ import annotations
@@ -20,9 +20,13 @@ from typing import Any
 
 import kaitaistruct
 from kaitaistruct import KaitaiStream, KaitaiStruct
+from paimon_layouts import processors
+from paimon_layouts.processors import ProcessError
 
+from paimon_conform.core import budget
 from paimon_conform.core.errors import InvariantError, LayoutError, TruncatedError
-from paimon_conform.core.kaitai_processors import ProcessError
+
+processors.set_reserve(budget.reserve)  # decompressed sizes count against the kit's memory budget
 
 MAX_DEPTH = 64
 

@@ -1,0 +1,107 @@
+"""The generated packages of other languages (generated/<language>/): building them with their own tool, running
+their dump programs over a jobs file, and comparing their trees with Python's (the reference).
+
+The comparison is exact, with one rule per language stated here: JavaScript holds integers as IEEE doubles
+(Kaitai's JavaScript runtime 0.11 has no 64-bit integer), so an integer beyond 2^53 is compared as the double
+nearest to it. Every other difference is a difference, listed or not (language_differences.tsv).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from support.environment import ROOT, missing, require
+
+GENERATED = ROOT / "generated"
+PINS = Path(__file__).with_name("language_differences.tsv")
+EXACT_IN_DOUBLE = 2**53
+
+
+def _run(cmd: list[str], cwd: Path, timeout: int = 900) -> None:
+    env = os.environ | {"CI": "true"}
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+    if done.returncode != 0:
+        raise AssertionError(f"{' '.join(cmd)} failed in {cwd}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+
+
+@cache
+def dump_command(language: str) -> tuple[str, ...]:
+    """Build the package of `language` with its ecosystem's tool; the command of its dump program."""
+    pkg = GENERATED / language
+    if language == "java":
+        require("mvn")
+        require("java")
+        _run(["mvn", "-q", "-B", "-o", "package", "-DskipTests"], pkg)
+        _run(["mvn", "-q", "-B", "-o", "dependency:build-classpath", "-Dmdep.outputFile=target/classpath.txt"], pkg)
+        classpath = f"{pkg / 'target' / 'paimon-layouts-0.1.0.jar'}:{(pkg / 'target' / 'classpath.txt').read_text()}"
+        return ("java", "-Xss16m", "-cp", classpath, "paimon_layouts.Dump")
+    if language == "javascript":
+        require("node")
+        require("npm")
+        _run(["npm", "ci", "--no-audit", "--no-fund", "--prefer-offline"], pkg)
+        return ("node", "--stack-size=16000", str(pkg / "bin" / "dump.js"))
+    missing(f"no build known for {language}")
+    raise AssertionError  # unreachable: missing() skips or fails
+
+
+def run_dump(language: str, jobs: Path) -> dict[str, dict[str, Any]]:
+    """Every job's line from the dump program of `language`, by job id."""
+    cmd = [*dump_command(language), "--jobs", str(jobs)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
+    if done.returncode != 0:
+        raise AssertionError(f"the {language} dump program failed:\n{done.stderr[-3000:]}")
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    return {d.pop("id"): d for d in lines}
+
+
+def _same(ref: Any, got: Any, language: str, path: str) -> str | None:
+    """None when `got` is `ref` under the language's stated rule; else where and how they differ."""
+    if isinstance(ref, dict) and isinstance(got, dict):
+        if list(ref) != list(got):
+            return f"{path}: fields {list(ref)} vs {list(got)}"
+        for k in ref:
+            why = _same(ref[k], got[k], language, f"{path}.{k}")
+            if why:
+                return why
+        return None
+    if isinstance(ref, list) and isinstance(got, list):
+        if len(ref) != len(got):
+            return f"{path}: {len(ref)} elements vs {len(got)}"
+        for i, (a, b) in enumerate(zip(ref, got, strict=True)):
+            why = _same(a, b, language, f"{path}[{i}]")
+            if why:
+                return why
+        return None
+    if type(ref) is int and language == "javascript" and abs(ref) > EXACT_IN_DOUBLE and isinstance(got, int | float):
+        return None if float(ref) == float(got) else f"{path}: {ref} vs {got}"
+    if isinstance(ref, bool) or isinstance(got, bool):
+        return None if ref is got else f"{path}: {ref!r} vs {got!r}"
+    return None if ref == got else f"{path}: {str(ref)[:60]} vs {str(got)[:60]}"
+
+
+def difference(ref: dict[str, Any], got: dict[str, Any] | None, language: str) -> str | None:
+    """How one job's result in `language` differs from Python's (None: the same)."""
+    if got is None:
+        return "no line printed"
+    if ref["ok"] != got["ok"]:
+        said = "accepts" if got["ok"] else f"rejects ({got.get('error', '')[:100]})"
+        return f"Python {'accepts' if ref['ok'] else 'rejects'}, {language} {said}"
+    if not ref["ok"]:
+        return None
+    return _same(json.loads(json.dumps(ref["tree"])), got["tree"], language, "")
+
+
+def pinned(language: str) -> dict[str, str]:
+    """The listed differences of `language`: job id -> the reason it differs."""
+    out = {}
+    for line in PINS.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            lang, job, reason = line.split("\t")
+            if lang == language:
+                out[job] = reason
+    return out

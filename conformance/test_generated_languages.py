@@ -1,0 +1,57 @@
+"""The specs mean the same thing in every generated language: each package under generated/<language>/ is built
+with its own tool, its dump program parses every golden file (and every payload the kit parses inside one, with
+the kit's parameters), and its trees and verdicts must be Python's (paimon_layouts.dump, the reference).
+
+Differences a target cannot avoid are listed, with the reason, in support/language_differences.tsv; the list
+fails both ways (a listed job that now agrees fails too). The fuzz differential is in test_fuzz_languages.py.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from support import languages, tally, tree_jobs
+
+EVIDENCE = ("kit",)  # Python's generated parser is the reference: this shows agreement, not conformance
+LANGUAGES = ("java", "javascript")
+
+
+@pytest.fixture(scope="module")
+def corpus_jobs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, dict]:
+    """The jobs file of the whole golden corpus, Python's result of each job, and each job's golden files."""
+    root = tmp_path_factory.mktemp("tree-jobs")
+    (root / "data").mkdir()
+    jobs, where = tree_jobs.collect(root / "data")
+    tree_jobs.write_jobs(jobs, root / "data", root / "jobs.tsv")
+    return root / "jobs.tsv", tree_jobs.reference_lines(jobs, root / "data"), where
+
+
+def test_the_jobs_cover_the_corpus(corpus_jobs: tuple[Path, dict, dict]) -> None:
+    """Every golden layout folder yields jobs, and both verdicts occur (must-reject files are in)."""
+    _, reference, where = corpus_jobs
+    folders = {Path(f).parts[0] for files in where.values() for f in files}
+    golden = {p.name for p in languages.ROOT.joinpath("golden").iterdir() if p.is_dir()} - {"tables", "dynamic_bucket"}
+    assert folders == golden
+    verdicts = Counter(r["ok"] for r in reference.values())
+    assert verdicts[True] > 1000, verdicts
+    assert verdicts[False] > 100, verdicts
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_dump_trees_are_pythons(language: str, corpus_jobs: tuple[Path, dict, dict]) -> None:
+    """Each job: the same verdict and, when accepted, the same tree as Python's, unless listed with a reason."""
+    jobs_file, reference, where = corpus_jobs
+    got = languages.run_dump(language, jobs_file)
+    assert set(got) == set(reference), "the dump program skipped or invented jobs"
+    found = {job: why for job in reference if (why := languages.difference(reference[job], got[job], language))}
+    listed = languages.pinned(language)
+    t = tally.tally(f"languages/{language}-trees")
+    t.checked, t.listed = len(reference) - len(listed), len(listed)
+    new = {job: f"{why} (golden {where[job][0]})" for job, why in found.items() if job not in listed}
+    fixed = sorted(set(listed) - set(found))
+    assert not new, f"{language} differs from Python on {len(new)} jobs:\n" + "\n".join(
+        f"  {job}: {why}" for job, why in sorted(new.items())[:40]
+    )
+    assert not fixed, f"{language} now agrees on listed jobs; unlist them: {fixed}"

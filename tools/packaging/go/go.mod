@@ -1,0 +1,9 @@
+module github.com/paimon-conform/paimon-layouts-go
+
+go 1.22
+
+require (
+	github.com/kaitai-io/kaitai_struct_go_runtime v0.11.0
+	github.com/klauspost/compress v1.18.0
+	github.com/pierrec/lz4/v4 v4.1.22
+)

@@ -1,0 +1,138 @@
+"""Mechanical rewrites that turn kaitai-struct-compiler 0.11 output into a package of its language.
+
+Used by gen_parsers.py only. Every rewrite is checked: a pattern that no longer
+matches (a new compiler, a new spec construct) stops generation with FixError
+instead of shipping a parser that silently differs.
+
+* Java: the compiler's JavaScript build writes classes without a package; they
+  get `package paimon_layouts;`.
+* Go: the same for `package paimon_layouts`; and the Go backend of ksc 0.11
+  drops custom `process:` routines (it copies the raw bytes through), so each
+  such instance gets the call of its routine in `processors/`, with the
+  routine's arguments from ARGUMENTS_GO.
+* JavaScript: requires of the routines (`paimon_layouts-processors/Crc32`)
+  point into the package (`../processors/Crc32`), and the runtime is
+  required through `../runtime_fixes`, which corrects the 0.11.0 runtime's
+  readS8be / readS8le (negative values off by 2^32).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+SPECS = ROOT / "specs"
+PROCESS_PREFIX = "paimon_layouts.processors."
+GO_MODULE = "github.com/paimon-conform/paimon-layouts-go"
+
+# The Go expression of each routine argument a spec writes, per spec: (statements before, the int64 value).
+# The Go backend does not translate these for us; a spec argument missing here stops generation.
+ARGUMENTS_GO = {
+    ("bitmap_global_index", "trailer.compression.to_i"): ("", "int64(this.Trailer.Compression)"),
+    ("sst_block", "trailer.compression.to_i"): ("", "int64(this.Trailer.Compression)"),
+    ("row_file", "len_uncompressed"): (
+        "\t_arg, err := this.LenUncompressed()\n\tif err != nil {\n\t\treturn v, err\n\t}\n",
+        "int64(_arg)",
+    ),
+}
+
+
+class FixError(Exception):
+    """The compiler's output no longer has the shape a rewrite expects."""
+
+
+def camel(name: str, upper: bool = False) -> str:
+    """A KSY id as ksc names it in Java / Go / JavaScript (lowerCamel, or UpperCamel)."""
+    parts = name.split("_")
+    head = parts[0].capitalize() if upper else parts[0]
+    return head + "".join(p.capitalize() for p in parts[1:])
+
+
+@cache
+def process_sites(stem: str) -> dict[str, tuple[str, str | None]]:
+    """lowerCamel field id -> (routine name, argument expression or None) for one spec's `process:` fields."""
+    path = SPECS / f"{stem}.ksy"
+    if not path.exists():
+        path = SPECS / "common" / f"{stem}.ksy"
+    doc = yaml.safe_load(path.read_text())
+    sites: dict[str, tuple[str, str | None]] = {}
+
+    def walk(t: dict) -> None:
+        attrs = [(a.get("id"), a) for a in t.get("seq", [])] + list(t.get("instances", {}).items())
+        for name, attr in attrs:
+            proc = attr.get("process")
+            if proc is None:
+                continue
+            if not proc.startswith(PROCESS_PREFIX):
+                raise FixError(f"{stem}: {name}: process {proc!r} is not one of {PROCESS_PREFIX}*")
+            m = re.fullmatch(r"(\w+)(?:\((.*)\))?", proc[len(PROCESS_PREFIX) :])
+            if m is None:
+                raise FixError(f"{stem}: {name}: cannot read process {proc!r}")
+            site = (m.group(1), m.group(2))
+            if sites.setdefault(camel(name), site) != site:
+                raise FixError(f"{stem}: two fields named {name} with different routines")
+        for sub in t.get("types", {}).values():
+            walk(sub)
+
+    walk(doc)
+    return sites
+
+
+def fix(language: str, file_name: str, text: str) -> str:
+    """The compiler's output for one file, rewritten for `language`'s package."""
+    if language == "java":
+        return _insert_after_header(text, "package paimon_layouts;\n\n")
+    if language == "go":
+        return _fix_go(Path(file_name).stem, text)
+    if language == "javascript":
+        return _fix_javascript(file_name, text)
+    raise FixError(f"no rewrites known for {language}")
+
+
+def _insert_after_header(text: str, line: str) -> str:
+    """`line` after the leading comment lines of a generated file."""
+    lines = text.splitlines(keepends=True)
+    i = 0
+    while i < len(lines) and lines[i].startswith("//"):
+        i += 1
+    return "".join(lines[:i]) + "\n" + line + "".join(lines[i:])
+
+
+def _fix_go(stem: str, text: str) -> str:
+    text = _insert_after_header(text, "package paimon_layouts\n")
+    sites = process_sites(stem)
+    if not sites:
+        return text
+    if "\nimport (\n" not in text:
+        raise FixError(f"{stem}.go: no import block")
+    text = text.replace("\nimport (\n", f'\nimport (\n\t"{GO_MODULE}/processors"\n', 1)
+    for field, (routine, argument) in sites.items():
+        plain = f"\tthis._raw_{field} = this._raw__raw_{field}\n"
+        count = text.count(plain)
+        if count == 0:
+            raise FixError(f"{stem}.go: the raw copy of {field} (process {routine}) is not where it was")
+        prelude, args = "", ""
+        if argument is not None:
+            if (stem, argument) not in ARGUMENTS_GO:
+                raise FixError(f"{stem}.go: no Go expression for the argument {argument!r} of {routine}")
+            prelude, value = ARGUMENTS_GO[(stem, argument)]
+            args = value + ", "
+        routine_go = camel(routine, upper=True)
+        call = (
+            f"{prelude}\tthis._raw_{field}, err = processors.{routine_go}({args}this._raw__raw_{field})\n"
+            "\tif err != nil {\n\t\treturn v, err\n\t}\n"
+        )
+        text = text.replace(plain, call)
+    return text
+
+
+def _fix_javascript(file_name: str, text: str) -> str:
+    runtime = "'kaitai-struct/KaitaiStream'"
+    if text.count(runtime) != 2:  # the AMD and the CommonJS branch of the module wrapper
+        raise FixError(f"{file_name}: the runtime is not required where it was")
+    text = text.replace(runtime, "'../runtime_fixes'")
+    return text.replace("'paimon_layouts-processors/", "'../processors/")
