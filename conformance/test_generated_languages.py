@@ -1,9 +1,11 @@
 """The specs mean the same thing in every generated language: each package under generated/<language>/ is built
 with its own tool, its dump program parses every golden file (and every payload the kit parses inside one, with
-the kit's parameters), and its trees and verdicts must be Python's (paimon_layouts.dump, the reference).
+the kit's parameters), and its trees and verdicts must be Python's (paimon_layouts.dump, the reference). The
+fuzz differential does the same over mutants of those parses (tree_jobs.FUZZ_SEED, fixed: the same mutants in
+every run): a flipped byte, a random 4-byte count or offset, a cut, an insertion.
 
 Differences a target cannot avoid are listed, with the reason, in support/language_differences.tsv; the list
-fails both ways (a listed job that now agrees fails too). The fuzz differential is in test_fuzz_languages.py.
+fails both ways (a listed job that now agrees fails too).
 """
 
 from __future__ import annotations
@@ -28,6 +30,23 @@ def corpus_jobs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, d
     return root / "jobs.tsv", tree_jobs.reference_lines(jobs, root / "data"), where
 
 
+@pytest.fixture(scope="module")
+def fuzz_jobs(corpus_jobs: tuple[Path, dict, dict]) -> tuple[Path, dict, dict]:
+    """The mutants of every corpus job, as a jobs file, with Python's results."""
+    jobs_file, _, _ = corpus_jobs
+    data = jobs_file.parent / "data"
+    jobs = [tree_jobs.Job(r[1], Path(r[2]).name, tuple(r[3:])) for r in _rows(jobs_file)]
+    mutants = tree_jobs.fuzz_jobs(jobs, data)
+    print(f"fuzz differential: {len(mutants)} mutants of {len(jobs)} parses, seed {tree_jobs.FUZZ_SEED}")
+    out = jobs_file.with_name("fuzz.tsv")
+    tree_jobs.write_jobs(mutants, data, out)
+    return out, tree_jobs.reference_lines(mutants, data), {m.id: ["(a mutant)"] for m in mutants}
+
+
+def _rows(jobs_file: Path) -> list[list[str]]:
+    return [line.split("\t") for line in jobs_file.read_text().splitlines() if line]
+
+
 def test_the_jobs_cover_the_corpus(corpus_jobs: tuple[Path, dict, dict]) -> None:
     """Every golden layout folder yields jobs, and both verdicts occur (must-reject files are in)."""
     _, reference, where = corpus_jobs
@@ -41,13 +60,29 @@ def test_the_jobs_cover_the_corpus(corpus_jobs: tuple[Path, dict, dict]) -> None
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_dump_trees_are_pythons(language: str, corpus_jobs: tuple[Path, dict, dict]) -> None:
-    """Each job: the same verdict and, when accepted, the same tree as Python's, unless listed with a reason."""
-    jobs_file, reference, where = corpus_jobs
+    """Each corpus parse: the same verdict and, when accepted, the same tree as Python's, unless listed."""
+    _agree(language, *corpus_jobs, "trees")
+
+
+def test_the_mutants_take_both_verdicts(fuzz_jobs: tuple[Path, dict, dict]) -> None:
+    """The fuzz differential is not all rejections (or all acceptances): both verdicts occur in numbers."""
+    verdicts = Counter(r["ok"] for r in fuzz_jobs[1].values())
+    assert verdicts[True] > 5000, verdicts
+    assert verdicts[False] > 5000, verdicts
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_fuzz_trees_are_pythons(language: str, fuzz_jobs: tuple[Path, dict, dict]) -> None:
+    """Each mutant: the same verdict and, when accepted, the same tree as Python's, unless listed."""
+    _agree(language, *fuzz_jobs, "fuzz")
+
+
+def _agree(language: str, jobs_file: Path, reference: dict, where: dict, kind: str) -> None:
     got = languages.run_dump(language, jobs_file)
     assert set(got) == set(reference), "the dump program skipped or invented jobs"
     found = {job: why for job in reference if (why := languages.difference(reference[job], got[job], language))}
-    listed = languages.pinned(language)
-    t = tally.tally(f"languages/{language}-trees")
+    listed = {job: why for job, why in languages.pinned(language).items() if job in reference}
+    t = tally.tally(f"languages/{language}-{kind}")
     t.checked, t.listed = len(reference) - len(listed), len(listed)
     new = {job: f"{why} (golden {where[job][0]})" for job, why in found.items() if job not in listed}
     fixed = sorted(set(listed) - set(found))

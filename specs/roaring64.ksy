@@ -22,13 +22,17 @@ doc-ref:
 seq:
   - id: num_buckets
     -code: ROARING64_TOO_MANY_BUCKETS
-    type: u8
+    type: s8
     valid:
+      min: 0
       max: (_io.size - _io.pos) / 12
     doc: |
       Number of buckets. Each bucket takes at least 12 bytes (key and an
       empty bitmap), so a count the remaining bytes cannot hold is rejected
-      before anything is allocated.
+      before anything is allocated. Read as the signed long Java reads
+      (readLong): a count of 2^63 or more is negative, refused as well, and
+      every target holds the same value (a u8 is a signed long in Java's
+      Kaitai runtime).
   - id: buckets
     type: bucket(_index)
     repeat: expr

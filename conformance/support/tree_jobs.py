@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import random
 from dataclasses import dataclass
 from enum import IntEnum
 from pathlib import Path
@@ -100,3 +101,46 @@ def reference_lines(jobs: list[Job], data_dir: Path) -> dict[str, dict[str, Any]
         params = [json.loads(p) for p in j.params]
         out[j.id] = reference.dump(j.root, (data_dir / j.digest).read_bytes(), params)
     return out
+
+
+FUZZ_SEED = 20261129  # fixed: the same mutants in every run and every language
+MUTANTS_PER_JOB = 16
+
+
+def _mutate(data: bytes, rng: random.Random) -> bytes:
+    """One mutant: a flipped byte, a random 4-byte word (a count, length or offset), a cut or an insertion, at a
+    position near the start or the end half the time (headers and footers), anywhere otherwise."""
+    n = len(data)
+    if n == 0:
+        return bytes([rng.randrange(256)])
+    edge = rng.random() < 0.5
+    pos = (
+        (rng.randrange(min(n, 64)) if rng.random() < 0.5 else n - 1 - rng.randrange(min(n, 64)))
+        if edge
+        else rng.randrange(n)
+    )
+    kind = rng.randrange(4)
+    out = bytearray(data)
+    if kind == 0:
+        out[pos] ^= rng.randrange(1, 256)
+    elif kind == 1:
+        out[pos : pos + 4] = rng.randbytes(4)
+    elif kind == 2:
+        del out[pos:]
+    else:
+        out[pos:pos] = rng.randbytes(rng.randrange(1, 9))
+    return bytes(out)
+
+
+def fuzz_jobs(jobs: list[Job], data_dir: Path) -> list[Job]:
+    """MUTANTS_PER_JOB mutants of every job (same spec and parameters), from FUZZ_SEED; bytes written by digest."""
+    out: dict[Job, None] = {}
+    for j in jobs:
+        rng = random.Random(f"{FUZZ_SEED}/{j.id}")
+        data = (data_dir / j.digest).read_bytes()
+        for _ in range(MUTANTS_PER_JOB):
+            mutant = _mutate(data, rng)
+            digest = hashlib.sha256(mutant).hexdigest()
+            (data_dir / digest).write_bytes(mutant)
+            out[Job(j.root, digest, j.params)] = None
+    return sorted(out, key=lambda j: j.id)

@@ -32,7 +32,10 @@ var Roaring64 = (function() {
     this._read();
   }
   Roaring64.prototype._read = function() {
-    this.numBuckets = this._io.readU8le();
+    this.numBuckets = this._io.readS8le();
+    if (!(this.numBuckets >= 0)) {
+      throw new KaitaiStream.ValidationLessThanError(0, this.numBuckets, this._io, "/seq/0");
+    }
     if (!(this.numBuckets <= Math.floor((this._io.size - this._io.pos) / 12))) {
       throw new KaitaiStream.ValidationGreaterThanError(Math.floor((this._io.size - this._io.pos) / 12), this.numBuckets, this._io, "/seq/0");
     }
@@ -70,7 +73,10 @@ var Roaring64 = (function() {
   /**
    * Number of buckets. Each bucket takes at least 12 bytes (key and an
    * empty bitmap), so a count the remaining bytes cannot hold is rejected
-   * before anything is allocated.
+   * before anything is allocated. Read as the signed long Java reads
+   * (readLong): a count of 2^63 or more is negative, refused as well, and
+   * every target holds the same value (a u8 is a signed long in Java's
+   * Kaitai runtime).
    */
 
   return Roaring64;

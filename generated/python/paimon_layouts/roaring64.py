@@ -34,7 +34,9 @@ class Roaring64(KaitaiStruct):
         self._read()
 
     def _read(self):
-        self.num_buckets = self._io.read_u8le()
+        self.num_buckets = self._io.read_s8le()
+        if not self.num_buckets >= 0:
+            raise kaitaistruct.ValidationLessThanError(0, self.num_buckets, self._io, u"/seq/0")
         if not self.num_buckets <= (self._io.size() - self._io.pos()) // 12:
             raise kaitaistruct.ValidationGreaterThanError((self._io.size() - self._io.pos()) // 12, self.num_buckets, self._io, u"/seq/0")
         self.buckets = []

@@ -37,8 +37,10 @@ class Roaring64(KaitaiStruct):
 
     def _read(self):
         self._debug['num_buckets']['start'] = self._io.pos()
-        self.num_buckets = self._io.read_u8le()
+        self.num_buckets = self._io.read_s8le()
         self._debug['num_buckets']['end'] = self._io.pos()
+        if not self.num_buckets >= 0:
+            raise kaitaistruct.ValidationLessThanError(0, self.num_buckets, self._io, u"/seq/0")
         if not self.num_buckets <= (self._io.size() - self._io.pos()) // 12:
             raise kaitaistruct.ValidationGreaterThanError((self._io.size() - self._io.pos()) // 12, self.num_buckets, self._io, u"/seq/0")
         self._debug['buckets']['start'] = self._io.pos()

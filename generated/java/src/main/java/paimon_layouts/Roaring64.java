@@ -44,7 +44,10 @@ public class Roaring64 extends KaitaiStruct {
         _read();
     }
     private void _read() {
-        this.numBuckets = this._io.readU8le();
+        this.numBuckets = this._io.readS8le();
+        if (!(this.numBuckets >= 0)) {
+            throw new KaitaiStream.ValidationLessThanError(0, this.numBuckets, this._io, "/seq/0");
+        }
         if (!(this.numBuckets <= (_io().size() - _io().pos()) / 12)) {
             throw new KaitaiStream.ValidationGreaterThanError((_io().size() - _io().pos()) / 12, this.numBuckets, this._io, "/seq/0");
         }
@@ -113,7 +116,10 @@ public class Roaring64 extends KaitaiStruct {
     /**
      * Number of buckets. Each bucket takes at least 12 bytes (key and an
      * empty bitmap), so a count the remaining bytes cannot hold is rejected
-     * before anything is allocated.
+     * before anything is allocated. Read as the signed long Java reads
+     * (readLong): a count of 2^63 or more is negative, refused as well, and
+     * every target holds the same value (a u8 is a signed long in Java's
+     * Kaitai runtime).
      */
     public long numBuckets() { return numBuckets; }
     public List<Bucket> buckets() { return buckets; }
