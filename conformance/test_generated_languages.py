@@ -10,11 +10,14 @@ fails both ways (a listed job that now agrees fails too).
 
 from __future__ import annotations
 
+import json
+import subprocess
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from support import languages, tally, tree_jobs
+from support import languages, packaging, tally, tree_jobs
+from support.environment import ROOT
 
 EVIDENCE = ("kit",)  # Python's generated parser is the reference: this shows agreement, not conformance
 LANGUAGES = ("java", "javascript")
@@ -90,3 +93,33 @@ def _agree(language: str, jobs_file: Path, reference: dict, where: dict, kind: s
         f"  {job}: {why}" for job, why in sorted(new.items())[:40]
     )
     assert not fixed, f"{language} now agrees on listed jobs; unlist them: {fixed}"
+
+
+def test_lean_python_package(corpus_jobs: tuple[Path, dict, dict], tmp_path: Path) -> None:
+    """generated/python is its own distribution (paimon-layouts) whose only dependency is kaitaistruct: built as
+    a wheel and installed in a clean venv, its dump gives Python's trees, except that a compressed block needs
+    the `codecs` extra (cramjam) and is refused with a message saying so; with cramjam, every tree."""
+    jobs_file, reference, _ = corpus_jobs
+    wheel = packaging.build_wheel(tmp_path / "wheel", languages.GENERATED / "python", "paimon_layouts")
+    assert not isinstance(wheel, str), wheel
+    bin_dir = packaging.install(tmp_path / "venv", wheel, None, None)
+    assert not isinstance(bin_dir, str), bin_dir
+    listed = subprocess.run([str(bin_dir / "python"), "-m", "pip", "list", "--format=freeze"], capture_output=True)
+    names = {line.split("==")[0].lower() for line in listed.stdout.decode().split()}
+    assert names - {"pip", "setuptools"} == {"kaitaistruct", "paimon-layouts"}
+
+    def dump() -> dict[str, dict]:
+        cmd = [str(bin_dir / "python"), "-m", "paimon_layouts.dump", "--jobs", str(jobs_file)]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return {(d := json.loads(line)).pop("id"): d for line in done.stdout.splitlines()}
+
+    bare = dump()
+    needs_codec = {j for j, d in bare.items() if not d["ok"] and "needs cramjam" in d["error"]}
+    assert needs_codec, "no corpus job has a compressed block"
+    assert {j.split("/")[0] for j in needs_codec} <= {"bitmap_global_index", "btree_global_index", "row_file"}
+    assert [j for j in reference if j not in needs_codec and languages.difference(reference[j], bare[j], "py")] == []
+    pin = next(line for line in (ROOT / "requirements" / "constraints.txt").read_text().split() if "cramjam" in line)
+    subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "-q", pin], check=True, timeout=600)
+    full = dump()
+    assert [j for j in reference if languages.difference(reference[j], full[j], "py")] == []

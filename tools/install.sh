@@ -37,8 +37,11 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 stamp=.venv/.installed
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements/constraints.txt -nt "$stamp" ]; then
-  .venv/bin/python -m pip install -q --disable-pip-version-check -c requirements/constraints.txt -e '.[test,peers,spark]'
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements/constraints.txt -nt "$stamp" ] \
+   || [ generated/python/pyproject.toml -nt "$stamp" ]; then
+  # the generated parsers are their own distribution (generated/python, paimon-layouts), which the kit requires
+  .venv/bin/python -m pip install -q --disable-pip-version-check -c requirements/constraints.txt \
+    -e generated/python -e '.[test,peers,spark]'
   touch "$stamp"
 fi
 
@@ -49,11 +52,11 @@ if [ ! -x .venv-connector/bin/python ]; then
 fi
 stamp=.venv-connector/.installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements/constraints.txt -nt "$stamp" ] \
-   || [ requirements/connector.txt -nt "$stamp" ]; then
+   || [ requirements/connector.txt -nt "$stamp" ] || [ generated/python/pyproject.toml -nt "$stamp" ]; then
   pins="$(mktemp)"
   grep -v -E '^(pyspark|py4j)==' requirements/constraints.txt > "$pins"
   grep -E '^[a-z]' requirements/connector.txt >> "$pins"
-  .venv-connector/bin/python -m pip install -q --disable-pip-version-check -c "$pins" -e . pyspark
+  .venv-connector/bin/python -m pip install -q --disable-pip-version-check -c "$pins" -e generated/python -e . pyspark
   rm -f "$pins"
   touch "$stamp"
 fi

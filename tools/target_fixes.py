@@ -104,6 +104,8 @@ def _insert_after_header(text: str, line: str) -> str:
 
 def _fix_go(stem: str, text: str) -> str:
     text = _insert_after_header(text, "package paimon_layouts\n")
+    # a `valid` check binds the field to `_it` whether or not its expression uses it; Go refuses unused variables
+    text = re.sub(r"^(\t+)_it := (.*)$", r"\1_it := \2\n\1_ = _it", text, flags=re.M)
     sites = process_sites(stem)
     if not sites:
         return text

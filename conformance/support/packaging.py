@@ -45,21 +45,23 @@ class Install:
     runs: dict[str, subprocess.CompletedProcess] = field(default_factory=dict)
 
 
-def build_wheel(out: Path) -> Path | str:
-    """The project's wheel (no dependencies), or pip's error."""
-    done = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    if done.returncode != 0:
-        return f"pip wheel failed: {done.stderr[-2000:]}"
-    (whl,) = out.glob("paimon_conform-*.whl")
+def build_wheel(out: Path, project: Path = ROOT, name: str = "paimon_conform") -> Path | str:
+    """A project's wheel (no dependencies), or pip's error; the kit's by default, whose folder also gets the wheel
+    of the generated parsers (generated/python, paimon-layouts), which it requires."""
+    for path in [project] + ([ROOT / "generated" / "python"] if project == ROOT else []):
+        done = subprocess.run(
+            [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(path)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        if done.returncode != 0:
+            return f"pip wheel failed: {done.stderr[-2000:]}"
+    (whl,) = out.glob(f"{name}-*.whl")
     return whl
 
 
-def _install(where: Path, wheel: Path, constraints: Path | None, python_exe: str | None) -> Path | str:
+def install(where: Path, wheel: Path, constraints: Path | None, python_exe: str | None) -> Path | str:
     """A clean environment with the wheel installed (no bytecode compiled): its bin folder, or pip's error."""
     if python_exe is None:
         venv.EnvBuilder(with_pip=True, clear=True).create(where)
@@ -67,6 +69,7 @@ def _install(where: Path, wheel: Path, constraints: Path | None, python_exe: str
         subprocess.run([python_exe, "-m", "venv", "--clear", str(where)], check=True, timeout=300)
     python = where / "bin" / "python"
     args = [str(python), "-m", "pip", "install", "-q", "--no-compile", "--disable-pip-version-check", str(wheel)]
+    args += ["--find-links", str(wheel.parent)]  # paimon-layouts, built beside the kit's wheel
     if constraints is not None:
         args += ["-c", str(constraints)]
     done = subprocess.run(args, capture_output=True, text=True, timeout=1200)
@@ -87,7 +90,7 @@ def installs(base: Path) -> dict[str, Install]:
     jobs |= {exe: (base / f"py{i}", None, exe) for i, exe in enumerate(other_pythons())}
     out = {}
     for key, (where, constraints, exe) in jobs.items():
-        bin_dir = wheel if isinstance(wheel, str) else _install(where, wheel, constraints, exe)
+        bin_dir = wheel if isinstance(wheel, str) else install(where, wheel, constraints, exe)
         if isinstance(bin_dir, str):
             out[key] = Install(error=bin_dir)
             continue

@@ -5,6 +5,7 @@
 //
 //   paimon-layouts-dump ROOT FILE [PARAM ...]
 //   paimon-layouts-dump --jobs JOBS.tsv      (one job per line: ID, ROOT, FILE, PARAM ... by tabs)
+//   paimon-layouts-dump --bench RUNS ROOT FILE [PARAM ...]   ({"best_ms"}: parse + tree walk, best of RUNS)
 const fs = require('fs');
 const path = require('path');
 const KaitaiStream = require('../runtime_fixes');
@@ -71,7 +72,20 @@ function stringify(tree) {
   return JSON.stringify(tree, (k, v) => (typeof v === 'bigint' ? `__bigint__${v}` : v)).replace(/"__bigint__(-?\d+)"/g, '$1');
 }
 
+function bench(runs, root, file, params) {
+  const data = new Uint8Array(fs.readFileSync(file));
+  let best = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const t = process.hrtime.bigint();
+    struct(parse(root, data, params));
+    best = Math.min(best, Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  process.stdout.write(`${JSON.stringify({ best_ms: best })}\n`);
+  return 0;
+}
+
 function main(argv) {
+  if (argv[0] === '--bench') return bench(Number(argv[1]), argv[2], argv[3], argv.slice(4));
   let jobs;
   if (argv[0] === '--jobs' && argv.length === 2) {
     jobs = fs.readFileSync(argv[1], 'utf8').split('\n').filter((l) => l.trim()).map((l) => l.split('\t'));

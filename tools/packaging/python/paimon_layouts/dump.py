@@ -2,6 +2,7 @@
 
     python -m paimon_layouts.dump ROOT FILE [PARAM ...]   # one file; PARAMs as JSON values
     python -m paimon_layouts.dump --jobs JOBS.tsv         # one job per line: ID, ROOT, FILE, PARAM ... by tabs
+    python -m paimon_layouts.dump --bench RUNS ROOT FILE [PARAM ...]   # {"best_ms"}: parse + walk, best of RUNS
 
 A PARAM is a JSON scalar: a hex string for bytes, a number (an enum by its
 id), true or false. Prints one JSON line per file: {"id", "ok": true, "tree"} or {"id", "ok": false, "error"}.
@@ -86,6 +87,7 @@ def dump(root: str, data: bytes, params: list[Any]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", help="a file of jobs, one per line: ID, ROOT, FILE, PARAM ... separated by tabs")
+    ap.add_argument("--bench", type=int, metavar="RUNS", help="time parse + tree walk (no printing), best of RUNS")
     ap.add_argument("root", nargs="?")
     ap.add_argument("file", nargs="?")
     ap.add_argument("params", nargs="*")
@@ -100,11 +102,28 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("give ROOT FILE [PARAM ...] or --jobs FILE")
         jobs = [{"id": args.file, "root": args.root, "file": args.file, "params": [json.loads(p) for p in args.params]}]
     out = sys.stdout
+    if args.bench:
+        return _bench(args.bench, jobs[0])
     for job in jobs:
         with open(job["file"], "rb") as f:
             data = f.read()
         line = {"id": job["id"]} | dump(job["root"], data, job.get("params", []))
         out.write(json.dumps(line, separators=(",", ":"), allow_nan=False) + "\n")
+    return 0
+
+
+def _bench(runs: int, job: dict[str, Any]) -> int:
+    """Print the best time of parsing one file and walking its whole tree (what a dump does, less the printing)."""
+    import time
+
+    with open(job["file"], "rb") as f:
+        data = f.read()
+    best = float("inf")
+    for _ in range(runs):
+        t = time.perf_counter()
+        tree(parse(job["root"], data, job["params"]))
+        best = min(best, time.perf_counter() - t)
+    print(json.dumps({"best_ms": best * 1e3}))
     return 0
 
 

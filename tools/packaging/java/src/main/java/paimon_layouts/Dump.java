@@ -27,6 +27,7 @@ import java.util.regex.Pattern;
  * <pre>
  *   java -jar paimon-layouts.jar ROOT FILE [PARAM ...]
  *   java -jar paimon-layouts.jar --jobs JOBS.tsv     (one job per line: ID, ROOT, FILE, PARAM ... by tabs)
+ *   java -jar paimon-layouts.jar --bench RUNS ROOT FILE [PARAM ...]   ({"best_ms"}: parse + tree walk, best of RUNS)
  * </pre>
  */
 public final class Dump {
@@ -42,6 +43,10 @@ public final class Dump {
             schema = Schema.read(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         }
         Dump dump = new Dump(schema);
+        if (args.length >= 4 && args[0].equals("--bench")) {
+            dump.bench(Integer.parseInt(args[1]), args[2], args[3], java.util.Arrays.copyOfRange(args, 4, args.length));
+            return;
+        }
         List<String[]> jobs = new ArrayList<>();
         if (args.length >= 2 && args[0].equals("--jobs")) {
             for (String line : Files.readAllLines(Paths.get(args[1]), StandardCharsets.UTF_8)) {
@@ -77,6 +82,21 @@ public final class Dump {
             out.write(line.append("}\n").toString());
         }
         out.flush();
+    }
+
+    private void bench(int runs, String root, String file, String[] params) throws IOException {
+        byte[] data = Files.readAllBytes(Paths.get(file));
+        double best = Double.MAX_VALUE;
+        try {
+            for (int i = 0; i < runs; i++) {
+                long t = System.nanoTime();
+                struct(new StringBuilder(), parse(root, data, params));
+                best = Math.min(best, (System.nanoTime() - t) / 1e6);
+            }
+        } catch (Exception e) {
+            throw new IOException(e);
+        }
+        System.out.println("{\"best_ms\":" + best + "}");
     }
 
     private KaitaiStruct parse(String root, byte[] data, String[] params) throws Exception {
