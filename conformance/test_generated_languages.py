@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from support import languages, packaging, tally, tree_jobs
 from support.environment import ROOT
+
+from paimon_conform import cli
 
 EVIDENCE = ("kit",)  # Python's generated parser is the reference: this shows agreement, not conformance
 LANGUAGES = ("java", "javascript")
@@ -123,3 +126,24 @@ def test_lean_python_package(corpus_jobs: tuple[Path, dict, dict], tmp_path: Pat
     subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "-q", pin], check=True, timeout=600)
     full = dump()
     assert [j for j in reference if languages.difference(reference[j], full[j], "py")] == []
+
+
+def test_the_java_testee_on_the_generated_parsers_passes_the_decode_cases(capsys: pytest.CaptureFixture) -> None:
+    """tools/testees/generated_java (Java, the generated package and nothing else of the kit's): every decode case
+    of roaring32, roaring64 and deletion-vectors, the must-reject files and the generated cases included."""
+    languages.dump_command("java")  # builds generated/java
+    launcher = str(ROOT / "tools" / "testees" / "generated_java.py")
+    kinds = ["roaring32", "roaring64", "deletion-vectors"]
+    args = ["testee", *(a for k in kinds for a in ("--kind", k)), "--report", "json", "--", sys.executable, launcher]
+    code = cli.main(args)
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0
+    decodes = [c for c in doc["cases"] if c["op"] == "decode"]
+    assert {c["status"] for c in decodes} == {"passed"}
+    assert {c["id"].split(":")[1].split("/")[0] for c in decodes} == {
+        *(k.replace("-", "_") for k in kinds),
+        "generated",
+    }
+    assert sum("must-reject" in c["id"] for c in decodes) >= 25
+    t = tally.tally("languages/java-testee-decode")
+    t.checked = len(decodes)
