@@ -126,7 +126,8 @@ def compile_into(language: str, pkg: Path) -> None:
 
 def differences(a: Path, b: Path) -> list[str]:
     """Relative paths that differ between two trees (ignoring build output and caches)."""
-    ignore = ["__pycache__", "target", "node_modules"]
+    # build output and install metadata of the languages' tools (mvn, npm ci, pip install -e / pip wheel)
+    ignore = ["__pycache__", "target", "node_modules", "build", "paimon_layouts.egg-info"]
     cmp = filecmp.dircmp(a, b, ignore=ignore)
     out: list[str] = []
 
@@ -167,7 +168,7 @@ def main() -> int:
                     print(f"  generated/{language}/{d} differs", file=sys.stderr)
                 stale += bool(diff)
                 continue
-            for kept in ("target", "node_modules"):  # build output of the language's tool
+            for kept in ("target", "node_modules", "build", "paimon_layouts.egg-info"):  # the tools' output
                 if (target / kept).exists():
                     shutil.move(target / kept, pkg / kept)
             if target.exists():
