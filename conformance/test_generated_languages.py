@@ -23,7 +23,7 @@ from support.environment import ROOT
 from paimon_conform import cli
 
 EVIDENCE = ("kit",)  # Python's generated parser is the reference: this shows agreement, not conformance
-LANGUAGES = ("java", "javascript")
+LANGUAGES = ("java", "javascript", "go")
 
 
 @pytest.fixture(scope="module")

@@ -69,7 +69,7 @@ seq:
     -code: BINARY_ROW_UNUSED_NULL_BITS
     size: bit_set_width - 1 - (num_fields + 7) / 8
     valid:
-      expr: _.length == 0 or _.max == 0
+      expr: '_.length == 0 ? true : _.max == 0'
     doc: The rest of the bit set, zero.
   - id: fields
     type: field(_index, field_kinds[_index])
@@ -143,7 +143,7 @@ types:
         -code: BINARY_ROW_SLOT_PADDING
         size: 8 - width
         valid:
-          expr: _.length == 0 or _.max == 0
+          expr: '_.length == 0 ? true : _.max == 0'
         doc: Unused slot bytes are zero; they are hashed.
       - id: null_check
         -code: BINARY_ROW_NULL_SLOT_NOT_ZERO
@@ -244,7 +244,7 @@ types:
         -report-as: low
         size: 0
         valid:
-          expr: not is_inline or len_inline == 7 or inline_tail.max == 0
+          expr: 'not is_inline or len_inline == 7 ? true : inline_tail.max == 0'
         doc: Zero-width; inline slot bytes past the data are zero.
       - id: variable_check
         -code: BINARY_ROW_BAD_OFFSET

@@ -334,7 +334,7 @@ types:
         -code: RANGE_BITMAP_SLICE_COUNT
         type: s4
         valid:
-          expr: _ == 8 * num_slices
+          expr: _ == 8 * num_slices.as<s4>
       - id: slice_refs
         type: slice_ref
         repeat: expr

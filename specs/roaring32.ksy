@@ -86,7 +86,7 @@ instances:
   has_run:
     value: cookie == cookie::with_run_containers
   num_containers:
-    value: 'has_run ? num_containers_minus_one + 1 : num_containers_no_run'
+    value: 'has_run ? num_containers_minus_one.as<s4> + 1 : num_containers_no_run'
   has_offsets:
     value: not has_run or num_containers >= 4
 types:
@@ -99,13 +99,13 @@ types:
         -code: ROARING_KEYS_NOT_ASCENDING
         type: u2
         valid:
-          expr: idx == 0 or _ > _parent.descriptors[idx - 1].key
+          expr: 'idx == 0 ? true : _ > _parent.descriptors[idx - 1].key'
         doc: High 16 bits shared by the container's values; strictly ascending.
       - id: cardinality_minus_one
         type: u2
     instances:
       cardinality:
-        value: cardinality_minus_one + 1
+        value: cardinality_minus_one.as<s4> + 1
   container:
     params:
       - id: idx
@@ -172,17 +172,17 @@ types:
         -code: ROARING_RUNS_OVERLAP
         type: u2
         valid:
-          expr: idx == 0 or _ > _parent.runs[idx - 1].last
+          expr: 'idx == 0 ? true : _ > _parent.runs[idx - 1].last'
         doc: First value of the run; runs are ascending and do not overlap.
       - id: len_minus_one
         -code: ROARING_RUN_PAST_CONTAINER_END
         type: u2
         valid:
-          expr: start + _ <= 65535
+          expr: start.as<s4> + _ <= 65535
         doc: Run length minus one; the run must end within the container.
     instances:
       last:
-        value: start + len_minus_one
+        value: start.as<s4> + len_minus_one
 enums:
   cookie:
     12346: no_run_containers

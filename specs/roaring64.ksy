@@ -47,7 +47,7 @@ types:
         -code: ROARING64_KEYS_NOT_ASCENDING
         type: u4
         valid:
-          expr: idx == 0 or _ > _parent.buckets[idx - 1].high_key
+          expr: 'idx == 0 ? true : _ > _parent.buckets[idx - 1].high_key'
         doc: Upper 32 bits of the bucket's values; strictly ascending.
       - id: bitmap
         type: roaring32

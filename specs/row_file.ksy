@@ -384,27 +384,50 @@ types:
       block index's array lengths are not read this way (var_len_int).
     seq:
       - id: groups
-        type: 'block_var_int_group(_index, _index == 0 ? 0 : groups[_index - 1].acc)'
+        type: 'block_var_int_group(_index, _index == 0 ? 0 : groups[_index - 1].acc_lo, _index == 0 ? 0 : groups[_index - 1].acc_hi, _index == 0 ? 1 : groups[_index - 1].next_scale)'
         repeat: until
         repeat-until: not _.has_next
     instances:
       value:
-        value: '(groups.last.acc >> 31) == 0 ? groups.last.acc : groups.last.acc - 0x100000000'
+        value: '(groups.last.acc >= 0x80000000 ? groups.last.acc - 0x100000000 : groups.last.acc).as<s8>'
         doc: The int Java gets (negative when bit 31 ends up set).
   block_var_int_group:
+    doc: |
+      One group of a block varint. Java ORs `(b & 0x7f) << (7 * idx)` into
+      an int, the shift taken mod 32; the same bits are kept here as two
+      16-bit halves ORed separately, and the group's part is made by
+      multiplying by 2^((7 * idx) % 32) (`scale`), so that no target needs
+      a bitwise operator on a value of 32 bits or more (JavaScript's are
+      32-bit signed, Go's keep the operand's 8-bit type).
     params:
       - id: idx
         type: u4
-      - id: prev
-        type: u8
+      - id: prev_lo
+        type: s8
+      - id: prev_hi
+        type: s8
+      - id: scale
+        type: s8
+        doc: 2^((7 * idx) % 32).
     seq:
       - id: b
         type: u1
     instances:
       has_next:
         value: (b & 0x80) != 0
+      part:
+        value: '(((b & 0x7f) * scale) % 0x100000000).as<s8>'
+        doc: This group's bits in the 32-bit value (below 2^32).
+      acc_lo:
+        value: '(prev_lo | (part % 0x10000)).as<s8>'
+      acc_hi:
+        value: '(prev_hi | (part / 0x10000)).as<s8>'
       acc:
-        value: (prev | ((b & 0x7f) << ((7 * idx) % 32))) & 0xffffffff
+        value: '(acc_hi * 0x10000 + acc_lo).as<s8>'
+        doc: The value of this group and the ones before it, as the unsigned 32 bits Java's int holds.
+      next_scale:
+        value: '(scale * 128 >= 0x100000000 ? scale / 0x2000000 : scale * 128).as<s8>'
+        doc: The next group's scale, 2^((7 * (idx + 1)) % 32).
   timestamp_nanos:
     seq:
       - id: millis

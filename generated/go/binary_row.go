@@ -9,7 +9,6 @@ import (
 	"bytes"
 )
 
-
 /**
  * One row in Paimon's binary row format, as BinaryRowWriter writes it
  * (little-endian, `Unsafe` native order on x86 and aarch64): a null bit set
@@ -18,7 +17,7 @@ import (
  * 42 over all of these bytes, so every byte matters: a writer that leaves
  * garbage in an unused slot byte or pads differently puts the row in
  * another bucket.
- * 
+ *
  * The file does not record the field types, so the caller passes one
  * `slot_kind` byte per field (`field_kinds`). A slot kind says how the
  * 8 bytes are laid out, not what they mean: INT, DATE (days since epoch)
@@ -26,7 +25,7 @@ import (
  * <= 18) is its unscaled value and a compact TIMESTAMP (precision <= 3) its
  * epoch millis, both `int64`; the scale, precision and the meaning of
  * integers are applied by the reader (paimon_conform.layouts.binary_row.codec.read).
- * 
+ *
  * What Kaitai cannot express and the kit checks in Python: that the
  * variable-part items follow each other in field order from the end of the
  * fixed part, each padded to 8 bytes with zeros, with nothing after the
@@ -40,55 +39,63 @@ import (
  */
 
 type BinaryRow_RowKind int
+
 const (
-	BinaryRow_RowKind__Insert BinaryRow_RowKind = 0
-	BinaryRow_RowKind__UpdateBefore BinaryRow_RowKind = 1
-	BinaryRow_RowKind__UpdateAfter BinaryRow_RowKind = 2
-	BinaryRow_RowKind__Delete BinaryRow_RowKind = 3
+	BinaryRow_RowKind__Insert	BinaryRow_RowKind	= 0
+	BinaryRow_RowKind__UpdateBefore	BinaryRow_RowKind	= 1
+	BinaryRow_RowKind__UpdateAfter	BinaryRow_RowKind	= 2
+	BinaryRow_RowKind__Delete	BinaryRow_RowKind	= 3
 )
+
 var values_BinaryRow_RowKind = map[BinaryRow_RowKind]struct{}{0: {}, 1: {}, 2: {}, 3: {}}
+
 func (v BinaryRow_RowKind) isDefined() bool {
 	_, ok := values_BinaryRow_RowKind[v]
 	return ok
 }
 
 type BinaryRow_SlotKind int
+
 const (
-	BinaryRow_SlotKind__Boolean BinaryRow_SlotKind = 1
-	BinaryRow_SlotKind__Int8 BinaryRow_SlotKind = 2
-	BinaryRow_SlotKind__Int16 BinaryRow_SlotKind = 3
-	BinaryRow_SlotKind__Int32 BinaryRow_SlotKind = 4
-	BinaryRow_SlotKind__Int64 BinaryRow_SlotKind = 5
-	BinaryRow_SlotKind__Float32 BinaryRow_SlotKind = 6
-	BinaryRow_SlotKind__Float64 BinaryRow_SlotKind = 7
-	BinaryRow_SlotKind__String BinaryRow_SlotKind = 8
-	BinaryRow_SlotKind__Binary BinaryRow_SlotKind = 9
-	BinaryRow_SlotKind__Decimal BinaryRow_SlotKind = 10
-	BinaryRow_SlotKind__Timestamp BinaryRow_SlotKind = 11
+	BinaryRow_SlotKind__Boolean	BinaryRow_SlotKind	= 1
+	BinaryRow_SlotKind__Int8	BinaryRow_SlotKind	= 2
+	BinaryRow_SlotKind__Int16	BinaryRow_SlotKind	= 3
+	BinaryRow_SlotKind__Int32	BinaryRow_SlotKind	= 4
+	BinaryRow_SlotKind__Int64	BinaryRow_SlotKind	= 5
+	BinaryRow_SlotKind__Float32	BinaryRow_SlotKind	= 6
+	BinaryRow_SlotKind__Float64	BinaryRow_SlotKind	= 7
+	BinaryRow_SlotKind__String	BinaryRow_SlotKind	= 8
+	BinaryRow_SlotKind__Binary	BinaryRow_SlotKind	= 9
+	BinaryRow_SlotKind__Decimal	BinaryRow_SlotKind	= 10
+	BinaryRow_SlotKind__Timestamp	BinaryRow_SlotKind	= 11
 )
+
 var values_BinaryRow_SlotKind = map[BinaryRow_SlotKind]struct{}{1: {}, 2: {}, 3: {}, 4: {}, 5: {}, 6: {}, 7: {}, 8: {}, 9: {}, 10: {}, 11: {}}
+
 func (v BinaryRow_SlotKind) isDefined() bool {
 	_, ok := values_BinaryRow_SlotKind[v]
 	return ok
 }
+
 type BinaryRow struct {
-	SizeCheck []byte
-	RowKind BinaryRow_RowKind
-	NullBits []byte
-	UnusedNullBits []byte
-	NullBitsPadding []byte
-	Fields []*BinaryRow_Field
-	FieldKinds []byte
-	_io *kaitai.Stream
-	_root *BinaryRow
-	_parent kaitai.Struct
-	_f_bitSetWidth bool
-	bitSetWidth int
-	_f_lenFixedPart bool
-	lenFixedPart int
-	_f_numFields bool
-	numFields int
+	SizeCheck	[]byte
+	RowKind		BinaryRow_RowKind
+	NullBits	[]byte
+	UnusedNullBits	[]byte
+	NullBitsPadding	[]byte
+	Fields		[]*BinaryRow_Field
+	FieldKinds	[]byte
+	_io		*kaitai.Stream
+	_root		*BinaryRow
+	_parent		kaitai.Struct
+	_f_bitSetWidth	bool
+	bitSetWidth	int
+	_f_lenFixedPart	bool
+	lenFixedPart	int
+	_f_numFields	bool
+	numFields	int
 }
+
 func NewBinaryRow(fieldKinds []byte) *BinaryRow {
 	return &BinaryRow{
 		FieldKinds: fieldKinds,
@@ -112,6 +119,7 @@ func (this *BinaryRow) Read(io *kaitai.Stream, parent kaitai.Struct, root *Binar
 	this.SizeCheck = tmp1
 	{
 		_it := this.SizeCheck
+		_ = _it
 		tmp3, err := this._io.Size()
 		if err != nil {
 			return err
@@ -128,7 +136,7 @@ func (this *BinaryRow) Read(io *kaitai.Stream, parent kaitai.Struct, root *Binar
 		if err != nil {
 			return err
 		}
-		if !( ((tmp2 == 0) && (tmp4 >= tmp5)) ) {
+		if !((tmp2 == 0) && (int64((tmp4)) >= int64((tmp5)))) {
 			return kaitai.NewValidationExprError(this.SizeCheck, this._io, "/seq/0")
 		}
 	}
@@ -158,6 +166,7 @@ func (this *BinaryRow) Read(io *kaitai.Stream, parent kaitai.Struct, root *Binar
 	this.UnusedNullBits = tmp9
 	{
 		_it := this.UnusedNullBits
+		_ = _it
 		tmp11, err := this.NumFields()
 		if err != nil {
 			return err
@@ -175,7 +184,7 @@ func (this *BinaryRow) Read(io *kaitai.Stream, parent kaitai.Struct, root *Binar
 		if tmp13 < 0 {
 			tmp13 += 8
 		}
-		if !( ((tmp10 == 0) || (tmp12[len(tmp12) - 1] >> tmp13 == 0)) ) {
+		if !((tmp10 == 0) || (tmp12[len(tmp12)-1]>>tmp13 == 0)) {
 			return kaitai.NewValidationExprError(this.UnusedNullBits, this._io, "/seq/3")
 		}
 	}
@@ -187,7 +196,7 @@ func (this *BinaryRow) Read(io *kaitai.Stream, parent kaitai.Struct, root *Binar
 	if err != nil {
 		return err
 	}
-	tmp17, err := this._io.ReadBytes(int((tmp15 - 1) - (tmp16 + 7) / 8))
+	tmp17, err := this._io.ReadBytes(int((tmp15 - 1) - (tmp16+7)/8))
 	if err != nil {
 		return err
 	}
@@ -195,28 +204,35 @@ func (this *BinaryRow) Read(io *kaitai.Stream, parent kaitai.Struct, root *Binar
 	this.NullBitsPadding = tmp17
 	{
 		_it := this.NullBitsPadding
-		tmp18 := _it[0]
-		for _, tmp19 := range _it {
-			if tmp18 < tmp19 {
-				tmp18 = tmp19
+		_ = _it
+		var tmp18 bool
+		if len(_it) == 0 {
+			tmp18 = true
+		} else {
+			tmp19 := _it[0]
+			for _, tmp20 := range _it {
+				if tmp19 < tmp20 {
+					tmp19 = tmp20
+				}
 			}
+			tmp18 = tmp19 == 0
 		}
-		if !( ((len(_it) == 0) || (tmp18 == 0)) ) {
+		if !(tmp18) {
 			return kaitai.NewValidationExprError(this.NullBitsPadding, this._io, "/seq/4")
 		}
 	}
-	tmp20, err := this.NumFields()
+	tmp21, err := this.NumFields()
 	if err != nil {
 		return err
 	}
-	for i := 0; i < int(tmp20); i++ {
+	for i := 0; i < int(tmp21); i++ {
 		_ = i
-		tmp21 := NewBinaryRow_Field(i, this.FieldKinds[i])
-		err = tmp21.Read(this._io, this, this._root)
+		tmp22 := NewBinaryRow_Field(int32((i)), this.FieldKinds[i])
+		err = tmp22.Read(this._io, this, this._root)
 		if err != nil {
 			return err
 		}
-		this.Fields = append(this.Fields, tmp21)
+		this.Fields = append(this.Fields, tmp22)
 	}
 	return err
 }
@@ -225,35 +241,35 @@ func (this *BinaryRow) Read(io *kaitai.Stream, parent kaitai.Struct, root *Binar
  * Bytes of the null bit set including the header byte (8 for up to 56 fields).
  */
 func (this *BinaryRow) BitSetWidth() (v int, err error) {
-	if (this._f_bitSetWidth) {
+	if this._f_bitSetWidth {
 		return this.bitSetWidth, nil
 	}
 	this._f_bitSetWidth = true
-	tmp22, err := this.NumFields()
+	tmp23, err := this.NumFields()
 	if err != nil {
 		return 0, err
 	}
-	this.bitSetWidth = int((((tmp22 + 63) + 8) / 64) * 8)
+	this.bitSetWidth = int((((tmp23 + 63) + 8) / 64) * 8)
 	return this.bitSetWidth, nil
 }
 func (this *BinaryRow) LenFixedPart() (v int, err error) {
-	if (this._f_lenFixedPart) {
+	if this._f_lenFixedPart {
 		return this.lenFixedPart, nil
 	}
 	this._f_lenFixedPart = true
-	tmp23, err := this.BitSetWidth()
+	tmp24, err := this.BitSetWidth()
 	if err != nil {
 		return 0, err
 	}
-	tmp24, err := this.NumFields()
+	tmp25, err := this.NumFields()
 	if err != nil {
 		return 0, err
 	}
-	this.lenFixedPart = int(tmp23 + 8 * tmp24)
+	this.lenFixedPart = int(tmp24 + 8*tmp25)
 	return this.lenFixedPart, nil
 }
 func (this *BinaryRow) NumFields() (v int, err error) {
-	if (this._f_numFields) {
+	if this._f_numFields {
 		return this.numFields, nil
 	}
 	this._f_numFields = true
@@ -283,13 +299,14 @@ func (this *BinaryRow) NumFields() (v int, err error) {
  * The rest of the bit set, zero.
  */
 type BinaryRow_BooleanSlot struct {
-	Value uint8
-	Padding []byte
-	IsNull bool
-	_io *kaitai.Stream
-	_root *BinaryRow
-	_parent *BinaryRow_Field
+	Value	uint8
+	Padding	[]byte
+	IsNull	bool
+	_io	*kaitai.Stream
+	_root	*BinaryRow
+	_parent	*BinaryRow_Field
 }
+
 func NewBinaryRow_BooleanSlot(isNull bool) *BinaryRow_BooleanSlot {
 	return &BinaryRow_BooleanSlot{
 		IsNull: isNull,
@@ -305,32 +322,34 @@ func (this *BinaryRow_BooleanSlot) Read(io *kaitai.Stream, parent *BinaryRow_Fie
 	this._parent = parent
 	this._root = root
 
-	tmp25, err := this._io.ReadU1()
+	tmp26, err := this._io.ReadU1()
 	if err != nil {
 		return err
 	}
-	this.Value = tmp25
+	this.Value = tmp26
 	{
 		_it := this.Value
-		if !( ((_it == 0) || ( ((_it == 1) && (!(this.IsNull))) )) ) {
+		_ = _it
+		if !((_it == 0) || ((_it == 1) && (!(this.IsNull)))) {
 			return kaitai.NewValidationExprError(this.Value, this._io, "/types/boolean_slot/seq/0")
 		}
 	}
-	tmp26, err := this._io.ReadBytes(int(7))
+	tmp27, err := this._io.ReadBytes(int(7))
 	if err != nil {
 		return err
 	}
-	tmp26 = tmp26
-	this.Padding = tmp26
+	tmp27 = tmp27
+	this.Padding = tmp27
 	{
 		_it := this.Padding
-		tmp27 := _it[0]
-		for _, tmp28 := range _it {
-			if tmp27 < tmp28 {
-				tmp27 = tmp28
+		_ = _it
+		tmp28 := _it[0]
+		for _, tmp29 := range _it {
+			if tmp28 < tmp29 {
+				tmp28 = tmp29
 			}
 		}
-		if !(tmp27 == 0) {
+		if !(tmp28 == 0) {
 			return kaitai.NewValidationExprError(this.Padding, this._io, "/types/boolean_slot/seq/1")
 		}
 	}
@@ -348,31 +367,32 @@ func (this *BinaryRow_BooleanSlot) Read(io *kaitai.Stream, parent *BinaryRow_Fie
  * the LE long (offset << 32) | length, offset from the row start.
  */
 type BinaryRow_BytesSlot struct {
-	Low uint32
-	High uint32
-	NullCheck []byte
-	InlineCheck []byte
-	InlinePadding []byte
-	VariableCheck []byte
-	IsNull bool
-	_io *kaitai.Stream
-	_root *BinaryRow
-	_parent *BinaryRow_Field
-	_f_data bool
-	data []byte
-	_f_inlineData bool
-	inlineData []byte
-	_f_inlineTail bool
-	inlineTail []byte
-	_f_isInline bool
-	isInline bool
-	_f_lenData bool
-	lenData uint32
-	_f_lenInline bool
-	lenInline int
-	_f_ofsData bool
-	ofsData uint32
+	Low		uint32
+	High		uint32
+	NullCheck	[]byte
+	InlineCheck	[]byte
+	InlinePadding	[]byte
+	VariableCheck	[]byte
+	IsNull		bool
+	_io		*kaitai.Stream
+	_root		*BinaryRow
+	_parent		*BinaryRow_Field
+	_f_data		bool
+	data		[]byte
+	_f_inlineData	bool
+	inlineData	[]byte
+	_f_inlineTail	bool
+	inlineTail	[]byte
+	_f_isInline	bool
+	isInline	bool
+	_f_lenData	bool
+	lenData		uint32
+	_f_lenInline	bool
+	lenInline	int
+	_f_ofsData	bool
+	ofsData		uint32
 }
+
 func NewBinaryRow_BytesSlot(isNull bool) *BinaryRow_BytesSlot {
 	return &BinaryRow_BytesSlot{
 		IsNull: isNull,
@@ -388,165 +408,175 @@ func (this *BinaryRow_BytesSlot) Read(io *kaitai.Stream, parent *BinaryRow_Field
 	this._parent = parent
 	this._root = root
 
-	tmp29, err := this._io.ReadU4le()
-	if err != nil {
-		return err
-	}
-	this.Low = uint32(tmp29)
 	tmp30, err := this._io.ReadU4le()
 	if err != nil {
 		return err
 	}
-	this.High = uint32(tmp30)
-	tmp31, err := this._io.ReadBytes(int(0))
+	this.Low = uint32(tmp30)
+	tmp31, err := this._io.ReadU4le()
 	if err != nil {
 		return err
 	}
-	tmp31 = tmp31
-	this.NullCheck = tmp31
-	{
-		_it := this.NullCheck
-		if !( ((!(this.IsNull)) || ( ((this.Low == 0) && (this.High == 0)) )) ) {
-			return kaitai.NewValidationExprError(this.NullCheck, this._io, "/types/bytes_slot/seq/2")
-		}
-	}
+	this.High = uint32(tmp31)
 	tmp32, err := this._io.ReadBytes(int(0))
 	if err != nil {
 		return err
 	}
 	tmp32 = tmp32
-	this.InlineCheck = tmp32
+	this.NullCheck = tmp32
+	{
+		_it := this.NullCheck
+		_ = _it
+		if !((!(this.IsNull)) || ((this.Low == 0) && (this.High == 0))) {
+			return kaitai.NewValidationExprError(this.NullCheck, this._io, "/types/bytes_slot/seq/2")
+		}
+	}
+	tmp33, err := this._io.ReadBytes(int(0))
+	if err != nil {
+		return err
+	}
+	tmp33 = tmp33
+	this.InlineCheck = tmp33
 	{
 		_it := this.InlineCheck
-		tmp33, err := this.IsInline()
+		_ = _it
+		tmp34, err := this.IsInline()
 		if err != nil {
 			return err
 		}
-		tmp34, err := this.LenInline()
+		tmp35, err := this.LenInline()
 		if err != nil {
 			return err
 		}
-		if !( ((!(tmp33)) || (tmp34 <= 7)) ) {
+		if !((!(tmp34)) || (tmp35 <= 7)) {
 			return kaitai.NewValidationExprError(this.InlineCheck, this._io, "/types/bytes_slot/seq/3")
 		}
 	}
-	tmp35, err := this._io.ReadBytes(int(0))
+	tmp36, err := this._io.ReadBytes(int(0))
 	if err != nil {
 		return err
 	}
-	tmp35 = tmp35
-	this.InlinePadding = tmp35
+	tmp36 = tmp36
+	this.InlinePadding = tmp36
 	{
 		_it := this.InlinePadding
-		tmp36, err := this.IsInline()
+		_ = _it
+		var tmp37 bool
+		tmp38, err := this.IsInline()
 		if err != nil {
 			return err
 		}
-		tmp37, err := this.LenInline()
+		tmp39, err := this.LenInline()
 		if err != nil {
 			return err
 		}
-		tmp40, err := this.InlineTail()
-		if err != nil {
-			return err
-		}
-		tmp38 := tmp40[0]
-		tmp41, err := this.InlineTail()
-		if err != nil {
-			return err
-		}
-		for _, tmp39 := range tmp41 {
-			if tmp38 < tmp39 {
-				tmp38 = tmp39
+		if (!(tmp38)) || (tmp39 == 7) {
+			tmp37 = true
+		} else {
+			tmp42, err := this.InlineTail()
+			if err != nil {
+				return err
 			}
+			tmp40 := tmp42[0]
+			tmp43, err := this.InlineTail()
+			if err != nil {
+				return err
+			}
+			for _, tmp41 := range tmp43 {
+				if tmp40 < tmp41 {
+					tmp40 = tmp41
+				}
+			}
+			tmp37 = tmp40 == 0
 		}
-		if !( ((!(tmp36)) || (tmp37 == 7) || (tmp38 == 0)) ) {
+		if !(tmp37) {
 			return kaitai.NewValidationExprError(this.InlinePadding, this._io, "/types/bytes_slot/seq/4")
 		}
 	}
-	tmp42, err := this._io.ReadBytes(int(0))
+	tmp44, err := this._io.ReadBytes(int(0))
 	if err != nil {
 		return err
 	}
-	tmp42 = tmp42
-	this.VariableCheck = tmp42
+	tmp44 = tmp44
+	this.VariableCheck = tmp44
 	{
 		_it := this.VariableCheck
-		tmp43, err := this.IsInline()
+		_ = _it
+		tmp45, err := this.IsInline()
 		if err != nil {
 			return err
 		}
-		tmp44, err := this.LenData()
+		tmp46, err := this.LenData()
 		if err != nil {
 			return err
 		}
-		tmp46, err := this.OfsData()
+		tmp48, err := this.OfsData()
 		if err != nil {
 			return err
 		}
-		tmp45 := tmp46 % 8
-		if tmp45 < 0 {
-			tmp45 += 8
-		}
-		tmp47, err := this.OfsData()
-		if err != nil {
-			return err
-		}
-		tmp48, err := this._parent._parent.LenFixedPart()
-		if err != nil {
-			return err
+		tmp47 := tmp48 % 8
+		if tmp47 < 0 {
+			tmp47 += 8
 		}
 		tmp49, err := this.OfsData()
 		if err != nil {
 			return err
 		}
-		tmp50, err := this.LenData()
+		tmp50, err := this._parent._parent.LenFixedPart()
 		if err != nil {
 			return err
 		}
-		tmp51, err := this._parent._parent._io.Size()
+		tmp51, err := this.OfsData()
 		if err != nil {
 			return err
 		}
-		if !( ((this.IsNull) || (tmp43) || ( ((tmp44 >= 8) && (tmp45 == 0) && (tmp47 >= tmp48) && (tmp49 + tmp50 <= tmp51)) )) ) {
+		tmp52, err := this.LenData()
+		if err != nil {
+			return err
+		}
+		tmp53, err := this._parent._parent._io.Size()
+		if err != nil {
+			return err
+		}
+		if !((this.IsNull) || (tmp45) || ((tmp46 >= 8) && (tmp47 == 0) && (int64((tmp49)) >= int64((tmp50))) && (int64((tmp51 + tmp52)) <= int64((tmp53))))) {
 			return kaitai.NewValidationExprError(this.VariableCheck, this._io, "/types/bytes_slot/seq/5")
 		}
 	}
 	return err
 }
 func (this *BinaryRow_BytesSlot) Data() (v []byte, err error) {
-	if (this._f_data) {
+	if this._f_data {
 		return this.data, nil
 	}
 	this._f_data = true
-	tmp52, err := this.IsInline()
+	tmp54, err := this.IsInline()
 	if err != nil {
 		return nil, err
 	}
-	if ( ((!(this.IsNull)) && (!(tmp52))) ) {
+	if (!(this.IsNull)) && (!(tmp54)) {
 		thisIo := this._parent._parent._io
 		_pos, err := thisIo.Pos()
 		if err != nil {
 			return nil, err
 		}
-		tmp53, err := this.OfsData()
+		tmp55, err := this.OfsData()
 		if err != nil {
 			return nil, err
 		}
-		_, err = thisIo.Seek(int64(tmp53), io.SeekStart)
+		_, err = thisIo.Seek(int64(tmp55), io.SeekStart)
 		if err != nil {
 			return nil, err
 		}
-		tmp54, err := this.LenData()
+		tmp56, err := this.LenData()
 		if err != nil {
 			return nil, err
 		}
-		tmp55, err := thisIo.ReadBytes(int(tmp54))
+		tmp57, err := thisIo.ReadBytes(int(tmp56))
 		if err != nil {
 			return nil, err
 		}
-		tmp55 = tmp55
-		this.data = tmp55
+		tmp57 = tmp57
+		this.data = tmp57
 		_, err = thisIo.Seek(_pos, io.SeekStart)
 		if err != nil {
 			return nil, err
@@ -555,19 +585,19 @@ func (this *BinaryRow_BytesSlot) Data() (v []byte, err error) {
 	return this.data, nil
 }
 func (this *BinaryRow_BytesSlot) InlineData() (v []byte, err error) {
-	if (this._f_inlineData) {
+	if this._f_inlineData {
 		return this.inlineData, nil
 	}
 	this._f_inlineData = true
-	tmp56, err := this.IsInline()
+	tmp58, err := this.IsInline()
 	if err != nil {
 		return nil, err
 	}
-	tmp57, err := this.LenInline()
+	tmp59, err := this.LenInline()
 	if err != nil {
 		return nil, err
 	}
-	if ( ((tmp56) && (tmp57 <= 7)) ) {
+	if (tmp58) && (tmp59 <= 7) {
 		_pos, err := this._io.Pos()
 		if err != nil {
 			return nil, err
@@ -576,16 +606,16 @@ func (this *BinaryRow_BytesSlot) InlineData() (v []byte, err error) {
 		if err != nil {
 			return nil, err
 		}
-		tmp58, err := this.LenInline()
+		tmp60, err := this.LenInline()
 		if err != nil {
 			return nil, err
 		}
-		tmp59, err := this._io.ReadBytes(int(tmp58))
+		tmp61, err := this._io.ReadBytes(int(tmp60))
 		if err != nil {
 			return nil, err
 		}
-		tmp59 = tmp59
-		this.inlineData = tmp59
+		tmp61 = tmp61
+		this.inlineData = tmp61
 		_, err = this._io.Seek(_pos, io.SeekStart)
 		if err != nil {
 			return nil, err
@@ -594,41 +624,41 @@ func (this *BinaryRow_BytesSlot) InlineData() (v []byte, err error) {
 	return this.inlineData, nil
 }
 func (this *BinaryRow_BytesSlot) InlineTail() (v []byte, err error) {
-	if (this._f_inlineTail) {
+	if this._f_inlineTail {
 		return this.inlineTail, nil
 	}
 	this._f_inlineTail = true
-	tmp60, err := this.IsInline()
+	tmp62, err := this.IsInline()
 	if err != nil {
 		return nil, err
 	}
-	tmp61, err := this.LenInline()
+	tmp63, err := this.LenInline()
 	if err != nil {
 		return nil, err
 	}
-	if ( ((tmp60) && (tmp61 < 7)) ) {
+	if (tmp62) && (tmp63 < 7) {
 		_pos, err := this._io.Pos()
 		if err != nil {
 			return nil, err
 		}
-		tmp62, err := this.LenInline()
+		tmp64, err := this.LenInline()
 		if err != nil {
 			return nil, err
 		}
-		_, err = this._io.Seek(int64(tmp62), io.SeekStart)
+		_, err = this._io.Seek(int64(tmp64), io.SeekStart)
 		if err != nil {
 			return nil, err
 		}
-		tmp63, err := this.LenInline()
+		tmp65, err := this.LenInline()
 		if err != nil {
 			return nil, err
 		}
-		tmp64, err := this._io.ReadBytes(int(7 - tmp63))
+		tmp66, err := this._io.ReadBytes(int(7 - tmp65))
 		if err != nil {
 			return nil, err
 		}
-		tmp64 = tmp64
-		this.inlineTail = tmp64
+		tmp66 = tmp66
+		this.inlineTail = tmp66
 		_, err = this._io.Seek(_pos, io.SeekStart)
 		if err != nil {
 			return nil, err
@@ -637,29 +667,29 @@ func (this *BinaryRow_BytesSlot) InlineTail() (v []byte, err error) {
 	return this.inlineTail, nil
 }
 func (this *BinaryRow_BytesSlot) IsInline() (v bool, err error) {
-	if (this._f_isInline) {
+	if this._f_isInline {
 		return this.isInline, nil
 	}
 	this._f_isInline = true
-	this.isInline = bool(this.High >> 31 == 1)
+	this.isInline = bool(this.High>>31 == 1)
 	return this.isInline, nil
 }
 func (this *BinaryRow_BytesSlot) LenData() (v uint32, err error) {
-	if (this._f_lenData) {
+	if this._f_lenData {
 		return this.lenData, nil
 	}
 	this._f_lenData = true
-	tmp65, err := this.IsInline()
+	tmp67, err := this.IsInline()
 	if err != nil {
 		return 0, err
 	}
-	if (!(tmp65)) {
+	if !(tmp67) {
 		this.lenData = uint32(this.Low)
 	}
 	return this.lenData, nil
 }
 func (this *BinaryRow_BytesSlot) LenInline() (v int, err error) {
-	if (this._f_lenInline) {
+	if this._f_lenInline {
 		return this.lenInline, nil
 	}
 	this._f_lenInline = true
@@ -667,15 +697,15 @@ func (this *BinaryRow_BytesSlot) LenInline() (v int, err error) {
 	return this.lenInline, nil
 }
 func (this *BinaryRow_BytesSlot) OfsData() (v uint32, err error) {
-	if (this._f_ofsData) {
+	if this._f_ofsData {
 		return this.ofsData, nil
 	}
 	this._f_ofsData = true
-	tmp66, err := this.IsInline()
+	tmp68, err := this.IsInline()
 	if err != nil {
 		return 0, err
 	}
-	if (!(tmp66)) {
+	if !(tmp68) {
 		this.ofsData = uint32(this.High)
 	}
 	return this.ofsData, nil
@@ -702,17 +732,18 @@ func (this *BinaryRow_BytesSlot) OfsData() (v uint32, err error) {
  * reserved zero bytes and numBytes 0.
  */
 type BinaryRow_DecimalSlot struct {
-	LenUnscaled uint32
-	OfsReserved uint32
-	IsNull bool
-	_io *kaitai.Stream
-	_root *BinaryRow
-	_parent *BinaryRow_Field
-	_f_reserved bool
-	reserved []byte
-	_f_unscaledBe bool
-	unscaledBe []byte
+	LenUnscaled	uint32
+	OfsReserved	uint32
+	IsNull		bool
+	_io		*kaitai.Stream
+	_root		*BinaryRow
+	_parent		*BinaryRow_Field
+	_f_reserved	bool
+	reserved	[]byte
+	_f_unscaledBe	bool
+	unscaledBe	[]byte
 }
+
 func NewBinaryRow_DecimalSlot(isNull bool) *BinaryRow_DecimalSlot {
 	return &BinaryRow_DecimalSlot{
 		IsNull: isNull,
@@ -728,44 +759,46 @@ func (this *BinaryRow_DecimalSlot) Read(io *kaitai.Stream, parent *BinaryRow_Fie
 	this._parent = parent
 	this._root = root
 
-	tmp67, err := this._io.ReadU4le()
+	tmp69, err := this._io.ReadU4le()
 	if err != nil {
 		return err
 	}
-	this.LenUnscaled = uint32(tmp67)
+	this.LenUnscaled = uint32(tmp69)
 	{
 		_it := this.LenUnscaled
-		if !( (( ((this.IsNull) && (_it == 0)) ) || ( ((!(this.IsNull)) && (_it >= 1) && (_it <= 16)) )) ) {
+		_ = _it
+		if !(((this.IsNull) && (_it == 0)) || ((!(this.IsNull)) && (_it >= 1) && (_it <= 16))) {
 			return kaitai.NewValidationExprError(this.LenUnscaled, this._io, "/types/decimal_slot/seq/0")
 		}
 	}
-	tmp68, err := this._io.ReadU4le()
+	tmp70, err := this._io.ReadU4le()
 	if err != nil {
 		return err
 	}
-	this.OfsReserved = uint32(tmp68)
+	this.OfsReserved = uint32(tmp70)
 	{
 		_it := this.OfsReserved
-		tmp69 := _it % 8
-		if tmp69 < 0 {
-			tmp69 += 8
+		_ = _it
+		tmp71 := _it % 8
+		if tmp71 < 0 {
+			tmp71 += 8
 		}
-		tmp70, err := this._parent._parent.LenFixedPart()
+		tmp72, err := this._parent._parent.LenFixedPart()
 		if err != nil {
 			return err
 		}
-		tmp71, err := this._parent._parent._io.Size()
+		tmp73, err := this._parent._parent._io.Size()
 		if err != nil {
 			return err
 		}
-		if !( ((tmp69 == 0) && (_it >= tmp70) && (_it + 16 <= tmp71)) ) {
+		if !((tmp71 == 0) && (int64((_it)) >= int64((tmp72))) && (int64((_it + 16)) <= int64((tmp73)))) {
 			return kaitai.NewValidationExprError(this.OfsReserved, this._io, "/types/decimal_slot/seq/1")
 		}
 	}
 	return err
 }
 func (this *BinaryRow_DecimalSlot) Reserved() (v []byte, err error) {
-	if (this._f_reserved) {
+	if this._f_reserved {
 		return this.reserved, nil
 	}
 	this._f_reserved = true
@@ -778,12 +811,12 @@ func (this *BinaryRow_DecimalSlot) Reserved() (v []byte, err error) {
 	if err != nil {
 		return nil, err
 	}
-	tmp72, err := thisIo.ReadBytes(int(16))
+	tmp74, err := thisIo.ReadBytes(int(16))
 	if err != nil {
 		return nil, err
 	}
-	tmp72 = tmp72
-	this.reserved = tmp72
+	tmp74 = tmp74
+	this.reserved = tmp74
 	_, err = thisIo.Seek(_pos, io.SeekStart)
 	if err != nil {
 		return nil, err
@@ -791,11 +824,11 @@ func (this *BinaryRow_DecimalSlot) Reserved() (v []byte, err error) {
 	return this.reserved, nil
 }
 func (this *BinaryRow_DecimalSlot) UnscaledBe() (v []byte, err error) {
-	if (this._f_unscaledBe) {
+	if this._f_unscaledBe {
 		return this.unscaledBe, nil
 	}
 	this._f_unscaledBe = true
-	if (!(this.IsNull)) {
+	if !(this.IsNull) {
 		thisIo := this._parent._parent._io
 		_pos, err := thisIo.Pos()
 		if err != nil {
@@ -805,12 +838,12 @@ func (this *BinaryRow_DecimalSlot) UnscaledBe() (v []byte, err error) {
 		if err != nil {
 			return nil, err
 		}
-		tmp73, err := thisIo.ReadBytes(int(this.LenUnscaled))
+		tmp75, err := thisIo.ReadBytes(int(this.LenUnscaled))
 		if err != nil {
 			return nil, err
 		}
-		tmp73 = tmp73
-		this.unscaledBe = tmp73
+		tmp75 = tmp75
+		this.unscaledBe = tmp75
 		_, err = thisIo.Seek(_pos, io.SeekStart)
 		if err != nil {
 			return nil, err
@@ -818,24 +851,26 @@ func (this *BinaryRow_DecimalSlot) UnscaledBe() (v []byte, err error) {
 	}
 	return this.unscaledBe, nil
 }
+
 type BinaryRow_Field struct {
-	KindCheck []byte
-	Slot interface{}
-	Index int32
-	Kind uint8
-	_io *kaitai.Stream
-	_root *BinaryRow
-	_parent *BinaryRow
-	_raw_Slot []byte
-	_f_isNull bool
-	isNull bool
-	_f_kindAsEnum bool
-	kindAsEnum BinaryRow_SlotKind
+	KindCheck	[]byte
+	Slot		interface{}
+	Index		int32
+	Kind		uint8
+	_io		*kaitai.Stream
+	_root		*BinaryRow
+	_parent		*BinaryRow
+	_raw_Slot	[]byte
+	_f_isNull	bool
+	isNull		bool
+	_f_kindAsEnum	bool
+	kindAsEnum	BinaryRow_SlotKind
 }
+
 func NewBinaryRow_Field(index int32, kind uint8) *BinaryRow_Field {
 	return &BinaryRow_Field{
-		Index: index,
-		Kind: kind,
+		Index:	index,
+		Kind:	kind,
 	}
 }
 
@@ -848,241 +883,243 @@ func (this *BinaryRow_Field) Read(io *kaitai.Stream, parent *BinaryRow, root *Bi
 	this._parent = parent
 	this._root = root
 
-	tmp74, err := this._io.ReadBytes(int(0))
+	tmp76, err := this._io.ReadBytes(int(0))
 	if err != nil {
 		return err
 	}
-	tmp74 = tmp74
-	this.KindCheck = tmp74
+	tmp76 = tmp76
+	this.KindCheck = tmp76
 	{
 		_it := this.KindCheck
-		if !( ((this.Kind >= 1) && (this.Kind <= 11)) ) {
+		_ = _it
+		if !((this.Kind >= 1) && (this.Kind <= 11)) {
 			return kaitai.NewValidationExprError(this.KindCheck, this._io, "/types/field/seq/0")
 		}
 	}
-	tmp75, err := this.KindAsEnum()
+	tmp77, err := this.KindAsEnum()
 	if err != nil {
 		return err
 	}
-	switch (tmp75) {
+	switch tmp77 {
 	case BinaryRow_SlotKind__Binary:
-		tmp76, err := this._io.ReadBytes(int(8))
+		tmp78, err := this._io.ReadBytes(int(8))
 		if err != nil {
 			return err
 		}
-		tmp76 = tmp76
-		this._raw_Slot = tmp76
+		tmp78 = tmp78
+		this._raw_Slot = tmp78
 		_io__raw_Slot := kaitai.NewStream(bytes.NewReader(this._raw_Slot))
-		tmp77, err := this.IsNull()
+		tmp79, err := this.IsNull()
 		if err != nil {
 			return err
 		}
-		tmp78 := NewBinaryRow_BytesSlot(tmp77)
-		err = tmp78.Read(_io__raw_Slot, this, this._root)
+		tmp80 := NewBinaryRow_BytesSlot(tmp79)
+		err = tmp80.Read(_io__raw_Slot, this, this._root)
 		if err != nil {
 			return err
 		}
-		this.Slot = tmp78
+		this.Slot = tmp80
 	case BinaryRow_SlotKind__Boolean:
-		tmp79, err := this._io.ReadBytes(int(8))
+		tmp81, err := this._io.ReadBytes(int(8))
 		if err != nil {
 			return err
 		}
-		tmp79 = tmp79
-		this._raw_Slot = tmp79
+		tmp81 = tmp81
+		this._raw_Slot = tmp81
 		_io__raw_Slot := kaitai.NewStream(bytes.NewReader(this._raw_Slot))
-		tmp80, err := this.IsNull()
+		tmp82, err := this.IsNull()
 		if err != nil {
 			return err
 		}
-		tmp81 := NewBinaryRow_BooleanSlot(tmp80)
-		err = tmp81.Read(_io__raw_Slot, this, this._root)
+		tmp83 := NewBinaryRow_BooleanSlot(tmp82)
+		err = tmp83.Read(_io__raw_Slot, this, this._root)
 		if err != nil {
 			return err
 		}
-		this.Slot = tmp81
+		this.Slot = tmp83
 	case BinaryRow_SlotKind__Decimal:
-		tmp82, err := this._io.ReadBytes(int(8))
+		tmp84, err := this._io.ReadBytes(int(8))
 		if err != nil {
 			return err
 		}
-		tmp82 = tmp82
-		this._raw_Slot = tmp82
+		tmp84 = tmp84
+		this._raw_Slot = tmp84
 		_io__raw_Slot := kaitai.NewStream(bytes.NewReader(this._raw_Slot))
-		tmp83, err := this.IsNull()
+		tmp85, err := this.IsNull()
 		if err != nil {
 			return err
 		}
-		tmp84 := NewBinaryRow_DecimalSlot(tmp83)
-		err = tmp84.Read(_io__raw_Slot, this, this._root)
+		tmp86 := NewBinaryRow_DecimalSlot(tmp85)
+		err = tmp86.Read(_io__raw_Slot, this, this._root)
 		if err != nil {
 			return err
 		}
-		this.Slot = tmp84
+		this.Slot = tmp86
 	case BinaryRow_SlotKind__Float32:
-		tmp85, err := this._io.ReadBytes(int(8))
+		tmp87, err := this._io.ReadBytes(int(8))
 		if err != nil {
 			return err
 		}
-		tmp85 = tmp85
-		this._raw_Slot = tmp85
+		tmp87 = tmp87
+		this._raw_Slot = tmp87
 		_io__raw_Slot := kaitai.NewStream(bytes.NewReader(this._raw_Slot))
-		tmp86, err := this.IsNull()
+		tmp88, err := this.IsNull()
 		if err != nil {
 			return err
 		}
-		tmp87 := NewBinaryRow_Float32Slot(tmp86)
-		err = tmp87.Read(_io__raw_Slot, this, this._root)
+		tmp89 := NewBinaryRow_Float32Slot(tmp88)
+		err = tmp89.Read(_io__raw_Slot, this, this._root)
 		if err != nil {
 			return err
 		}
-		this.Slot = tmp87
+		this.Slot = tmp89
 	case BinaryRow_SlotKind__Float64:
-		tmp88, err := this._io.ReadBytes(int(8))
+		tmp90, err := this._io.ReadBytes(int(8))
 		if err != nil {
 			return err
 		}
-		tmp88 = tmp88
-		this._raw_Slot = tmp88
+		tmp90 = tmp90
+		this._raw_Slot = tmp90
 		_io__raw_Slot := kaitai.NewStream(bytes.NewReader(this._raw_Slot))
-		tmp89, err := this.IsNull()
+		tmp91, err := this.IsNull()
 		if err != nil {
 			return err
 		}
-		tmp90 := NewBinaryRow_Float64Slot(tmp89)
-		err = tmp90.Read(_io__raw_Slot, this, this._root)
+		tmp92 := NewBinaryRow_Float64Slot(tmp91)
+		err = tmp92.Read(_io__raw_Slot, this, this._root)
 		if err != nil {
 			return err
 		}
-		this.Slot = tmp90
+		this.Slot = tmp92
 	case BinaryRow_SlotKind__Int16:
-		tmp91, err := this._io.ReadBytes(int(8))
+		tmp93, err := this._io.ReadBytes(int(8))
 		if err != nil {
 			return err
 		}
-		tmp91 = tmp91
-		this._raw_Slot = tmp91
+		tmp93 = tmp93
+		this._raw_Slot = tmp93
 		_io__raw_Slot := kaitai.NewStream(bytes.NewReader(this._raw_Slot))
-		tmp92, err := this.IsNull()
+		tmp94, err := this.IsNull()
 		if err != nil {
 			return err
 		}
-		tmp93 := NewBinaryRow_IntSlot(2, tmp92)
-		err = tmp93.Read(_io__raw_Slot, this, this._root)
+		tmp95 := NewBinaryRow_IntSlot(2, tmp94)
+		err = tmp95.Read(_io__raw_Slot, this, this._root)
 		if err != nil {
 			return err
 		}
-		this.Slot = tmp93
+		this.Slot = tmp95
 	case BinaryRow_SlotKind__Int32:
-		tmp94, err := this._io.ReadBytes(int(8))
+		tmp96, err := this._io.ReadBytes(int(8))
 		if err != nil {
 			return err
 		}
-		tmp94 = tmp94
-		this._raw_Slot = tmp94
+		tmp96 = tmp96
+		this._raw_Slot = tmp96
 		_io__raw_Slot := kaitai.NewStream(bytes.NewReader(this._raw_Slot))
-		tmp95, err := this.IsNull()
+		tmp97, err := this.IsNull()
 		if err != nil {
 			return err
 		}
-		tmp96 := NewBinaryRow_IntSlot(4, tmp95)
-		err = tmp96.Read(_io__raw_Slot, this, this._root)
+		tmp98 := NewBinaryRow_IntSlot(4, tmp97)
+		err = tmp98.Read(_io__raw_Slot, this, this._root)
 		if err != nil {
 			return err
 		}
-		this.Slot = tmp96
+		this.Slot = tmp98
 	case BinaryRow_SlotKind__Int64:
-		tmp97, err := this._io.ReadBytes(int(8))
+		tmp99, err := this._io.ReadBytes(int(8))
 		if err != nil {
 			return err
 		}
-		tmp97 = tmp97
-		this._raw_Slot = tmp97
+		tmp99 = tmp99
+		this._raw_Slot = tmp99
 		_io__raw_Slot := kaitai.NewStream(bytes.NewReader(this._raw_Slot))
-		tmp98, err := this.IsNull()
+		tmp100, err := this.IsNull()
 		if err != nil {
 			return err
 		}
-		tmp99 := NewBinaryRow_IntSlot(8, tmp98)
-		err = tmp99.Read(_io__raw_Slot, this, this._root)
+		tmp101 := NewBinaryRow_IntSlot(8, tmp100)
+		err = tmp101.Read(_io__raw_Slot, this, this._root)
 		if err != nil {
 			return err
 		}
-		this.Slot = tmp99
+		this.Slot = tmp101
 	case BinaryRow_SlotKind__Int8:
-		tmp100, err := this._io.ReadBytes(int(8))
+		tmp102, err := this._io.ReadBytes(int(8))
 		if err != nil {
 			return err
 		}
-		tmp100 = tmp100
-		this._raw_Slot = tmp100
+		tmp102 = tmp102
+		this._raw_Slot = tmp102
 		_io__raw_Slot := kaitai.NewStream(bytes.NewReader(this._raw_Slot))
-		tmp101, err := this.IsNull()
+		tmp103, err := this.IsNull()
 		if err != nil {
 			return err
 		}
-		tmp102 := NewBinaryRow_IntSlot(1, tmp101)
-		err = tmp102.Read(_io__raw_Slot, this, this._root)
+		tmp104 := NewBinaryRow_IntSlot(1, tmp103)
+		err = tmp104.Read(_io__raw_Slot, this, this._root)
 		if err != nil {
 			return err
 		}
-		this.Slot = tmp102
+		this.Slot = tmp104
 	case BinaryRow_SlotKind__String:
-		tmp103, err := this._io.ReadBytes(int(8))
+		tmp105, err := this._io.ReadBytes(int(8))
 		if err != nil {
 			return err
 		}
-		tmp103 = tmp103
-		this._raw_Slot = tmp103
+		tmp105 = tmp105
+		this._raw_Slot = tmp105
 		_io__raw_Slot := kaitai.NewStream(bytes.NewReader(this._raw_Slot))
-		tmp104, err := this.IsNull()
+		tmp106, err := this.IsNull()
 		if err != nil {
 			return err
 		}
-		tmp105 := NewBinaryRow_BytesSlot(tmp104)
-		err = tmp105.Read(_io__raw_Slot, this, this._root)
+		tmp107 := NewBinaryRow_BytesSlot(tmp106)
+		err = tmp107.Read(_io__raw_Slot, this, this._root)
 		if err != nil {
 			return err
 		}
-		this.Slot = tmp105
+		this.Slot = tmp107
 	case BinaryRow_SlotKind__Timestamp:
-		tmp106, err := this._io.ReadBytes(int(8))
+		tmp108, err := this._io.ReadBytes(int(8))
 		if err != nil {
 			return err
 		}
-		tmp106 = tmp106
-		this._raw_Slot = tmp106
+		tmp108 = tmp108
+		this._raw_Slot = tmp108
 		_io__raw_Slot := kaitai.NewStream(bytes.NewReader(this._raw_Slot))
-		tmp107, err := this.IsNull()
+		tmp109, err := this.IsNull()
 		if err != nil {
 			return err
 		}
-		tmp108 := NewBinaryRow_TimestampSlot(tmp107)
-		err = tmp108.Read(_io__raw_Slot, this, this._root)
+		tmp110 := NewBinaryRow_TimestampSlot(tmp109)
+		err = tmp110.Read(_io__raw_Slot, this, this._root)
 		if err != nil {
 			return err
 		}
-		this.Slot = tmp108
+		this.Slot = tmp110
 	default:
-		tmp109, err := this._io.ReadBytes(int(8))
+		tmp111, err := this._io.ReadBytes(int(8))
 		if err != nil {
 			return err
 		}
-		tmp109 = tmp109
-		this._raw_Slot = tmp109
+		tmp111 = tmp111
+		this._raw_Slot = tmp111
+		this.Slot = tmp111
 	}
 	return err
 }
 func (this *BinaryRow_Field) IsNull() (v bool, err error) {
-	if (this._f_isNull) {
+	if this._f_isNull {
 		return this.isNull, nil
 	}
 	this._f_isNull = true
-	tmp110 := this.Index % 8
-	if tmp110 < 0 {
-		tmp110 += 8
+	tmp112 := this.Index % 8
+	if tmp112 < 0 {
+		tmp112 += 8
 	}
-	this.isNull = bool((this._parent.NullBits[this.Index / 8] >> tmp110) & 1 == 1)
+	this.isNull = bool((this._parent.NullBits[this.Index/8]>>tmp112)&1 == 1)
 	return this.isNull, nil
 }
 
@@ -1090,7 +1127,7 @@ func (this *BinaryRow_Field) IsNull() (v bool, err error) {
  * The slot kind as its enum, for the switch (every target switches on an enum; not all on an enum's id).
  */
 func (this *BinaryRow_Field) KindAsEnum() (v BinaryRow_SlotKind, err error) {
-	if (this._f_kindAsEnum) {
+	if this._f_kindAsEnum {
 		return this.kindAsEnum, nil
 	}
 	this._f_kindAsEnum = true
@@ -1102,16 +1139,17 @@ func (this *BinaryRow_Field) KindAsEnum() (v BinaryRow_SlotKind, err error) {
  * Zero-width; the caller's slot kind is one the layout defines.
  */
 type BinaryRow_Float32Slot struct {
-	Bits uint32
-	Padding []byte
-	NullCheck []byte
-	IsNull bool
-	_io *kaitai.Stream
-	_root *BinaryRow
-	_parent *BinaryRow_Field
-	_f_value bool
-	value float32
+	Bits		uint32
+	Padding		[]byte
+	NullCheck	[]byte
+	IsNull		bool
+	_io		*kaitai.Stream
+	_root		*BinaryRow
+	_parent		*BinaryRow_Field
+	_f_value	bool
+	value		float32
 }
+
 func NewBinaryRow_Float32Slot(isNull bool) *BinaryRow_Float32Slot {
 	return &BinaryRow_Float32Slot{
 		IsNull: isNull,
@@ -1127,45 +1165,47 @@ func (this *BinaryRow_Float32Slot) Read(io *kaitai.Stream, parent *BinaryRow_Fie
 	this._parent = parent
 	this._root = root
 
-	tmp111, err := this._io.ReadU4le()
+	tmp113, err := this._io.ReadU4le()
 	if err != nil {
 		return err
 	}
-	this.Bits = uint32(tmp111)
-	tmp112, err := this._io.ReadBytes(int(4))
+	this.Bits = uint32(tmp113)
+	tmp114, err := this._io.ReadBytes(int(4))
 	if err != nil {
 		return err
 	}
-	tmp112 = tmp112
-	this.Padding = tmp112
+	tmp114 = tmp114
+	this.Padding = tmp114
 	{
 		_it := this.Padding
-		tmp113 := _it[0]
-		for _, tmp114 := range _it {
-			if tmp113 < tmp114 {
-				tmp113 = tmp114
+		_ = _it
+		tmp115 := _it[0]
+		for _, tmp116 := range _it {
+			if tmp115 < tmp116 {
+				tmp115 = tmp116
 			}
 		}
-		if !(tmp113 == 0) {
+		if !(tmp115 == 0) {
 			return kaitai.NewValidationExprError(this.Padding, this._io, "/types/float32_slot/seq/1")
 		}
 	}
-	tmp115, err := this._io.ReadBytes(int(0))
+	tmp117, err := this._io.ReadBytes(int(0))
 	if err != nil {
 		return err
 	}
-	tmp115 = tmp115
-	this.NullCheck = tmp115
+	tmp117 = tmp117
+	this.NullCheck = tmp117
 	{
 		_it := this.NullCheck
-		if !( ((!(this.IsNull)) || (this.Bits == 0)) ) {
+		_ = _it
+		if !((!(this.IsNull)) || (this.Bits == 0)) {
 			return kaitai.NewValidationExprError(this.NullCheck, this._io, "/types/float32_slot/seq/2")
 		}
 	}
 	return err
 }
 func (this *BinaryRow_Float32Slot) Value() (v float32, err error) {
-	if (this._f_value) {
+	if this._f_value {
 		return this.value, nil
 	}
 	this._f_value = true
@@ -1177,11 +1217,11 @@ func (this *BinaryRow_Float32Slot) Value() (v float32, err error) {
 	if err != nil {
 		return 0, err
 	}
-	tmp116, err := this._io.ReadF4le()
+	tmp118, err := this._io.ReadF4le()
 	if err != nil {
 		return 0, err
 	}
-	this.value = tmp116
+	this.value = tmp118
 	_, err = this._io.Seek(_pos, io.SeekStart)
 	if err != nil {
 		return 0, err
@@ -1193,15 +1233,16 @@ func (this *BinaryRow_Float32Slot) Value() (v float32, err error) {
  * Raw IEEE-754 bits (putFloat keeps the NaN payload as given).
  */
 type BinaryRow_Float64Slot struct {
-	Bits uint64
-	NullCheck []byte
-	IsNull bool
-	_io *kaitai.Stream
-	_root *BinaryRow
-	_parent *BinaryRow_Field
-	_f_value bool
-	value float64
+	Bits		int64
+	NullCheck	[]byte
+	IsNull		bool
+	_io		*kaitai.Stream
+	_root		*BinaryRow
+	_parent		*BinaryRow_Field
+	_f_value	bool
+	value		float64
 }
+
 func NewBinaryRow_Float64Slot(isNull bool) *BinaryRow_Float64Slot {
 	return &BinaryRow_Float64Slot{
 		IsNull: isNull,
@@ -1217,27 +1258,28 @@ func (this *BinaryRow_Float64Slot) Read(io *kaitai.Stream, parent *BinaryRow_Fie
 	this._parent = parent
 	this._root = root
 
-	tmp117, err := this._io.ReadU8le()
+	tmp119, err := this._io.ReadS8le()
 	if err != nil {
 		return err
 	}
-	this.Bits = uint64(tmp117)
-	tmp118, err := this._io.ReadBytes(int(0))
+	this.Bits = int64(tmp119)
+	tmp120, err := this._io.ReadBytes(int(0))
 	if err != nil {
 		return err
 	}
-	tmp118 = tmp118
-	this.NullCheck = tmp118
+	tmp120 = tmp120
+	this.NullCheck = tmp120
 	{
 		_it := this.NullCheck
-		if !( ((!(this.IsNull)) || (this.Bits == 0)) ) {
+		_ = _it
+		if !((!(this.IsNull)) || (this.Bits == 0)) {
 			return kaitai.NewValidationExprError(this.NullCheck, this._io, "/types/float64_slot/seq/1")
 		}
 	}
 	return err
 }
 func (this *BinaryRow_Float64Slot) Value() (v float64, err error) {
-	if (this._f_value) {
+	if this._f_value {
 		return this.value, nil
 	}
 	this._f_value = true
@@ -1249,11 +1291,11 @@ func (this *BinaryRow_Float64Slot) Value() (v float64, err error) {
 	if err != nil {
 		return 0, err
 	}
-	tmp119, err := this._io.ReadF8le()
+	tmp121, err := this._io.ReadF8le()
 	if err != nil {
 		return 0, err
 	}
-	this.value = tmp119
+	this.value = tmp121
 	_, err = this._io.Seek(_pos, io.SeekStart)
 	if err != nil {
 		return 0, err
@@ -1262,24 +1304,31 @@ func (this *BinaryRow_Float64Slot) Value() (v float64, err error) {
 }
 
 /**
+ * Raw IEEE-754 bits as Java's long (doubleToRawLongBits); signed, so
+ * that every target holds the same value (a u8 is a signed long in
+ * Kaitai's Java runtime).
+ */
+
+/**
  * A fixed-width signed integer in the low bytes, the rest zero. Also the
  * compact DECIMAL (unscaled long), compact TIMESTAMP (epoch millis),
  * DATE and TIME. A null slot is all zero.
  */
 type BinaryRow_IntSlot struct {
-	Value int64
-	Padding []byte
-	NullCheck []byte
-	Width uint8
-	IsNull bool
-	_io *kaitai.Stream
-	_root *BinaryRow
-	_parent *BinaryRow_Field
+	Value		int64
+	Padding		[]byte
+	NullCheck	[]byte
+	Width		uint8
+	IsNull		bool
+	_io		*kaitai.Stream
+	_root		*BinaryRow
+	_parent		*BinaryRow_Field
 }
+
 func NewBinaryRow_IntSlot(width uint8, isNull bool) *BinaryRow_IntSlot {
 	return &BinaryRow_IntSlot{
-		Width: width,
-		IsNull: isNull,
+		Width:	width,
+		IsNull:	isNull,
 	}
 }
 
@@ -1292,59 +1341,67 @@ func (this *BinaryRow_IntSlot) Read(io *kaitai.Stream, parent *BinaryRow_Field, 
 	this._parent = parent
 	this._root = root
 
-	switch (this.Width) {
+	switch this.Width {
 	case 1:
-		tmp120, err := this._io.ReadS1()
-		if err != nil {
-			return err
-		}
-		this.Value = int64(tmp120)
-	case 2:
-		tmp121, err := this._io.ReadS2le()
-		if err != nil {
-			return err
-		}
-		this.Value = int64(tmp121)
-	case 4:
-		tmp122, err := this._io.ReadS4le()
+		tmp122, err := this._io.ReadS1()
 		if err != nil {
 			return err
 		}
 		this.Value = int64(tmp122)
-	case 8:
-		tmp123, err := this._io.ReadS8le()
+	case 2:
+		tmp123, err := this._io.ReadS2le()
 		if err != nil {
 			return err
 		}
 		this.Value = int64(tmp123)
+	case 4:
+		tmp124, err := this._io.ReadS4le()
+		if err != nil {
+			return err
+		}
+		this.Value = int64(tmp124)
+	case 8:
+		tmp125, err := this._io.ReadS8le()
+		if err != nil {
+			return err
+		}
+		this.Value = int64(tmp125)
 	}
-	tmp124, err := this._io.ReadBytes(int(8 - this.Width))
+	tmp126, err := this._io.ReadBytes(int(8 - this.Width))
 	if err != nil {
 		return err
 	}
-	tmp124 = tmp124
-	this.Padding = tmp124
+	tmp126 = tmp126
+	this.Padding = tmp126
 	{
 		_it := this.Padding
-		tmp125 := _it[0]
-		for _, tmp126 := range _it {
-			if tmp125 < tmp126 {
-				tmp125 = tmp126
+		_ = _it
+		var tmp127 bool
+		if len(_it) == 0 {
+			tmp127 = true
+		} else {
+			tmp128 := _it[0]
+			for _, tmp129 := range _it {
+				if tmp128 < tmp129 {
+					tmp128 = tmp129
+				}
 			}
+			tmp127 = tmp128 == 0
 		}
-		if !( ((len(_it) == 0) || (tmp125 == 0)) ) {
+		if !(tmp127) {
 			return kaitai.NewValidationExprError(this.Padding, this._io, "/types/int_slot/seq/1")
 		}
 	}
-	tmp127, err := this._io.ReadBytes(int(0))
+	tmp130, err := this._io.ReadBytes(int(0))
 	if err != nil {
 		return err
 	}
-	tmp127 = tmp127
-	this.NullCheck = tmp127
+	tmp130 = tmp130
+	this.NullCheck = tmp130
 	{
 		_it := this.NullCheck
-		if !( ((!(this.IsNull)) || (this.Value == 0)) ) {
+		_ = _it
+		if !((!(this.IsNull)) || (this.Value == 0)) {
 			return kaitai.NewValidationExprError(this.NullCheck, this._io, "/types/int_slot/seq/2")
 		}
 	}
@@ -1365,15 +1422,16 @@ func (this *BinaryRow_IntSlot) Read(io *kaitai.Stream, parent *BinaryRow_Field, 
  * hold the epoch millis. A null value keeps its 8 reserved zero bytes.
  */
 type BinaryRow_TimestampSlot struct {
-	NanoOfMillisecond uint32
-	OfsMillis uint32
-	IsNull bool
-	_io *kaitai.Stream
-	_root *BinaryRow
-	_parent *BinaryRow_Field
-	_f_epochMillis bool
-	epochMillis int64
+	NanoOfMillisecond	uint32
+	OfsMillis		uint32
+	IsNull			bool
+	_io			*kaitai.Stream
+	_root			*BinaryRow
+	_parent			*BinaryRow_Field
+	_f_epochMillis		bool
+	epochMillis		int64
 }
+
 func NewBinaryRow_TimestampSlot(isNull bool) *BinaryRow_TimestampSlot {
 	return &BinaryRow_TimestampSlot{
 		IsNull: isNull,
@@ -1389,44 +1447,46 @@ func (this *BinaryRow_TimestampSlot) Read(io *kaitai.Stream, parent *BinaryRow_F
 	this._parent = parent
 	this._root = root
 
-	tmp128, err := this._io.ReadU4le()
+	tmp131, err := this._io.ReadU4le()
 	if err != nil {
 		return err
 	}
-	this.NanoOfMillisecond = uint32(tmp128)
+	this.NanoOfMillisecond = uint32(tmp131)
 	{
 		_it := this.NanoOfMillisecond
-		if !( ((_it <= 999999) && ( ((!(this.IsNull)) || (_it == 0)) )) ) {
+		_ = _it
+		if !((_it <= 999999) && ((!(this.IsNull)) || (_it == 0))) {
 			return kaitai.NewValidationExprError(this.NanoOfMillisecond, this._io, "/types/timestamp_slot/seq/0")
 		}
 	}
-	tmp129, err := this._io.ReadU4le()
+	tmp132, err := this._io.ReadU4le()
 	if err != nil {
 		return err
 	}
-	this.OfsMillis = uint32(tmp129)
+	this.OfsMillis = uint32(tmp132)
 	{
 		_it := this.OfsMillis
-		tmp130 := _it % 8
-		if tmp130 < 0 {
-			tmp130 += 8
+		_ = _it
+		tmp133 := _it % 8
+		if tmp133 < 0 {
+			tmp133 += 8
 		}
-		tmp131, err := this._parent._parent.LenFixedPart()
+		tmp134, err := this._parent._parent.LenFixedPart()
 		if err != nil {
 			return err
 		}
-		tmp132, err := this._parent._parent._io.Size()
+		tmp135, err := this._parent._parent._io.Size()
 		if err != nil {
 			return err
 		}
-		if !( ((tmp130 == 0) && (_it >= tmp131) && (_it + 8 <= tmp132)) ) {
+		if !((tmp133 == 0) && (int64((_it)) >= int64((tmp134))) && (int64((_it + 8)) <= int64((tmp135)))) {
 			return kaitai.NewValidationExprError(this.OfsMillis, this._io, "/types/timestamp_slot/seq/1")
 		}
 	}
 	return err
 }
 func (this *BinaryRow_TimestampSlot) EpochMillis() (v int64, err error) {
-	if (this._f_epochMillis) {
+	if this._f_epochMillis {
 		return this.epochMillis, nil
 	}
 	this._f_epochMillis = true
@@ -1439,11 +1499,11 @@ func (this *BinaryRow_TimestampSlot) EpochMillis() (v int64, err error) {
 	if err != nil {
 		return 0, err
 	}
-	tmp133, err := thisIo.ReadS8le()
+	tmp136, err := thisIo.ReadS8le()
 	if err != nil {
 		return 0, err
 	}
-	this.epochMillis = tmp133
+	this.epochMillis = tmp136
 	_, err = thisIo.Seek(_pos, io.SeekStart)
 	if err != nil {
 		return 0, err

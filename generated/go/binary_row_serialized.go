@@ -8,7 +8,6 @@ import (
 	"bytes"
 )
 
-
 /**
  * How manifest entries store a BinaryRow (the partition of a data file, its
  * min and max keys, the partition of an index file): the field count as a
@@ -17,14 +16,15 @@ import (
  * @see <a href="https://github.com/apache/paimon/blob/master/paimon-core/src/main/java/org/apache/paimon/utils/SerializationUtils.java">Source</a>
  */
 type BinaryRowSerialized struct {
-	Arity int32
-	Row *BinaryRow
-	FieldKinds []byte
-	_io *kaitai.Stream
-	_root *BinaryRowSerialized
-	_parent kaitai.Struct
-	_raw_Row []byte
+	Arity		int32
+	Row		*BinaryRow
+	FieldKinds	[]byte
+	_io		*kaitai.Stream
+	_root		*BinaryRowSerialized
+	_parent		kaitai.Struct
+	_raw_Row	[]byte
 }
+
 func NewBinaryRowSerialized(fieldKinds []byte) *BinaryRowSerialized {
 	return &BinaryRowSerialized{
 		FieldKinds: fieldKinds,
@@ -47,7 +47,8 @@ func (this *BinaryRowSerialized) Read(io *kaitai.Stream, parent kaitai.Struct, r
 	this.Arity = int32(tmp1)
 	{
 		_it := this.Arity
-		if !(_it == len(this.FieldKinds)) {
+		_ = _it
+		if !(int64((_it)) == int64((len(this.FieldKinds)))) {
 			return kaitai.NewValidationExprError(this.Arity, this._io, "/seq/0")
 		}
 	}

@@ -10,7 +10,6 @@ import (
 	"bytes"
 )
 
-
 /**
  * The file of a `bitmap` global index from Paimon 2.0 on
  * (`<prefix>-global-index-<uuid>.index` under `index/`, listed in the index
@@ -19,12 +18,12 @@ import (
  * ids (relative to the range's start) that hold it. Paimon 1.4 wrote a
  * bitmap file-index V2 payload instead (layout `bitmap_index`); 2.0 reads
  * only this layout and 1.4 cannot read it.
- * 
+ *
  * From the start: one portable 64-bit Roaring bitmap per value (layout
  * `roaring64`, `RoaringNavigableMap64.serialize`, run-optimized), written as
  * the values arrive in ascending order; the dictionary blocks; the null-rows
  * and non-null-rows bitmaps; the index block; a 48-byte big-endian footer.
- * 
+ *
  * A dictionary block lists, per value, the key bytes and the offset and
  * length of its bitmap; the writer starts a new block when the next entry
  * would pass `bitmap-index.dictionary-block-size` (16 KiB). The index block
@@ -33,7 +32,7 @@ import (
  * length and the codec's output when `bitmap-index.compression` saves more
  * than an eighth), then a 5-byte `BlockTrailer`. Counts, key lengths and
  * lengths are `VarLengthIntUtils` varints; offsets are var-longs.
- * 
+ *
  * Keys are `KeySerializer` bytes of the column type, in the platform's
  * (little-endian) byte order for numbers: TINYINT/BOOLEAN 1 byte, SMALLINT
  * 2, INT/DATE/TIME and FLOAT bits 4, BIGINT and DOUBLE bits 8, DECIMAL the
@@ -50,38 +49,42 @@ import (
  */
 
 type BitmapGlobalIndex_Version int
+
 const (
 	BitmapGlobalIndex_Version__V1 BitmapGlobalIndex_Version = 1
 )
+
 var values_BitmapGlobalIndex_Version = map[BitmapGlobalIndex_Version]struct{}{1: {}}
+
 func (v BitmapGlobalIndex_Version) isDefined() bool {
 	_, ok := values_BitmapGlobalIndex_Version[v]
 	return ok
 }
+
 type BitmapGlobalIndex struct {
-	SizeCheck []byte
-	Blocks []byte
-	Footer *BitmapGlobalIndex_Footer
-	_io *kaitai.Stream
-	_root *BitmapGlobalIndex
-	_parent kaitai.Struct
-	_raw_index []byte
-	_raw_nonNullRows []byte
-	_raw_nullRows []byte
-	_f_dictionaryBlocks bool
-	dictionaryBlocks []*BitmapGlobalIndex_DictionarySlot
-	_f_index bool
-	index *BitmapGlobalIndex_CompressibleBlock
-	_f_nonNullRows bool
-	nonNullRows *Roaring64
-	_f_nullRows bool
-	nullRows *Roaring64
-	_f_ofsFooter bool
-	ofsFooter int
+	SizeCheck		[]byte
+	Blocks			[]byte
+	Footer			*BitmapGlobalIndex_Footer
+	_io			*kaitai.Stream
+	_root			*BitmapGlobalIndex
+	_parent			kaitai.Struct
+	_raw_index		[]byte
+	_raw_nonNullRows	[]byte
+	_raw_nullRows		[]byte
+	_f_dictionaryBlocks	bool
+	dictionaryBlocks	[]*BitmapGlobalIndex_DictionarySlot
+	_f_index		bool
+	index			*BitmapGlobalIndex_CompressibleBlock
+	_f_nonNullRows		bool
+	nonNullRows		*Roaring64
+	_f_nullRows		bool
+	nullRows		*Roaring64
+	_f_ofsFooter		bool
+	ofsFooter		int
 }
+
 func NewBitmapGlobalIndex() *BitmapGlobalIndex {
-	return &BitmapGlobalIndex{
-	}
+	return &BitmapGlobalIndex{}
 }
 
 func (this BitmapGlobalIndex) IO_() *kaitai.Stream {
@@ -101,6 +104,7 @@ func (this *BitmapGlobalIndex) Read(io *kaitai.Stream, parent kaitai.Struct, roo
 	this.SizeCheck = tmp1
 	{
 		_it := this.SizeCheck
+		_ = _it
 		tmp2, err := this._io.Size()
 		if err != nil {
 			return err
@@ -128,7 +132,7 @@ func (this *BitmapGlobalIndex) Read(io *kaitai.Stream, parent kaitai.Struct, roo
 	return err
 }
 func (this *BitmapGlobalIndex) DictionaryBlocks() (v []*BitmapGlobalIndex_DictionarySlot, err error) {
-	if (this._f_dictionaryBlocks) {
+	if this._f_dictionaryBlocks {
 		return this.dictionaryBlocks, nil
 	}
 	this._f_dictionaryBlocks = true
@@ -168,7 +172,7 @@ func (this *BitmapGlobalIndex) DictionaryBlocks() (v []*BitmapGlobalIndex_Dictio
  * One entry per dictionary block (its first key, offset and length).
  */
 func (this *BitmapGlobalIndex) Index() (v *BitmapGlobalIndex_CompressibleBlock, err error) {
-	if (this._f_index) {
+	if this._f_index {
 		return this.index, nil
 	}
 	this._f_index = true
@@ -204,7 +208,7 @@ func (this *BitmapGlobalIndex) Index() (v *BitmapGlobalIndex_CompressibleBlock, 
  * The rows with a value; the union of the value bitmaps.
  */
 func (this *BitmapGlobalIndex) NonNullRows() (v *Roaring64, err error) {
-	if (this._f_nonNullRows) {
+	if this._f_nonNullRows {
 		return this.nonNullRows, nil
 	}
 	this._f_nonNullRows = true
@@ -240,7 +244,7 @@ func (this *BitmapGlobalIndex) NonNullRows() (v *Roaring64, err error) {
  * The rows whose value is NULL.
  */
 func (this *BitmapGlobalIndex) NullRows() (v *Roaring64, err error) {
-	if (this._f_nullRows) {
+	if this._f_nullRows {
 		return this.nullRows, nil
 	}
 	this._f_nullRows = true
@@ -276,7 +280,7 @@ func (this *BitmapGlobalIndex) NullRows() (v *Roaring64, err error) {
  * Every block ends at or before the footer.
  */
 func (this *BitmapGlobalIndex) OfsFooter() (v int, err error) {
-	if (this._f_ofsFooter) {
+	if this._f_ofsFooter {
 		return this.ofsFooter, nil
 	}
 	this._f_ofsFooter = true
@@ -296,14 +300,15 @@ func (this *BitmapGlobalIndex) OfsFooter() (v int, err error) {
  * The bitmaps and blocks the footer and the index point into.
  */
 type BitmapGlobalIndex_BitmapSlot struct {
-	Entry *BitmapGlobalIndex_BlockEntry
-	_io *kaitai.Stream
-	_root *BitmapGlobalIndex
-	_parent *BitmapGlobalIndex_DictionarySlot
-	_raw_bitmap []byte
-	_f_bitmap bool
-	bitmap *Roaring64
+	Entry		*BitmapGlobalIndex_BlockEntry
+	_io		*kaitai.Stream
+	_root		*BitmapGlobalIndex
+	_parent		*BitmapGlobalIndex_DictionarySlot
+	_raw_bitmap	[]byte
+	_f_bitmap	bool
+	bitmap		*Roaring64
 }
+
 func NewBitmapGlobalIndex_BitmapSlot(entry *BitmapGlobalIndex_BlockEntry) *BitmapGlobalIndex_BitmapSlot {
 	return &BitmapGlobalIndex_BitmapSlot{
 		Entry: entry,
@@ -326,7 +331,7 @@ func (this *BitmapGlobalIndex_BitmapSlot) Read(io *kaitai.Stream, parent *Bitmap
  * The rows holding the entry's value.
  */
 func (this *BitmapGlobalIndex_BitmapSlot) Bitmap() (v *Roaring64, err error) {
-	if (this._f_bitmap) {
+	if this._f_bitmap {
 		return this.bitmap, nil
 	}
 	this._f_bitmap = true
@@ -365,15 +370,17 @@ func (this *BitmapGlobalIndex_BitmapSlot) Bitmap() (v *Roaring64, err error) {
 	}
 	return this.bitmap, nil
 }
+
 type BitmapGlobalIndex_BlockEntries struct {
-	NumEntries *VarLenInt
-	NumEntriesCheck []byte
-	Entries []*BitmapGlobalIndex_BlockEntry
-	IsIndex bool
-	_io *kaitai.Stream
-	_root *BitmapGlobalIndex
-	_parent *BitmapGlobalIndex_CompressibleBlock
+	NumEntries	*VarLenInt
+	NumEntriesCheck	[]byte
+	Entries		[]*BitmapGlobalIndex_BlockEntry
+	IsIndex		bool
+	_io		*kaitai.Stream
+	_root		*BitmapGlobalIndex
+	_parent		*BitmapGlobalIndex_CompressibleBlock
 }
+
 func NewBitmapGlobalIndex_BlockEntries(isIndex bool) *BitmapGlobalIndex_BlockEntries {
 	return &BitmapGlobalIndex_BlockEntries{
 		IsIndex: isIndex,
@@ -403,6 +410,7 @@ func (this *BitmapGlobalIndex_BlockEntries) Read(io *kaitai.Stream, parent *Bitm
 	this.NumEntriesCheck = tmp24
 	{
 		_it := this.NumEntriesCheck
+		_ = _it
 		tmp25, err := this.NumEntries.Value()
 		if err != nil {
 			return err
@@ -419,7 +427,7 @@ func (this *BitmapGlobalIndex_BlockEntries) Read(io *kaitai.Stream, parent *Bitm
 		if err != nil {
 			return err
 		}
-		if !( ((tmp25 >= 0) && (tmp26 <= (tmp27 - tmp28) / 3)) ) {
+		if !((tmp25 >= 0) && (tmp26 <= (tmp27-tmp28)/3)) {
 			return kaitai.NewValidationExprError(this.NumEntriesCheck, this._io, "/types/block_entries/seq/1")
 		}
 	}
@@ -446,17 +454,18 @@ func (this *BitmapGlobalIndex_BlockEntries) Read(io *kaitai.Stream, parent *Bitm
  * allocated (Java allocates the list, then meets the end).
  */
 type BitmapGlobalIndex_BlockEntry struct {
-	LenKey *VarLenInt
-	LenKeyCheck []byte
-	Key []byte
-	OfsBlock *VarLenInt
-	LenBlock *VarLenInt
-	BlockCheck []byte
-	IsIndex bool
-	_io *kaitai.Stream
-	_root *BitmapGlobalIndex
-	_parent *BitmapGlobalIndex_BlockEntries
+	LenKey		*VarLenInt
+	LenKeyCheck	[]byte
+	Key		[]byte
+	OfsBlock	*VarLenInt
+	LenBlock	*VarLenInt
+	BlockCheck	[]byte
+	IsIndex		bool
+	_io		*kaitai.Stream
+	_root		*BitmapGlobalIndex
+	_parent		*BitmapGlobalIndex_BlockEntries
 }
+
 func NewBitmapGlobalIndex_BlockEntry(isIndex bool) *BitmapGlobalIndex_BlockEntry {
 	return &BitmapGlobalIndex_BlockEntry{
 		IsIndex: isIndex,
@@ -486,6 +495,7 @@ func (this *BitmapGlobalIndex_BlockEntry) Read(io *kaitai.Stream, parent *Bitmap
 	this.LenKeyCheck = tmp32
 	{
 		_it := this.LenKeyCheck
+		_ = _it
 		tmp33, err := this.LenKey.Value()
 		if err != nil {
 			return err
@@ -524,6 +534,7 @@ func (this *BitmapGlobalIndex_BlockEntry) Read(io *kaitai.Stream, parent *Bitmap
 	this.BlockCheck = tmp38
 	{
 		_it := this.BlockCheck
+		_ = _it
 		tmp39, err := this.OfsBlock.Value()
 		if err != nil {
 			return err
@@ -540,8 +551,8 @@ func (this *BitmapGlobalIndex_BlockEntry) Read(io *kaitai.Stream, parent *Bitmap
 		if err != nil {
 			return err
 		}
-		var tmp43 int8;
-		if (this.IsIndex) {
+		var tmp43 int8
+		if this.IsIndex {
 			tmp43 = 5
 		} else {
 			tmp43 = 0
@@ -550,7 +561,7 @@ func (this *BitmapGlobalIndex_BlockEntry) Read(io *kaitai.Stream, parent *Bitmap
 		if err != nil {
 			return err
 		}
-		if !( ((tmp39 >= 0) && (tmp40 >= 0) && ((tmp41 + tmp42) + tmp43 <= tmp44)) ) {
+		if !((tmp39 >= 0) && (tmp40 >= 0) && (int64((int64((tmp41 + tmp42)) + int64((tmp43)))) <= int64((tmp44)))) {
 			return kaitai.NewValidationExprError(this.BlockCheck, this._io, "/types/block_entry/seq/5")
 		}
 	}
@@ -569,22 +580,23 @@ func (this *BitmapGlobalIndex_BlockEntry) Read(io *kaitai.Stream, parent *Bitmap
  * Zero-width; the block (with its trailer, for a dictionary block) ends before the footer.
  */
 type BitmapGlobalIndex_CompressibleBlock struct {
-	Stored []byte
-	Trailer *BlockTrailer
-	CrcCheck []byte
-	IsIndex bool
-	_io *kaitai.Stream
-	_root *BitmapGlobalIndex
-	_parent kaitai.Struct
-	_raw_computedCrc []byte
-	_raw__raw_computedCrc []byte
-	_raw_content []byte
-	_raw__raw_content []byte
-	_f_computedCrc bool
-	computedCrc *BitmapGlobalIndex_CrcValue
-	_f_content bool
-	content *BitmapGlobalIndex_BlockEntries
+	Stored			[]byte
+	Trailer			*BlockTrailer
+	CrcCheck		[]byte
+	IsIndex			bool
+	_io			*kaitai.Stream
+	_root			*BitmapGlobalIndex
+	_parent			kaitai.Struct
+	_raw_computedCrc	[]byte
+	_raw__raw_computedCrc	[]byte
+	_raw_content		[]byte
+	_raw__raw_content	[]byte
+	_f_computedCrc		bool
+	computedCrc		*BitmapGlobalIndex_CrcValue
+	_f_content		bool
+	content			*BitmapGlobalIndex_BlockEntries
 }
+
 func NewBitmapGlobalIndex_CompressibleBlock(isIndex bool) *BitmapGlobalIndex_CompressibleBlock {
 	return &BitmapGlobalIndex_CompressibleBlock{
 		IsIndex: isIndex,
@@ -624,6 +636,7 @@ func (this *BitmapGlobalIndex_CompressibleBlock) Read(io *kaitai.Stream, parent 
 	this.CrcCheck = tmp48
 	{
 		_it := this.CrcCheck
+		_ = _it
 		tmp49, err := this.ComputedCrc()
 		if err != nil {
 			return err
@@ -639,7 +652,7 @@ func (this *BitmapGlobalIndex_CompressibleBlock) Read(io *kaitai.Stream, parent 
  * CRC-32 of the stored bytes and the compression byte after them.
  */
 func (this *BitmapGlobalIndex_CompressibleBlock) ComputedCrc() (v *BitmapGlobalIndex_CrcValue, err error) {
-	if (this._f_computedCrc) {
+	if this._f_computedCrc {
 		return this.computedCrc, nil
 	}
 	this._f_computedCrc = true
@@ -683,7 +696,7 @@ func (this *BitmapGlobalIndex_CompressibleBlock) ComputedCrc() (v *BitmapGlobalI
  * The block's entries, after decompression.
  */
 func (this *BitmapGlobalIndex_CompressibleBlock) Content() (v *BitmapGlobalIndex_BlockEntries, err error) {
-	if (this._f_content) {
+	if this._f_content {
 		return this.content, nil
 	}
 	this._f_content = true
@@ -731,14 +744,14 @@ func (this *BitmapGlobalIndex_CompressibleBlock) Content() (v *BitmapGlobalIndex
  * Zero-width; Java compares the checksum before decompressing ("Expected CRC32C(..) but found").
  */
 type BitmapGlobalIndex_CrcValue struct {
-	Value uint32
-	_io *kaitai.Stream
-	_root *BitmapGlobalIndex
-	_parent *BitmapGlobalIndex_CompressibleBlock
+	Value	uint32
+	_io	*kaitai.Stream
+	_root	*BitmapGlobalIndex
+	_parent	*BitmapGlobalIndex_CompressibleBlock
 }
+
 func NewBitmapGlobalIndex_CrcValue() *BitmapGlobalIndex_CrcValue {
-	return &BitmapGlobalIndex_CrcValue{
-	}
+	return &BitmapGlobalIndex_CrcValue{}
 }
 
 func (this BitmapGlobalIndex_CrcValue) IO_() *kaitai.Stream {
@@ -757,18 +770,20 @@ func (this *BitmapGlobalIndex_CrcValue) Read(io *kaitai.Stream, parent *BitmapGl
 	this.Value = uint32(tmp56)
 	return err
 }
+
 type BitmapGlobalIndex_DictionarySlot struct {
-	FirstKeyCheck []byte
-	Ref *BitmapGlobalIndex_BlockEntry
-	_io *kaitai.Stream
-	_root *BitmapGlobalIndex
-	_parent *BitmapGlobalIndex
-	_raw_block []byte
-	_f_bitmaps bool
-	bitmaps []*BitmapGlobalIndex_BitmapSlot
-	_f_block bool
-	block *BitmapGlobalIndex_CompressibleBlock
+	FirstKeyCheck	[]byte
+	Ref		*BitmapGlobalIndex_BlockEntry
+	_io		*kaitai.Stream
+	_root		*BitmapGlobalIndex
+	_parent		*BitmapGlobalIndex
+	_raw_block	[]byte
+	_f_bitmaps	bool
+	bitmaps		[]*BitmapGlobalIndex_BitmapSlot
+	_f_block	bool
+	block		*BitmapGlobalIndex_CompressibleBlock
 }
+
 func NewBitmapGlobalIndex_DictionarySlot(ref *BitmapGlobalIndex_BlockEntry) *BitmapGlobalIndex_DictionarySlot {
 	return &BitmapGlobalIndex_DictionarySlot{
 		Ref: ref,
@@ -792,6 +807,7 @@ func (this *BitmapGlobalIndex_DictionarySlot) Read(io *kaitai.Stream, parent *Bi
 	this.FirstKeyCheck = tmp57
 	{
 		_it := this.FirstKeyCheck
+		_ = _it
 		tmp58, err := this.Block()
 		if err != nil {
 			return err
@@ -812,7 +828,7 @@ func (this *BitmapGlobalIndex_DictionarySlot) Read(io *kaitai.Stream, parent *Bi
 		if err != nil {
 			return err
 		}
-		if !( ((tmp60 > 0) && (bytes.Equal(tmp62.Entries[0].Key, this.Ref.Key))) ) {
+		if !((tmp60 > 0) && (bytes.Equal(tmp62.Entries[0].Key, this.Ref.Key))) {
 			return kaitai.NewValidationExprError(this.FirstKeyCheck, this._io, "/types/dictionary_slot/seq/0")
 		}
 	}
@@ -823,7 +839,7 @@ func (this *BitmapGlobalIndex_DictionarySlot) Read(io *kaitai.Stream, parent *Bi
  * One per entry of the block, in its order.
  */
 func (this *BitmapGlobalIndex_DictionarySlot) Bitmaps() (v []*BitmapGlobalIndex_BitmapSlot, err error) {
-	if (this._f_bitmaps) {
+	if this._f_bitmaps {
 		return this.bitmaps, nil
 	}
 	this._f_bitmaps = true
@@ -859,7 +875,7 @@ func (this *BitmapGlobalIndex_DictionarySlot) Bitmaps() (v []*BitmapGlobalIndex_
 	return this.bitmaps, nil
 }
 func (this *BitmapGlobalIndex_DictionarySlot) Block() (v *BitmapGlobalIndex_CompressibleBlock, err error) {
-	if (this._f_block) {
+	if this._f_block {
 		return this.block, nil
 	}
 	this._f_block = true
@@ -905,26 +921,26 @@ func (this *BitmapGlobalIndex_DictionarySlot) Block() (v *BitmapGlobalIndex_Comp
  * another first key sends lookups to the wrong block).
  */
 type BitmapGlobalIndex_Footer struct {
-	OfsNullRows int64
-	LenNullRows int32
-	OfsNonNullRows int64
-	LenNonNullRows int32
-	OfsIndex int64
-	LenIndex int32
-	NumValues int32
-	Version BitmapGlobalIndex_Version
-	Magic uint32
-	NumValuesCheck []byte
-	NullRowsCheck []byte
-	NonNullRowsCheck []byte
-	IndexCheck []byte
-	_io *kaitai.Stream
-	_root *BitmapGlobalIndex
-	_parent *BitmapGlobalIndex
+	OfsNullRows		int64
+	LenNullRows		int32
+	OfsNonNullRows		int64
+	LenNonNullRows		int32
+	OfsIndex		int64
+	LenIndex		int32
+	NumValues		int32
+	Version			BitmapGlobalIndex_Version
+	Magic			uint32
+	NumValuesCheck		[]byte
+	NullRowsCheck		[]byte
+	NonNullRowsCheck	[]byte
+	IndexCheck		[]byte
+	_io			*kaitai.Stream
+	_root			*BitmapGlobalIndex
+	_parent			*BitmapGlobalIndex
 }
+
 func NewBitmapGlobalIndex_Footer() *BitmapGlobalIndex_Footer {
-	return &BitmapGlobalIndex_Footer{
-	}
+	return &BitmapGlobalIndex_Footer{}
 }
 
 func (this BitmapGlobalIndex_Footer) IO_() *kaitai.Stream {
@@ -995,6 +1011,7 @@ func (this *BitmapGlobalIndex_Footer) Read(io *kaitai.Stream, parent *BitmapGlob
 	this.NumValuesCheck = tmp82
 	{
 		_it := this.NumValuesCheck
+		_ = _it
 		if !(this.NumValues >= 0) {
 			return kaitai.NewValidationExprError(this.NumValuesCheck, this._io, "/types/footer/seq/9")
 		}
@@ -1007,11 +1024,12 @@ func (this *BitmapGlobalIndex_Footer) Read(io *kaitai.Stream, parent *BitmapGlob
 	this.NullRowsCheck = tmp83
 	{
 		_it := this.NullRowsCheck
+		_ = _it
 		tmp84, err := this._root.OfsFooter()
 		if err != nil {
 			return err
 		}
-		if !( ((this.OfsNullRows >= 0) && (this.LenNullRows >= 0) && (this.OfsNullRows + this.LenNullRows <= tmp84)) ) {
+		if !((this.OfsNullRows >= 0) && (this.LenNullRows >= 0) && (int64((int64((this.OfsNullRows)) + int64((this.LenNullRows)))) <= int64((tmp84)))) {
 			return kaitai.NewValidationExprError(this.NullRowsCheck, this._io, "/types/footer/seq/10")
 		}
 	}
@@ -1023,11 +1041,12 @@ func (this *BitmapGlobalIndex_Footer) Read(io *kaitai.Stream, parent *BitmapGlob
 	this.NonNullRowsCheck = tmp85
 	{
 		_it := this.NonNullRowsCheck
+		_ = _it
 		tmp86, err := this._root.OfsFooter()
 		if err != nil {
 			return err
 		}
-		if !( ((this.OfsNonNullRows >= 0) && (this.LenNonNullRows >= 0) && (this.OfsNonNullRows + this.LenNonNullRows <= tmp86)) ) {
+		if !((this.OfsNonNullRows >= 0) && (this.LenNonNullRows >= 0) && (int64((int64((this.OfsNonNullRows)) + int64((this.LenNonNullRows)))) <= int64((tmp86)))) {
 			return kaitai.NewValidationExprError(this.NonNullRowsCheck, this._io, "/types/footer/seq/11")
 		}
 	}
@@ -1039,11 +1058,12 @@ func (this *BitmapGlobalIndex_Footer) Read(io *kaitai.Stream, parent *BitmapGlob
 	this.IndexCheck = tmp87
 	{
 		_it := this.IndexCheck
+		_ = _it
 		tmp88, err := this._root.OfsFooter()
 		if err != nil {
 			return err
 		}
-		if !( ((this.OfsIndex >= 0) && (this.LenIndex >= 0) && ((this.OfsIndex + this.LenIndex) + 5 <= tmp88)) ) {
+		if !((this.OfsIndex >= 0) && (this.LenIndex >= 0) && (int64(((int64((this.OfsIndex)) + int64((this.LenIndex))) + 5)) <= int64((tmp88)))) {
 			return kaitai.NewValidationExprError(this.IndexCheck, this._io, "/types/footer/seq/12")
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"bytes"
 )
 
-
 /**
  * The payload of a `bitmap` entry of the file-index container: for each
  * distinct non-null value of the column, the rows (0-based, in write order,
@@ -18,7 +17,7 @@ import (
  * INT/DATE/TIME 4, BIGINT and TIMESTAMP (millis if precision <= 3, else
  * micros) 8, FLOAT 4, DOUBLE 8, BOOLEAN 1, CHAR/VARCHAR an s4 byte count and
  * UTF-8 bytes.
- * 
+ *
  * A value held by exactly one row stores no bitmap: its offset is
  * -1 - row (always negative). Otherwise the offset counts from the start of
  * the body. Version 1 stores no lengths: a reader derives each bitmap's
@@ -28,7 +27,7 @@ import (
  * 16 KiB by default), with a block directory of first keys, and stores each
  * length (-1 for a single row); its null-bitmap length is written whenever
  * there are nulls, even for a single null row.
- * 
+ *
  * The bitmaps themselves are 32-bit portable RoaringBitmaps in the body; the
  * kit parses each at its offset (a RoaringBitmap delimits itself) and checks
  * offsets, lengths, ordering and row ranges (paimon_conform.layouts.bitmap_index.codec).
@@ -38,51 +37,59 @@ import (
  */
 
 type BitmapIndex_KeyKind int
+
 const (
-	BitmapIndex_KeyKind__I1 BitmapIndex_KeyKind = 1
-	BitmapIndex_KeyKind__I2 BitmapIndex_KeyKind = 2
-	BitmapIndex_KeyKind__I4 BitmapIndex_KeyKind = 4
-	BitmapIndex_KeyKind__I8 BitmapIndex_KeyKind = 8
-	BitmapIndex_KeyKind__F4 BitmapIndex_KeyKind = 14
-	BitmapIndex_KeyKind__F8 BitmapIndex_KeyKind = 18
-	BitmapIndex_KeyKind__Boolean BitmapIndex_KeyKind = 21
-	BitmapIndex_KeyKind__String BitmapIndex_KeyKind = 99
+	BitmapIndex_KeyKind__I1		BitmapIndex_KeyKind	= 1
+	BitmapIndex_KeyKind__I2		BitmapIndex_KeyKind	= 2
+	BitmapIndex_KeyKind__I4		BitmapIndex_KeyKind	= 4
+	BitmapIndex_KeyKind__I8		BitmapIndex_KeyKind	= 8
+	BitmapIndex_KeyKind__F4		BitmapIndex_KeyKind	= 14
+	BitmapIndex_KeyKind__F8		BitmapIndex_KeyKind	= 18
+	BitmapIndex_KeyKind__Boolean	BitmapIndex_KeyKind	= 21
+	BitmapIndex_KeyKind__String	BitmapIndex_KeyKind	= 99
 )
+
 var values_BitmapIndex_KeyKind = map[BitmapIndex_KeyKind]struct{}{1: {}, 2: {}, 4: {}, 8: {}, 14: {}, 18: {}, 21: {}, 99: {}}
+
 func (v BitmapIndex_KeyKind) isDefined() bool {
 	_, ok := values_BitmapIndex_KeyKind[v]
 	return ok
 }
 
 type BitmapIndex_Version int
+
 const (
-	BitmapIndex_Version__V1 BitmapIndex_Version = 1
-	BitmapIndex_Version__V2 BitmapIndex_Version = 2
+	BitmapIndex_Version__V1	BitmapIndex_Version	= 1
+	BitmapIndex_Version__V2	BitmapIndex_Version	= 2
 )
+
 var values_BitmapIndex_Version = map[BitmapIndex_Version]struct{}{1: {}, 2: {}}
+
 func (v BitmapIndex_Version) isDefined() bool {
 	_, ok := values_BitmapIndex_Version[v]
 	return ok
 }
+
 type BitmapIndex struct {
-	Version BitmapIndex_Version
-	NumRows int32
-	NumValues int32
-	HasNulls uint8
-	OfsNullBitmap int32
-	LenNullBitmap int32
-	EntriesV1 []*BitmapIndex_EntryV1
-	NumBlocks int32
-	BlockRefs []*BitmapIndex_BlockRef
-	LenIndexBlocks int32
-	IndexBlocks *BitmapIndex_IndexBlocks
-	Body []byte
-	KeyKind BitmapIndex_KeyKind
-	_io *kaitai.Stream
-	_root *BitmapIndex
-	_parent kaitai.Struct
-	_raw_IndexBlocks []byte
+	Version			BitmapIndex_Version
+	NumRows			int32
+	NumValues		int32
+	HasNulls		uint8
+	OfsNullBitmap		int32
+	LenNullBitmap		int32
+	EntriesV1		[]*BitmapIndex_EntryV1
+	NumBlocks		int32
+	BlockRefs		[]*BitmapIndex_BlockRef
+	LenIndexBlocks		int32
+	IndexBlocks		*BitmapIndex_IndexBlocks
+	Body			[]byte
+	KeyKind			BitmapIndex_KeyKind
+	_io			*kaitai.Stream
+	_root			*BitmapIndex
+	_parent			kaitai.Struct
+	_raw_IndexBlocks	[]byte
 }
+
 func NewBitmapIndex(keyKind BitmapIndex_KeyKind) *BitmapIndex {
 	return &BitmapIndex{
 		KeyKind: keyKind,
@@ -138,32 +145,32 @@ func (this *BitmapIndex) Read(io *kaitai.Stream, parent kaitai.Struct, root *Bit
 	if err != nil {
 		return err
 	}
-	if !(this.NumValues <= (tmp4 - tmp5) / 5) {
-		return kaitai.NewValidationGreaterThanError((tmp6 - tmp7) / 5, this.NumValues, this._io, "/seq/2")
+	if !(int64((this.NumValues)) <= int64(((tmp4 - tmp5) / 5))) {
+		return kaitai.NewValidationGreaterThanError((tmp6-tmp7)/5, this.NumValues, this._io, "/seq/2")
 	}
 	tmp8, err := this._io.ReadU1()
 	if err != nil {
 		return err
 	}
 	this.HasNulls = tmp8
-	if !( ((this.HasNulls == 0) || (this.HasNulls == 1)) ) {
+	if !((this.HasNulls == 0) || (this.HasNulls == 1)) {
 		return kaitai.NewValidationNotAnyOfError(this.HasNulls, this._io, "/seq/3")
 	}
-	if (this.HasNulls == 1) {
+	if this.HasNulls == 1 {
 		tmp9, err := this._io.ReadS4be()
 		if err != nil {
 			return err
 		}
 		this.OfsNullBitmap = int32(tmp9)
 	}
-	if ( ((this.HasNulls == 1) && (this.Version == BitmapIndex_Version__V2)) ) {
+	if (this.HasNulls == 1) && (this.Version == BitmapIndex_Version__V2) {
 		tmp10, err := this._io.ReadS4be()
 		if err != nil {
 			return err
 		}
 		this.LenNullBitmap = int32(tmp10)
 	}
-	if (this.Version == BitmapIndex_Version__V1) {
+	if this.Version == BitmapIndex_Version__V1 {
 		for i := 0; i < int(this.NumValues); i++ {
 			_ = i
 			tmp11 := NewBitmapIndex_EntryV1()
@@ -174,7 +181,7 @@ func (this *BitmapIndex) Read(io *kaitai.Stream, parent kaitai.Struct, root *Bit
 			this.EntriesV1 = append(this.EntriesV1, tmp11)
 		}
 	}
-	if (this.Version == BitmapIndex_Version__V2) {
+	if this.Version == BitmapIndex_Version__V2 {
 		tmp12, err := this._io.ReadS4be()
 		if err != nil {
 			return err
@@ -199,11 +206,11 @@ func (this *BitmapIndex) Read(io *kaitai.Stream, parent kaitai.Struct, root *Bit
 		if err != nil {
 			return err
 		}
-		if !(this.NumBlocks <= (tmp13 - tmp14) / 5) {
-			return kaitai.NewValidationGreaterThanError((tmp15 - tmp16) / 5, this.NumBlocks, this._io, "/seq/7")
+		if !(int64((this.NumBlocks)) <= int64(((tmp13 - tmp14) / 5))) {
+			return kaitai.NewValidationGreaterThanError((tmp15-tmp16)/5, this.NumBlocks, this._io, "/seq/7")
 		}
 	}
-	if (this.Version == BitmapIndex_Version__V2) {
+	if this.Version == BitmapIndex_Version__V2 {
 		for i := 0; i < int(this.NumBlocks); i++ {
 			_ = i
 			tmp17 := NewBitmapIndex_BlockRef()
@@ -214,7 +221,7 @@ func (this *BitmapIndex) Read(io *kaitai.Stream, parent kaitai.Struct, root *Bit
 			this.BlockRefs = append(this.BlockRefs, tmp17)
 		}
 	}
-	if (this.Version == BitmapIndex_Version__V2) {
+	if this.Version == BitmapIndex_Version__V2 {
 		tmp18, err := this._io.ReadS4be()
 		if err != nil {
 			return err
@@ -239,11 +246,11 @@ func (this *BitmapIndex) Read(io *kaitai.Stream, parent kaitai.Struct, root *Bit
 		if err != nil {
 			return err
 		}
-		if !(this.LenIndexBlocks <= tmp19 - tmp20) {
-			return kaitai.NewValidationGreaterThanError(tmp21 - tmp22, this.LenIndexBlocks, this._io, "/seq/9")
+		if !(int64((this.LenIndexBlocks)) <= int64((tmp19 - tmp20))) {
+			return kaitai.NewValidationGreaterThanError(tmp21-tmp22, this.LenIndexBlocks, this._io, "/seq/9")
 		}
 	}
-	if (this.Version == BitmapIndex_Version__V2) {
+	if this.Version == BitmapIndex_Version__V2 {
 		tmp23, err := this._io.ReadBytes(int(this.LenIndexBlocks))
 		if err != nil {
 			return err
@@ -287,15 +294,15 @@ func (this *BitmapIndex) Read(io *kaitai.Stream, parent kaitai.Struct, root *Bit
  * The serialized bitmaps; offsets count from here.
  */
 type BitmapIndex_BlockRef struct {
-	FirstKey *BitmapIndex_Key
-	OfsBlock int32
-	_io *kaitai.Stream
-	_root *BitmapIndex
-	_parent *BitmapIndex
+	FirstKey	*BitmapIndex_Key
+	OfsBlock	int32
+	_io		*kaitai.Stream
+	_root		*BitmapIndex
+	_parent		*BitmapIndex
 }
+
 func NewBitmapIndex_BlockRef() *BitmapIndex_BlockRef {
-	return &BitmapIndex_BlockRef{
-	}
+	return &BitmapIndex_BlockRef{}
 }
 
 func (this BitmapIndex_BlockRef) IO_() *kaitai.Stream {
@@ -325,15 +332,15 @@ func (this *BitmapIndex_BlockRef) Read(io *kaitai.Stream, parent *BitmapIndex, r
  * Offset of the block from the start of the index blocks.
  */
 type BitmapIndex_EntryV1 struct {
-	Key *BitmapIndex_Key
-	OfsBitmap int32
-	_io *kaitai.Stream
-	_root *BitmapIndex
-	_parent *BitmapIndex
+	Key		*BitmapIndex_Key
+	OfsBitmap	int32
+	_io		*kaitai.Stream
+	_root		*BitmapIndex
+	_parent		*BitmapIndex
 }
+
 func NewBitmapIndex_EntryV1() *BitmapIndex_EntryV1 {
-	return &BitmapIndex_EntryV1{
-	}
+	return &BitmapIndex_EntryV1{}
 }
 
 func (this BitmapIndex_EntryV1) IO_() *kaitai.Stream {
@@ -363,16 +370,16 @@ func (this *BitmapIndex_EntryV1) Read(io *kaitai.Stream, parent *BitmapIndex, ro
  * Body offset of the value's bitmap, or -1 - row for a single row.
  */
 type BitmapIndex_EntryV2 struct {
-	Key *BitmapIndex_Key
-	OfsBitmap int32
-	LenBitmap int32
-	_io *kaitai.Stream
-	_root *BitmapIndex
-	_parent *BitmapIndex_IndexBlock
+	Key		*BitmapIndex_Key
+	OfsBitmap	int32
+	LenBitmap	int32
+	_io		*kaitai.Stream
+	_root		*BitmapIndex
+	_parent		*BitmapIndex_IndexBlock
 }
+
 func NewBitmapIndex_EntryV2() *BitmapIndex_EntryV2 {
-	return &BitmapIndex_EntryV2{
-	}
+	return &BitmapIndex_EntryV2{}
 }
 
 func (this BitmapIndex_EntryV2) IO_() *kaitai.Stream {
@@ -407,14 +414,15 @@ func (this *BitmapIndex_EntryV2) Read(io *kaitai.Stream, parent *BitmapIndex_Ind
  * Length of the bitmap in the body; -1 for a single row.
  */
 type BitmapIndex_IndexBlock struct {
-	OffsetCheck []byte
-	NumEntries int32
-	Entries []*BitmapIndex_EntryV2
-	Idx int32
-	_io *kaitai.Stream
-	_root *BitmapIndex
-	_parent *BitmapIndex_IndexBlocks
+	OffsetCheck	[]byte
+	NumEntries	int32
+	Entries		[]*BitmapIndex_EntryV2
+	Idx		int32
+	_io		*kaitai.Stream
+	_root		*BitmapIndex
+	_parent		*BitmapIndex_IndexBlocks
 }
+
 func NewBitmapIndex_IndexBlock(idx int32) *BitmapIndex_IndexBlock {
 	return &BitmapIndex_IndexBlock{
 		Idx: idx,
@@ -438,11 +446,12 @@ func (this *BitmapIndex_IndexBlock) Read(io *kaitai.Stream, parent *BitmapIndex_
 	this.OffsetCheck = tmp33
 	{
 		_it := this.OffsetCheck
+		_ = _it
 		tmp34, err := this._io.Pos()
 		if err != nil {
 			return err
 		}
-		if !(tmp34 == this._parent._parent.BlockRefs[this.Idx].OfsBlock) {
+		if !(int64((tmp34)) == int64((this._parent._parent.BlockRefs[this.Idx].OfsBlock))) {
 			return kaitai.NewValidationExprError(this.OffsetCheck, this._io, "/types/index_block/seq/0")
 		}
 	}
@@ -470,8 +479,8 @@ func (this *BitmapIndex_IndexBlock) Read(io *kaitai.Stream, parent *BitmapIndex_
 	if err != nil {
 		return err
 	}
-	if !(this.NumEntries <= (tmp36 - tmp37) / 9) {
-		return kaitai.NewValidationGreaterThanError((tmp38 - tmp39) / 9, this.NumEntries, this._io, "/types/index_block/seq/1")
+	if !(int64((this.NumEntries)) <= int64(((tmp36 - tmp37) / 9))) {
+		return kaitai.NewValidationGreaterThanError((tmp38-tmp39)/9, this.NumEntries, this._io, "/types/index_block/seq/1")
 	}
 	for i := 0; i < int(this.NumEntries); i++ {
 		_ = i
@@ -489,15 +498,15 @@ func (this *BitmapIndex_IndexBlock) Read(io *kaitai.Stream, parent *BitmapIndex_
  * Zero-width; the block directory must point exactly here.
  */
 type BitmapIndex_IndexBlocks struct {
-	Blocks []*BitmapIndex_IndexBlock
-	EndCheck []byte
-	_io *kaitai.Stream
-	_root *BitmapIndex
-	_parent *BitmapIndex
+	Blocks		[]*BitmapIndex_IndexBlock
+	EndCheck	[]byte
+	_io		*kaitai.Stream
+	_root		*BitmapIndex
+	_parent		*BitmapIndex
 }
+
 func NewBitmapIndex_IndexBlocks() *BitmapIndex_IndexBlocks {
-	return &BitmapIndex_IndexBlocks{
-	}
+	return &BitmapIndex_IndexBlocks{}
 }
 
 func (this BitmapIndex_IndexBlocks) IO_() *kaitai.Stream {
@@ -511,7 +520,7 @@ func (this *BitmapIndex_IndexBlocks) Read(io *kaitai.Stream, parent *BitmapIndex
 
 	for i := 0; i < int(this._parent.NumBlocks); i++ {
 		_ = i
-		tmp41 := NewBitmapIndex_IndexBlock(i)
+		tmp41 := NewBitmapIndex_IndexBlock(int32((i)))
 		err = tmp41.Read(this._io, this, this._root)
 		if err != nil {
 			return err
@@ -526,6 +535,7 @@ func (this *BitmapIndex_IndexBlocks) Read(io *kaitai.Stream, parent *BitmapIndex
 	this.EndCheck = tmp42
 	{
 		_it := this.EndCheck
+		_ = _it
 		tmp43, err := this._io.EOF()
 		if err != nil {
 			return err
@@ -541,14 +551,14 @@ func (this *BitmapIndex_IndexBlocks) Read(io *kaitai.Stream, parent *BitmapIndex
  * Zero-width; the blocks fill the index-block area exactly.
  */
 type BitmapIndex_Key struct {
-	Value interface{}
-	_io *kaitai.Stream
-	_root *BitmapIndex
-	_parent kaitai.Struct
+	Value	interface{}
+	_io	*kaitai.Stream
+	_root	*BitmapIndex
+	_parent	kaitai.Struct
 }
+
 func NewBitmapIndex_Key() *BitmapIndex_Key {
-	return &BitmapIndex_Key{
-	}
+	return &BitmapIndex_Key{}
 }
 
 func (this BitmapIndex_Key) IO_() *kaitai.Stream {
@@ -560,7 +570,7 @@ func (this *BitmapIndex_Key) Read(io *kaitai.Stream, parent kaitai.Struct, root 
 	this._parent = parent
 	this._root = root
 
-	switch (this._root.KeyKind) {
+	switch this._root.KeyKind {
 	case BitmapIndex_KeyKind__Boolean:
 		tmp44, err := this._io.ReadU1()
 		if err != nil {
@@ -613,16 +623,17 @@ func (this *BitmapIndex_Key) Read(io *kaitai.Stream, parent kaitai.Struct, root 
 	}
 	return err
 }
+
 type BitmapIndex_StringKey struct {
-	LenValue int32
-	Value []byte
-	_io *kaitai.Stream
-	_root *BitmapIndex
-	_parent *BitmapIndex_Key
+	LenValue	int32
+	Value		[]byte
+	_io		*kaitai.Stream
+	_root		*BitmapIndex
+	_parent		*BitmapIndex_Key
 }
+
 func NewBitmapIndex_StringKey() *BitmapIndex_StringKey {
-	return &BitmapIndex_StringKey{
-	}
+	return &BitmapIndex_StringKey{}
 }
 
 func (this BitmapIndex_StringKey) IO_() *kaitai.Stream {
@@ -658,8 +669,8 @@ func (this *BitmapIndex_StringKey) Read(io *kaitai.Stream, parent *BitmapIndex_K
 	if err != nil {
 		return err
 	}
-	if !(this.LenValue <= tmp53 - tmp54) {
-		return kaitai.NewValidationGreaterThanError(tmp55 - tmp56, this.LenValue, this._io, "/types/string_key/seq/0")
+	if !(int64((this.LenValue)) <= int64((tmp53 - tmp54))) {
+		return kaitai.NewValidationGreaterThanError(tmp55-tmp56, this.LenValue, this._io, "/types/string_key/seq/0")
 	}
 	tmp57, err := this._io.ReadBytes(int(this.LenValue))
 	if err != nil {

@@ -10,14 +10,13 @@ import (
 	"io"
 )
 
-
 /**
  * A reference to a BLOB's bytes: a URI, a byte offset and a byte length, all
  * little-endian. Java stores these bytes inline in a data file's BINARY
  * column for the fields listed in `blob-descriptor-field` (fallback key
  * `blob.stored-descriptor-fields`), hands them to engines when a table is
  * read with `blob-as-descriptor`, and accepts them as input on write.
- * 
+ *
  * Version 2 (written since Paimon 1.4) puts the 8-byte magic "BLOBDESC"
  * (0x424C4F4244455343 as a little-endian long, so the bytes read
  * 43 53 45 44 42 4F 4C 42) after the version byte; version 1 has no magic.
@@ -28,21 +27,21 @@ import (
  * @see <a href="https://github.com/apache/paimon/blob/master/paimon-common/src/main/java/org/apache/paimon/data/BlobDescriptor.java">Source</a>
  */
 type BlobDescriptor struct {
-	Version int8
-	Magic []byte
-	LenUri int32
-	Uri *BlobDescriptor_Utf8Text
-	OfsBlob int64
-	LenBlob int64
-	EndCheck []byte
-	_io *kaitai.Stream
-	_root *BlobDescriptor
-	_parent kaitai.Struct
-	_raw_Uri []byte
+	Version		int8
+	Magic		[]byte
+	LenUri		int32
+	Uri		*BlobDescriptor_Utf8Text
+	OfsBlob		int64
+	LenBlob		int64
+	EndCheck	[]byte
+	_io		*kaitai.Stream
+	_root		*BlobDescriptor
+	_parent		kaitai.Struct
+	_raw_Uri	[]byte
 }
+
 func NewBlobDescriptor() *BlobDescriptor {
-	return &BlobDescriptor{
-	}
+	return &BlobDescriptor{}
 }
 
 func (this BlobDescriptor) IO_() *kaitai.Stream {
@@ -62,7 +61,7 @@ func (this *BlobDescriptor) Read(io *kaitai.Stream, parent kaitai.Struct, root *
 	if !(this.Version <= 2) {
 		return kaitai.NewValidationGreaterThanError(2, this.Version, this._io, "/seq/0")
 	}
-	if (this.Version == 2) {
+	if this.Version == 2 {
 		tmp2, err := this._io.ReadBytes(int(8))
 		if err != nil {
 			return err
@@ -97,8 +96,8 @@ func (this *BlobDescriptor) Read(io *kaitai.Stream, parent kaitai.Struct, root *
 	if err != nil {
 		return err
 	}
-	if !(this.LenUri <= (tmp4 - tmp5) - 16) {
-		return kaitai.NewValidationGreaterThanError((tmp6 - tmp7) - 16, this.LenUri, this._io, "/seq/2")
+	if !(int64((this.LenUri)) <= int64(((tmp4 - tmp5) - 16))) {
+		return kaitai.NewValidationGreaterThanError((tmp6-tmp7)-16, this.LenUri, this._io, "/seq/2")
 	}
 	tmp8, err := this._io.ReadBytes(int(this.LenUri))
 	if err != nil {
@@ -131,6 +130,7 @@ func (this *BlobDescriptor) Read(io *kaitai.Stream, parent kaitai.Struct, root *
 	this.EndCheck = tmp12
 	{
 		_it := this.EndCheck
+		_ = _it
 		tmp13, err := this._io.EOF()
 		if err != nil {
 			return err
@@ -171,14 +171,14 @@ func (this *BlobDescriptor) Read(io *kaitai.Stream, parent kaitai.Struct, root *
  * Zero-width; Java writes nothing after the length (its reader ignores anything there).
  */
 type BlobDescriptor_Text struct {
-	Value string
-	_io *kaitai.Stream
-	_root *BlobDescriptor
-	_parent *BlobDescriptor_Utf8Text
+	Value	string
+	_io	*kaitai.Stream
+	_root	*BlobDescriptor
+	_parent	*BlobDescriptor_Utf8Text
 }
+
 func NewBlobDescriptor_Text() *BlobDescriptor_Text {
-	return &BlobDescriptor_Text{
-	}
+	return &BlobDescriptor_Text{}
 }
 
 func (this BlobDescriptor_Text) IO_() *kaitai.Stream {
@@ -198,19 +198,20 @@ func (this *BlobDescriptor_Text) Read(io *kaitai.Stream, parent *BlobDescriptor_
 	this.Value = string(tmp14)
 	return err
 }
+
 type BlobDescriptor_Utf8Text struct {
-	Raw []byte
-	_io *kaitai.Stream
-	_root *BlobDescriptor
-	_parent *BlobDescriptor
-	_raw_decoded []byte
-	_raw__raw_decoded []byte
-	_f_decoded bool
-	decoded *BlobDescriptor_Text
+	Raw			[]byte
+	_io			*kaitai.Stream
+	_root			*BlobDescriptor
+	_parent			*BlobDescriptor
+	_raw_decoded		[]byte
+	_raw__raw_decoded	[]byte
+	_f_decoded		bool
+	decoded			*BlobDescriptor_Text
 }
+
 func NewBlobDescriptor_Utf8Text() *BlobDescriptor_Utf8Text {
-	return &BlobDescriptor_Utf8Text{
-	}
+	return &BlobDescriptor_Utf8Text{}
 }
 
 func (this BlobDescriptor_Utf8Text) IO_() *kaitai.Stream {
@@ -235,7 +236,7 @@ func (this *BlobDescriptor_Utf8Text) Read(io *kaitai.Stream, parent *BlobDescrip
  * The URI, checked to be well-formed UTF-8 by the processor.
  */
 func (this *BlobDescriptor_Utf8Text) Decoded() (v *BlobDescriptor_Text, err error) {
-	if (this._f_decoded) {
+	if this._f_decoded {
 		return this.decoded, nil
 	}
 	this._f_decoded = true

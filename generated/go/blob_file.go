@@ -10,13 +10,12 @@ import (
 	"bytes"
 )
 
-
 /**
  * The `.blob` file that holds one BLOB column of an append table with
  * data evolution (`data-<uuid>-<n>.blob`, beside the Parquet/ORC files of the
  * other columns, sharing their row ids through `_FIRST_ROW_ID`). Everything is
  * little-endian.
- * 
+ *
  * The file is the records back to back, then an index, then a 5-byte footer
  * (index length s4, version u1 = 1). The index is one ZigZag varint per row,
  * delta-encoded: row i's length is the sum of the first i + 1 varints. A
@@ -24,7 +23,7 @@ import (
  * value lives in another file); neither has a record. Every other length is
  * the byte length of that row's record, and the records fill the data region
  * exactly, in row order.
- * 
+ *
  * A record is the magic 1481511375 (CF 11 4E 58), the payload, the record's
  * own length again (s8, magic + payload + 12) and a CRC32 of everything before
  * the CRC. Java's reader finds rows through the index only and reads the
@@ -43,62 +42,73 @@ import (
  */
 
 type BlobFile_ElementKind int
+
 const (
-	BlobFile_ElementKind__Blob BlobFile_ElementKind = 0
-	BlobFile_ElementKind__Array BlobFile_ElementKind = 1
-	BlobFile_ElementKind__Map BlobFile_ElementKind = 2
+	BlobFile_ElementKind__Blob	BlobFile_ElementKind	= 0
+	BlobFile_ElementKind__Array	BlobFile_ElementKind	= 1
+	BlobFile_ElementKind__Map	BlobFile_ElementKind	= 2
 )
+
 var values_BlobFile_ElementKind = map[BlobFile_ElementKind]struct{}{0: {}, 1: {}, 2: {}}
+
 func (v BlobFile_ElementKind) isDefined() bool {
 	_, ok := values_BlobFile_ElementKind[v]
 	return ok
 }
 
 type BlobFile_ElementVersion int
+
 const (
 	BlobFile_ElementVersion__V1 BlobFile_ElementVersion = 1
 )
+
 var values_BlobFile_ElementVersion = map[BlobFile_ElementVersion]struct{}{1: {}}
+
 func (v BlobFile_ElementVersion) isDefined() bool {
 	_, ok := values_BlobFile_ElementVersion[v]
 	return ok
 }
 
 type BlobFile_Version int
+
 const (
 	BlobFile_Version__V1 BlobFile_Version = 1
 )
+
 var values_BlobFile_Version = map[BlobFile_Version]struct{}{1: {}}
+
 func (v BlobFile_Version) isDefined() bool {
 	_, ok := values_BlobFile_Version[v]
 	return ok
 }
+
 type BlobFile struct {
-	SizeCheck []byte
-	VersionCheck []byte
-	IndexLengthCheck []byte
-	RegionCheck []byte
-	ElementKind BlobFile_ElementKind
-	KeyWidth int32
-	_io *kaitai.Stream
-	_root *BlobFile
-	_parent kaitai.Struct
-	_raw_index []byte
-	_f_index bool
-	index *BlobFile_LengthIndex
-	_f_lenIndex bool
-	lenIndex int32
-	_f_ofsIndex bool
-	ofsIndex int
-	_f_records bool
-	records []*BlobFile_RecordSlot
-	_f_version bool
-	version BlobFile_Version
+	SizeCheck		[]byte
+	VersionCheck		[]byte
+	IndexLengthCheck	[]byte
+	RegionCheck		[]byte
+	ElementKind		BlobFile_ElementKind
+	KeyWidth		int32
+	_io			*kaitai.Stream
+	_root			*BlobFile
+	_parent			kaitai.Struct
+	_raw_index		[]byte
+	_f_index		bool
+	index			*BlobFile_LengthIndex
+	_f_lenIndex		bool
+	lenIndex		int32
+	_f_ofsIndex		bool
+	ofsIndex		int
+	_f_records		bool
+	records			[]*BlobFile_RecordSlot
+	_f_version		bool
+	version			BlobFile_Version
 }
+
 func NewBlobFile(elementKind BlobFile_ElementKind, keyWidth int32) *BlobFile {
 	return &BlobFile{
-		ElementKind: elementKind,
-		KeyWidth: keyWidth,
+		ElementKind:	elementKind,
+		KeyWidth:	keyWidth,
 	}
 }
 
@@ -119,6 +129,7 @@ func (this *BlobFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *BlobFi
 	this.SizeCheck = tmp1
 	{
 		_it := this.SizeCheck
+		_ = _it
 		tmp2, err := this._io.Size()
 		if err != nil {
 			return err
@@ -135,6 +146,7 @@ func (this *BlobFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *BlobFi
 	this.VersionCheck = tmp3
 	{
 		_it := this.VersionCheck
+		_ = _it
 		tmp4, err := this.Version()
 		if err != nil {
 			return err
@@ -151,6 +163,7 @@ func (this *BlobFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *BlobFi
 	this.IndexLengthCheck = tmp5
 	{
 		_it := this.IndexLengthCheck
+		_ = _it
 		tmp6, err := this.LenIndex()
 		if err != nil {
 			return err
@@ -163,7 +176,7 @@ func (this *BlobFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *BlobFi
 		if err != nil {
 			return err
 		}
-		if !( ((tmp6 >= 0) && (tmp7 <= tmp8 - 5)) ) {
+		if !((tmp6 >= 0) && (int64((tmp7)) <= int64((tmp8 - 5)))) {
 			return kaitai.NewValidationExprError(this.IndexLengthCheck, this._io, "/seq/2")
 		}
 	}
@@ -175,12 +188,13 @@ func (this *BlobFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *BlobFi
 	this.RegionCheck = tmp9
 	{
 		_it := this.RegionCheck
-		var tmp10 int8;
+		_ = _it
+		var tmp10 int64
 		tmp11, err := this.Index()
 		if err != nil {
 			return err
 		}
-		if (len(tmp11.Entries) == 0) {
+		if len(tmp11.Entries) == 0 {
 			tmp10 = 0
 		} else {
 			tmp13, err := this.Index()
@@ -188,24 +202,24 @@ func (this *BlobFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *BlobFi
 				return err
 			}
 			tmp12 := tmp13.Entries
-			tmp14, err := tmp12[len(tmp12) - 1].OfsEnd()
+			tmp14, err := tmp12[len(tmp12)-1].OfsEnd()
 			if err != nil {
 				return err
 			}
-			tmp10 = tmp14
+			tmp10 = int64((tmp14))
 		}
 		tmp15, err := this.OfsIndex()
 		if err != nil {
 			return err
 		}
-		if !(tmp10 == tmp15) {
+		if !(int64((tmp10)) == int64((tmp15))) {
 			return kaitai.NewValidationExprError(this.RegionCheck, this._io, "/seq/3")
 		}
 	}
 	return err
 }
 func (this *BlobFile) Index() (v *BlobFile_LengthIndex, err error) {
-	if (this._f_index) {
+	if this._f_index {
 		return this.index, nil
 	}
 	this._f_index = true
@@ -249,7 +263,7 @@ func (this *BlobFile) Index() (v *BlobFile_LengthIndex, err error) {
  * Byte length of the index, which ends where the footer starts.
  */
 func (this *BlobFile) LenIndex() (v int32, err error) {
-	if (this._f_lenIndex) {
+	if this._f_lenIndex {
 		return this.lenIndex, nil
 	}
 	this._f_lenIndex = true
@@ -261,7 +275,7 @@ func (this *BlobFile) LenIndex() (v int32, err error) {
 	if err != nil {
 		return 0, err
 	}
-	_, err = this._io.Seek(int64(tmp20 - 5), io.SeekStart)
+	_, err = this._io.Seek(int64(tmp20-5), io.SeekStart)
 	if err != nil {
 		return 0, err
 	}
@@ -281,7 +295,7 @@ func (this *BlobFile) LenIndex() (v int32, err error) {
  * Where the index starts, which is where the data region ends.
  */
 func (this *BlobFile) OfsIndex() (v int, err error) {
-	if (this._f_ofsIndex) {
+	if this._f_ofsIndex {
 		return this.ofsIndex, nil
 	}
 	this._f_ofsIndex = true
@@ -293,7 +307,7 @@ func (this *BlobFile) OfsIndex() (v int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	this.ofsIndex = int((tmp22 - 5) - tmp23)
+	this.ofsIndex = int(int64((tmp22 - 5)) - int64((tmp23)))
 	return this.ofsIndex, nil
 }
 
@@ -302,7 +316,7 @@ func (this *BlobFile) OfsIndex() (v int, err error) {
  * record. Java's reader does not check what a record holds.
  */
 func (this *BlobFile) Records() (v []*BlobFile_RecordSlot, err error) {
-	if (this._f_records) {
+	if this._f_records {
 		return this.records, nil
 	}
 	this._f_records = true
@@ -330,30 +344,30 @@ func (this *BlobFile) Records() (v []*BlobFile_RecordSlot, err error) {
  * The last byte.
  */
 func (this *BlobFile) Version() (v BlobFile_Version, err error) {
-	if (this._f_version) {
+	if this._f_version {
 		return this.version, nil
 	}
 	this._f_version = true
 	_pos, err := this._io.Pos()
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	tmp27, err := this._io.Size()
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
-	_, err = this._io.Seek(int64(tmp27 - 1), io.SeekStart)
+	_, err = this._io.Seek(int64(tmp27-1), io.SeekStart)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	tmp28, err := this._io.ReadU1()
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	this.version = BlobFile_Version(tmp28)
 	_, err = this._io.Seek(_pos, io.SeekStart)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	return this.version, nil
 }
@@ -385,31 +399,31 @@ func (this *BlobFile) Version() (v BlobFile_Version, err error) {
  * index's length. The checks run in the reader's order.
  */
 type BlobFile_ArrayPayload struct {
-	SizeCheck []byte
-	Magic []byte
-	Version BlobFile_ElementVersion
-	NumElements int32
-	IndexLengthCheck []byte
-	CountCheck []byte
-	IndexCountCheck []byte
-	ElementChecks []*BlobFile_ElementCheck
-	DataCheck []byte
-	_io *kaitai.Stream
-	_root *BlobFile
-	_parent *BlobFile_Record
-	_raw_index []byte
-	_f_index bool
-	index *DeltaVarintList
-	_f_lenData bool
-	lenData int
-	_f_lenIndex bool
-	lenIndex int32
-	_f_ofsIndex bool
-	ofsIndex int
+	SizeCheck		[]byte
+	Magic			[]byte
+	Version			BlobFile_ElementVersion
+	NumElements		int32
+	IndexLengthCheck	[]byte
+	CountCheck		[]byte
+	IndexCountCheck		[]byte
+	ElementChecks		[]*BlobFile_ElementCheck
+	DataCheck		[]byte
+	_io			*kaitai.Stream
+	_root			*BlobFile
+	_parent			*BlobFile_Record
+	_raw_index		[]byte
+	_f_index		bool
+	index			*DeltaVarintList
+	_f_lenData		bool
+	lenData			int
+	_f_lenIndex		bool
+	lenIndex		int32
+	_f_ofsIndex		bool
+	ofsIndex		int
 }
+
 func NewBlobFile_ArrayPayload() *BlobFile_ArrayPayload {
-	return &BlobFile_ArrayPayload{
-	}
+	return &BlobFile_ArrayPayload{}
 }
 
 func (this BlobFile_ArrayPayload) IO_() *kaitai.Stream {
@@ -429,6 +443,7 @@ func (this *BlobFile_ArrayPayload) Read(io *kaitai.Stream, parent *BlobFile_Reco
 	this.SizeCheck = tmp29
 	{
 		_it := this.SizeCheck
+		_ = _it
 		tmp30, err := this._io.Size()
 		if err != nil {
 			return err
@@ -470,6 +485,7 @@ func (this *BlobFile_ArrayPayload) Read(io *kaitai.Stream, parent *BlobFile_Reco
 	this.IndexLengthCheck = tmp34
 	{
 		_it := this.IndexLengthCheck
+		_ = _it
 		tmp35, err := this.LenIndex()
 		if err != nil {
 			return err
@@ -482,7 +498,7 @@ func (this *BlobFile_ArrayPayload) Read(io *kaitai.Stream, parent *BlobFile_Reco
 		if err != nil {
 			return err
 		}
-		if !( ((tmp35 >= 0) && (tmp36 <= tmp37 - 13)) ) {
+		if !((tmp35 >= 0) && (int64((tmp36)) <= int64((tmp37 - 13)))) {
 			return kaitai.NewValidationExprError(this.IndexLengthCheck, this._io, "/types/array_payload/seq/4")
 		}
 	}
@@ -494,6 +510,7 @@ func (this *BlobFile_ArrayPayload) Read(io *kaitai.Stream, parent *BlobFile_Reco
 	this.CountCheck = tmp38
 	{
 		_it := this.CountCheck
+		_ = _it
 		tmp39, err := this.LenIndex()
 		if err != nil {
 			return err
@@ -510,11 +527,12 @@ func (this *BlobFile_ArrayPayload) Read(io *kaitai.Stream, parent *BlobFile_Reco
 	this.IndexCountCheck = tmp40
 	{
 		_it := this.IndexCountCheck
+		_ = _it
 		tmp41, err := this.Index()
 		if err != nil {
 			return err
 		}
-		if !(len(tmp41.Entries) == this.NumElements) {
+		if !(int64((len(tmp41.Entries))) == int64((this.NumElements))) {
 			return kaitai.NewValidationExprError(this.IndexCountCheck, this._io, "/types/array_payload/seq/6")
 		}
 	}
@@ -528,21 +546,21 @@ func (this *BlobFile_ArrayPayload) Read(io *kaitai.Stream, parent *BlobFile_Reco
 		if err != nil {
 			return err
 		}
-		var tmp44 int8;
-		if (i == 0) {
+		var tmp44 int64
+		if i == 0 {
 			tmp44 = 0
 		} else {
-			tmp45, err := this.ElementChecks[i - 1].LenEnd()
+			tmp45, err := this.ElementChecks[i-1].LenEnd()
 			if err != nil {
 				return err
 			}
-			tmp44 = tmp45
+			tmp44 = int64((tmp45))
 		}
 		tmp46, err := this.LenData()
 		if err != nil {
 			return err
 		}
-		tmp47 := NewBlobFile_ElementCheck(tmp43, tmp44, tmp46)
+		tmp47 := NewBlobFile_ElementCheck(int64((tmp43)), int64((tmp44)), int64((tmp46)))
 		err = tmp47.Read(this._io, this, this._root)
 		if err != nil {
 			return err
@@ -557,29 +575,30 @@ func (this *BlobFile_ArrayPayload) Read(io *kaitai.Stream, parent *BlobFile_Reco
 	this.DataCheck = tmp48
 	{
 		_it := this.DataCheck
-		var tmp49 int8;
-		if (this.NumElements == 0) {
+		_ = _it
+		var tmp49 int64
+		if this.NumElements == 0 {
 			tmp49 = 0
 		} else {
 			tmp50 := this.ElementChecks
-			tmp51, err := tmp50[len(tmp50) - 1].LenEnd()
+			tmp51, err := tmp50[len(tmp50)-1].LenEnd()
 			if err != nil {
 				return err
 			}
-			tmp49 = tmp51
+			tmp49 = int64((tmp51))
 		}
 		tmp52, err := this.LenData()
 		if err != nil {
 			return err
 		}
-		if !(tmp49 == tmp52) {
+		if !(int64((tmp49)) == int64((tmp52))) {
 			return kaitai.NewValidationExprError(this.DataCheck, this._io, "/types/array_payload/seq/8")
 		}
 	}
 	return err
 }
 func (this *BlobFile_ArrayPayload) Index() (v *DeltaVarintList, err error) {
-	if (this._f_index) {
+	if this._f_index {
 		return this.index, nil
 	}
 	this._f_index = true
@@ -623,7 +642,7 @@ func (this *BlobFile_ArrayPayload) Index() (v *DeltaVarintList, err error) {
  * Bytes of element data, between the header and the index.
  */
 func (this *BlobFile_ArrayPayload) LenData() (v int, err error) {
-	if (this._f_lenData) {
+	if this._f_lenData {
 		return this.lenData, nil
 	}
 	this._f_lenData = true
@@ -635,7 +654,7 @@ func (this *BlobFile_ArrayPayload) LenData() (v int, err error) {
 	return this.lenData, nil
 }
 func (this *BlobFile_ArrayPayload) LenIndex() (v int32, err error) {
-	if (this._f_lenIndex) {
+	if this._f_lenIndex {
 		return this.lenIndex, nil
 	}
 	this._f_lenIndex = true
@@ -647,7 +666,7 @@ func (this *BlobFile_ArrayPayload) LenIndex() (v int32, err error) {
 	if err != nil {
 		return 0, err
 	}
-	_, err = this._io.Seek(int64(tmp58 - 4), io.SeekStart)
+	_, err = this._io.Seek(int64(tmp58-4), io.SeekStart)
 	if err != nil {
 		return 0, err
 	}
@@ -663,7 +682,7 @@ func (this *BlobFile_ArrayPayload) LenIndex() (v int32, err error) {
 	return this.lenIndex, nil
 }
 func (this *BlobFile_ArrayPayload) OfsIndex() (v int, err error) {
-	if (this._f_ofsIndex) {
+	if this._f_ofsIndex {
 		return this.ofsIndex, nil
 	}
 	this._f_ofsIndex = true
@@ -675,7 +694,7 @@ func (this *BlobFile_ArrayPayload) OfsIndex() (v int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	this.ofsIndex = int((tmp60 - 4) - tmp61)
+	this.ofsIndex = int(int64((tmp60 - 4)) - int64((tmp61)))
 	return this.ofsIndex, nil
 }
 
@@ -707,14 +726,14 @@ func (this *BlobFile_ArrayPayload) OfsIndex() (v int, err error) {
  * Zero-width; the elements fill the data between header and index exactly.
  */
 type BlobFile_CrcValue struct {
-	Value uint32
-	_io *kaitai.Stream
-	_root *BlobFile
-	_parent *BlobFile_Record
+	Value	uint32
+	_io	*kaitai.Stream
+	_root	*BlobFile
+	_parent	*BlobFile_Record
 }
+
 func NewBlobFile_CrcValue() *BlobFile_CrcValue {
-	return &BlobFile_CrcValue{
-	}
+	return &BlobFile_CrcValue{}
 }
 
 func (this BlobFile_CrcValue) IO_() *kaitai.Stream {
@@ -738,21 +757,22 @@ func (this *BlobFile_CrcValue) Read(io *kaitai.Stream, parent *BlobFile_Record, 
  * One element's (or map value's) length, -1 for NULL.
  */
 type BlobFile_ElementCheck struct {
-	LengthCheck []byte
-	LenElement int64
-	LenBefore int64
-	LenData int64
-	_io *kaitai.Stream
-	_root *BlobFile
-	_parent kaitai.Struct
-	_f_lenEnd bool
-	lenEnd int
+	LengthCheck	[]byte
+	LenElement	int64
+	LenBefore	int64
+	LenData		int64
+	_io		*kaitai.Stream
+	_root		*BlobFile
+	_parent		kaitai.Struct
+	_f_lenEnd	bool
+	lenEnd		int
 }
+
 func NewBlobFile_ElementCheck(lenElement int64, lenBefore int64, lenData int64) *BlobFile_ElementCheck {
 	return &BlobFile_ElementCheck{
-		LenElement: lenElement,
-		LenBefore: lenBefore,
-		LenData: lenData,
+		LenElement:	lenElement,
+		LenBefore:	lenBefore,
+		LenData:	lenData,
 	}
 }
 
@@ -773,19 +793,20 @@ func (this *BlobFile_ElementCheck) Read(io *kaitai.Stream, parent kaitai.Struct,
 	this.LengthCheck = tmp63
 	{
 		_it := this.LengthCheck
-		if !( ((this.LenElement == -1) || ( ((this.LenElement >= 0) && (this.LenElement <= this.LenData - this.LenBefore)) )) ) {
+		_ = _it
+		if !((this.LenElement == -1) || ((this.LenElement >= 0) && (this.LenElement <= this.LenData-this.LenBefore))) {
 			return kaitai.NewValidationExprError(this.LengthCheck, this._io, "/types/element_check/seq/0")
 		}
 	}
 	return err
 }
 func (this *BlobFile_ElementCheck) LenEnd() (v int, err error) {
-	if (this._f_lenEnd) {
+	if this._f_lenEnd {
 		return this.lenEnd, nil
 	}
 	this._f_lenEnd = true
-	var tmp64 int64;
-	if (this.LenElement > 0) {
+	var tmp64 int64
+	if this.LenElement > 0 {
 		tmp64 = this.LenElement
 	} else {
 		tmp64 = 0
@@ -802,21 +823,22 @@ func (this *BlobFile_ElementCheck) LenEnd() (v int, err error) {
  * One map key's length, -1 for NULL.
  */
 type BlobFile_KeyCheck struct {
-	LengthCheck []byte
-	LenKey int64
-	LenBefore int64
-	LenData int64
-	_io *kaitai.Stream
-	_root *BlobFile
-	_parent *BlobFile_MapPayload
-	_f_lenEnd bool
-	lenEnd int
+	LengthCheck	[]byte
+	LenKey		int64
+	LenBefore	int64
+	LenData		int64
+	_io		*kaitai.Stream
+	_root		*BlobFile
+	_parent		*BlobFile_MapPayload
+	_f_lenEnd	bool
+	lenEnd		int
 }
+
 func NewBlobFile_KeyCheck(lenKey int64, lenBefore int64, lenData int64) *BlobFile_KeyCheck {
 	return &BlobFile_KeyCheck{
-		LenKey: lenKey,
-		LenBefore: lenBefore,
-		LenData: lenData,
+		LenKey:		lenKey,
+		LenBefore:	lenBefore,
+		LenData:	lenData,
 	}
 }
 
@@ -837,19 +859,20 @@ func (this *BlobFile_KeyCheck) Read(io *kaitai.Stream, parent *BlobFile_MapPaylo
 	this.LengthCheck = tmp65
 	{
 		_it := this.LengthCheck
-		if !( ((this.LenKey == -1) || ( ((this.LenKey >= 0) && (this.LenKey <= 2147483647) && ( ((this._root.KeyWidth < 0) || (this.LenKey == this._root.KeyWidth)) ) && (this.LenKey <= this.LenData - this.LenBefore)) )) ) {
+		_ = _it
+		if !((this.LenKey == -1) || ((this.LenKey >= 0) && (this.LenKey <= 2147483647) && ((this._root.KeyWidth < 0) || (int64((this.LenKey)) == int64((this._root.KeyWidth)))) && (this.LenKey <= this.LenData-this.LenBefore))) {
 			return kaitai.NewValidationExprError(this.LengthCheck, this._io, "/types/key_check/seq/0")
 		}
 	}
 	return err
 }
 func (this *BlobFile_KeyCheck) LenEnd() (v int, err error) {
-	if (this._f_lenEnd) {
+	if this._f_lenEnd {
 		return this.lenEnd, nil
 	}
 	this._f_lenEnd = true
-	var tmp66 int64;
-	if (this.LenKey > 0) {
+	var tmp66 int64
+	if this.LenKey > 0 {
 		tmp66 = this.LenKey
 	} else {
 		tmp66 = 0
@@ -863,22 +886,23 @@ func (this *BlobFile_KeyCheck) LenEnd() (v int, err error) {
  * (when it has one) and fits in the data left.
  */
 type BlobFile_LengthEntry struct {
-	Delta *ZigzagVarint
-	LenCheck []byte
-	PrevLen int64
-	OfsRecord int64
-	_io *kaitai.Stream
-	_root *BlobFile
-	_parent *BlobFile_LengthIndex
-	_f_lenRecord bool
-	lenRecord int
-	_f_ofsEnd bool
-	ofsEnd int
+	Delta		*ZigzagVarint
+	LenCheck	[]byte
+	PrevLen		int64
+	OfsRecord	int64
+	_io		*kaitai.Stream
+	_root		*BlobFile
+	_parent		*BlobFile_LengthIndex
+	_f_lenRecord	bool
+	lenRecord	int
+	_f_ofsEnd	bool
+	ofsEnd		int
 }
+
 func NewBlobFile_LengthEntry(prevLen int64, ofsRecord int64) *BlobFile_LengthEntry {
 	return &BlobFile_LengthEntry{
-		PrevLen: prevLen,
-		OfsRecord: ofsRecord,
+		PrevLen:	prevLen,
+		OfsRecord:	ofsRecord,
 	}
 }
 
@@ -905,6 +929,7 @@ func (this *BlobFile_LengthEntry) Read(io *kaitai.Stream, parent *BlobFile_Lengt
 	this.LenCheck = tmp68
 	{
 		_it := this.LenCheck
+		_ = _it
 		tmp69, err := this.LenRecord()
 		if err != nil {
 			return err
@@ -925,14 +950,14 @@ func (this *BlobFile_LengthEntry) Read(io *kaitai.Stream, parent *BlobFile_Lengt
 		if err != nil {
 			return err
 		}
-		if !( ((tmp69 == -1) || (tmp70 == -2) || ( ((tmp71 >= 16) && (tmp72 <= tmp73 - this.OfsRecord)) )) ) {
+		if !((tmp69 == -1) || (tmp70 == -2) || ((tmp71 >= 16) && (int64((tmp72)) <= int64((int64((tmp73)) - int64((this.OfsRecord))))))) {
 			return kaitai.NewValidationExprError(this.LenCheck, this._io, "/types/length_entry/seq/1")
 		}
 	}
 	return err
 }
 func (this *BlobFile_LengthEntry) LenRecord() (v int, err error) {
-	if (this._f_lenRecord) {
+	if this._f_lenRecord {
 		return this.lenRecord, nil
 	}
 	this._f_lenRecord = true
@@ -944,16 +969,16 @@ func (this *BlobFile_LengthEntry) LenRecord() (v int, err error) {
 	return this.lenRecord, nil
 }
 func (this *BlobFile_LengthEntry) OfsEnd() (v int, err error) {
-	if (this._f_ofsEnd) {
+	if this._f_ofsEnd {
 		return this.ofsEnd, nil
 	}
 	this._f_ofsEnd = true
-	var tmp75 int;
+	var tmp75 int
 	tmp76, err := this.LenRecord()
 	if err != nil {
 		return 0, err
 	}
-	if (tmp76 > 0) {
+	if tmp76 > 0 {
 		tmp77, err := this.LenRecord()
 		if err != nil {
 			return 0, err
@@ -962,7 +987,7 @@ func (this *BlobFile_LengthEntry) OfsEnd() (v int, err error) {
 	} else {
 		tmp75 = 0
 	}
-	this.ofsEnd = int(this.OfsRecord + tmp75)
+	this.ofsEnd = int(int64((this.OfsRecord)) + int64((tmp75)))
 	return this.ofsEnd, nil
 }
 
@@ -976,14 +1001,14 @@ func (this *BlobFile_LengthEntry) OfsEnd() (v int, err error) {
  * region.
  */
 type BlobFile_LengthIndex struct {
-	Entries []*BlobFile_LengthEntry
-	_io *kaitai.Stream
-	_root *BlobFile
-	_parent *BlobFile
+	Entries	[]*BlobFile_LengthEntry
+	_io	*kaitai.Stream
+	_root	*BlobFile
+	_parent	*BlobFile
 }
+
 func NewBlobFile_LengthIndex() *BlobFile_LengthIndex {
-	return &BlobFile_LengthIndex{
-	}
+	return &BlobFile_LengthIndex{}
 }
 
 func (this BlobFile_LengthIndex) IO_() *kaitai.Stream {
@@ -995,7 +1020,7 @@ func (this *BlobFile_LengthIndex) Read(io *kaitai.Stream, parent *BlobFile, root
 	this._parent = parent
 	this._root = root
 
-	for i := 0;; i++ {
+	for i := 0; ; i++ {
 		tmp78, err := this._io.EOF()
 		if err != nil {
 			return err
@@ -1003,27 +1028,27 @@ func (this *BlobFile_LengthIndex) Read(io *kaitai.Stream, parent *BlobFile, root
 		if tmp78 {
 			break
 		}
-		var tmp79 int8;
-		if (i == 0) {
+		var tmp79 int64
+		if i == 0 {
 			tmp79 = 0
 		} else {
-			tmp80, err := this.Entries[i - 1].LenRecord()
+			tmp80, err := this.Entries[i-1].LenRecord()
 			if err != nil {
 				return err
 			}
-			tmp79 = tmp80
+			tmp79 = int64((tmp80))
 		}
-		var tmp81 int8;
-		if (i == 0) {
+		var tmp81 int64
+		if i == 0 {
 			tmp81 = 0
 		} else {
-			tmp82, err := this.Entries[i - 1].OfsEnd()
+			tmp82, err := this.Entries[i-1].OfsEnd()
 			if err != nil {
 				return err
 			}
-			tmp81 = tmp82
+			tmp81 = int64((tmp82))
 		}
-		tmp83 := NewBlobFile_LengthEntry(tmp79, tmp81)
+		tmp83 := NewBlobFile_LengthEntry(int64((tmp79)), int64((tmp81)))
 		err = tmp83.Read(this._io, this, this._root)
 		if err != nil {
 			return err
@@ -1041,43 +1066,43 @@ func (this *BlobFile_LengthIndex) Read(io *kaitai.Stream, parent *BlobFile, root
  * order: both indexes are read before either is checked.
  */
 type BlobFile_MapPayload struct {
-	SizeCheck []byte
-	Magic []byte
-	Version BlobFile_ElementVersion
-	NumEntries int32
-	IndexLengthsCheck []byte
-	CountCheck []byte
-	IndexesRead []byte
-	KeyCountCheck []byte
-	KeyChecks []*BlobFile_KeyCheck
-	ValueCountCheck []byte
-	ValueChecks []*BlobFile_ElementCheck
-	DataCheck []byte
-	_io *kaitai.Stream
-	_root *BlobFile
-	_parent *BlobFile_Record
-	_raw_keyIndex []byte
-	_raw_valueIndex []byte
-	_f_keyIndex bool
-	keyIndex *DeltaVarintList
-	_f_lenData bool
-	lenData int
-	_f_lenKeyIndex bool
-	lenKeyIndex int32
-	_f_lenKeys bool
-	lenKeys int
-	_f_lenValueIndex bool
-	lenValueIndex int32
-	_f_ofsKeyIndex bool
-	ofsKeyIndex int
-	_f_ofsValueIndex bool
-	ofsValueIndex int
-	_f_valueIndex bool
-	valueIndex *DeltaVarintList
+	SizeCheck		[]byte
+	Magic			[]byte
+	Version			BlobFile_ElementVersion
+	NumEntries		int32
+	IndexLengthsCheck	[]byte
+	CountCheck		[]byte
+	IndexesRead		[]byte
+	KeyCountCheck		[]byte
+	KeyChecks		[]*BlobFile_KeyCheck
+	ValueCountCheck		[]byte
+	ValueChecks		[]*BlobFile_ElementCheck
+	DataCheck		[]byte
+	_io			*kaitai.Stream
+	_root			*BlobFile
+	_parent			*BlobFile_Record
+	_raw_keyIndex		[]byte
+	_raw_valueIndex		[]byte
+	_f_keyIndex		bool
+	keyIndex		*DeltaVarintList
+	_f_lenData		bool
+	lenData			int
+	_f_lenKeyIndex		bool
+	lenKeyIndex		int32
+	_f_lenKeys		bool
+	lenKeys			int
+	_f_lenValueIndex	bool
+	lenValueIndex		int32
+	_f_ofsKeyIndex		bool
+	ofsKeyIndex		int
+	_f_ofsValueIndex	bool
+	ofsValueIndex		int
+	_f_valueIndex		bool
+	valueIndex		*DeltaVarintList
 }
+
 func NewBlobFile_MapPayload() *BlobFile_MapPayload {
-	return &BlobFile_MapPayload{
-	}
+	return &BlobFile_MapPayload{}
 }
 
 func (this BlobFile_MapPayload) IO_() *kaitai.Stream {
@@ -1097,6 +1122,7 @@ func (this *BlobFile_MapPayload) Read(io *kaitai.Stream, parent *BlobFile_Record
 	this.SizeCheck = tmp84
 	{
 		_it := this.SizeCheck
+		_ = _it
 		tmp85, err := this._io.Size()
 		if err != nil {
 			return err
@@ -1138,6 +1164,7 @@ func (this *BlobFile_MapPayload) Read(io *kaitai.Stream, parent *BlobFile_Record
 	this.IndexLengthsCheck = tmp89
 	{
 		_it := this.IndexLengthsCheck
+		_ = _it
 		tmp90, err := this.LenKeyIndex()
 		if err != nil {
 			return err
@@ -1174,7 +1201,7 @@ func (this *BlobFile_MapPayload) Read(io *kaitai.Stream, parent *BlobFile_Record
 		if err != nil {
 			return err
 		}
-		if !( ((tmp90 >= 0) && (tmp91 <= tmp92 - 17) && (tmp93 >= 0) && (tmp94 <= tmp95 - 17) && (tmp96 + tmp97 <= tmp98 - 17)) ) {
+		if !((tmp90 >= 0) && (int64((tmp91)) <= int64((tmp92 - 17))) && (tmp93 >= 0) && (int64((tmp94)) <= int64((tmp95 - 17))) && (int64((tmp96 + tmp97)) <= int64((tmp98 - 17)))) {
 			return kaitai.NewValidationExprError(this.IndexLengthsCheck, this._io, "/types/map_payload/seq/4")
 		}
 	}
@@ -1186,6 +1213,7 @@ func (this *BlobFile_MapPayload) Read(io *kaitai.Stream, parent *BlobFile_Record
 	this.CountCheck = tmp99
 	{
 		_it := this.CountCheck
+		_ = _it
 		tmp100, err := this.LenKeyIndex()
 		if err != nil {
 			return err
@@ -1194,7 +1222,7 @@ func (this *BlobFile_MapPayload) Read(io *kaitai.Stream, parent *BlobFile_Record
 		if err != nil {
 			return err
 		}
-		if !( ((this.NumEntries <= tmp100) && (this.NumEntries <= tmp101)) ) {
+		if !((this.NumEntries <= tmp100) && (this.NumEntries <= tmp101)) {
 			return kaitai.NewValidationExprError(this.CountCheck, this._io, "/types/map_payload/seq/5")
 		}
 	}
@@ -1206,6 +1234,7 @@ func (this *BlobFile_MapPayload) Read(io *kaitai.Stream, parent *BlobFile_Record
 	this.IndexesRead = tmp102
 	{
 		_it := this.IndexesRead
+		_ = _it
 		tmp103, err := this.KeyIndex()
 		if err != nil {
 			return err
@@ -1214,7 +1243,7 @@ func (this *BlobFile_MapPayload) Read(io *kaitai.Stream, parent *BlobFile_Record
 		if err != nil {
 			return err
 		}
-		if !( ((len(tmp103.Entries) >= 0) && (len(tmp104.Entries) >= 0)) ) {
+		if !((len(tmp103.Entries) >= 0) && (len(tmp104.Entries) >= 0)) {
 			return kaitai.NewValidationExprError(this.IndexesRead, this._io, "/types/map_payload/seq/6")
 		}
 	}
@@ -1226,11 +1255,12 @@ func (this *BlobFile_MapPayload) Read(io *kaitai.Stream, parent *BlobFile_Record
 	this.KeyCountCheck = tmp105
 	{
 		_it := this.KeyCountCheck
+		_ = _it
 		tmp106, err := this.KeyIndex()
 		if err != nil {
 			return err
 		}
-		if !(len(tmp106.Entries) == this.NumEntries) {
+		if !(int64((len(tmp106.Entries))) == int64((this.NumEntries))) {
 			return kaitai.NewValidationExprError(this.KeyCountCheck, this._io, "/types/map_payload/seq/7")
 		}
 	}
@@ -1244,21 +1274,21 @@ func (this *BlobFile_MapPayload) Read(io *kaitai.Stream, parent *BlobFile_Record
 		if err != nil {
 			return err
 		}
-		var tmp109 int8;
-		if (i == 0) {
+		var tmp109 int64
+		if i == 0 {
 			tmp109 = 0
 		} else {
-			tmp110, err := this.KeyChecks[i - 1].LenEnd()
+			tmp110, err := this.KeyChecks[i-1].LenEnd()
 			if err != nil {
 				return err
 			}
-			tmp109 = tmp110
+			tmp109 = int64((tmp110))
 		}
 		tmp111, err := this.LenData()
 		if err != nil {
 			return err
 		}
-		tmp112 := NewBlobFile_KeyCheck(tmp108, tmp109, tmp111)
+		tmp112 := NewBlobFile_KeyCheck(int64((tmp108)), int64((tmp109)), int64((tmp111)))
 		err = tmp112.Read(this._io, this, this._root)
 		if err != nil {
 			return err
@@ -1273,11 +1303,12 @@ func (this *BlobFile_MapPayload) Read(io *kaitai.Stream, parent *BlobFile_Record
 	this.ValueCountCheck = tmp113
 	{
 		_it := this.ValueCountCheck
+		_ = _it
 		tmp114, err := this.ValueIndex()
 		if err != nil {
 			return err
 		}
-		if !(len(tmp114.Entries) == this.NumEntries) {
+		if !(int64((len(tmp114.Entries))) == int64((this.NumEntries))) {
 			return kaitai.NewValidationExprError(this.ValueCountCheck, this._io, "/types/map_payload/seq/9")
 		}
 	}
@@ -1291,15 +1322,15 @@ func (this *BlobFile_MapPayload) Read(io *kaitai.Stream, parent *BlobFile_Record
 		if err != nil {
 			return err
 		}
-		var tmp117 int8;
-		if (i == 0) {
+		var tmp117 int64
+		if i == 0 {
 			tmp117 = 0
 		} else {
-			tmp118, err := this.ValueChecks[i - 1].LenEnd()
+			tmp118, err := this.ValueChecks[i-1].LenEnd()
 			if err != nil {
 				return err
 			}
-			tmp117 = tmp118
+			tmp117 = int64((tmp118))
 		}
 		tmp119, err := this.LenData()
 		if err != nil {
@@ -1309,7 +1340,7 @@ func (this *BlobFile_MapPayload) Read(io *kaitai.Stream, parent *BlobFile_Record
 		if err != nil {
 			return err
 		}
-		tmp121 := NewBlobFile_ElementCheck(tmp116, tmp117, tmp119 - tmp120)
+		tmp121 := NewBlobFile_ElementCheck(int64((tmp116)), int64((tmp117)), int64((tmp119 - tmp120)))
 		err = tmp121.Read(this._io, this, this._root)
 		if err != nil {
 			return err
@@ -1324,16 +1355,17 @@ func (this *BlobFile_MapPayload) Read(io *kaitai.Stream, parent *BlobFile_Record
 	this.DataCheck = tmp122
 	{
 		_it := this.DataCheck
-		var tmp123 int8;
-		if (this.NumEntries == 0) {
+		_ = _it
+		var tmp123 int64
+		if this.NumEntries == 0 {
 			tmp123 = 0
 		} else {
 			tmp124 := this.ValueChecks
-			tmp125, err := tmp124[len(tmp124) - 1].LenEnd()
+			tmp125, err := tmp124[len(tmp124)-1].LenEnd()
 			if err != nil {
 				return err
 			}
-			tmp123 = tmp125
+			tmp123 = int64((tmp125))
 		}
 		tmp126, err := this.LenData()
 		if err != nil {
@@ -1343,14 +1375,14 @@ func (this *BlobFile_MapPayload) Read(io *kaitai.Stream, parent *BlobFile_Record
 		if err != nil {
 			return err
 		}
-		if !(tmp123 == tmp126 - tmp127) {
+		if !(int64((tmp123)) == int64((tmp126 - tmp127))) {
 			return kaitai.NewValidationExprError(this.DataCheck, this._io, "/types/map_payload/seq/11")
 		}
 	}
 	return err
 }
 func (this *BlobFile_MapPayload) KeyIndex() (v *DeltaVarintList, err error) {
-	if (this._f_keyIndex) {
+	if this._f_keyIndex {
 		return this.keyIndex, nil
 	}
 	this._f_keyIndex = true
@@ -1394,7 +1426,7 @@ func (this *BlobFile_MapPayload) KeyIndex() (v *DeltaVarintList, err error) {
  * Bytes of key and value data, between the header and the key index.
  */
 func (this *BlobFile_MapPayload) LenData() (v int, err error) {
-	if (this._f_lenData) {
+	if this._f_lenData {
 		return this.lenData, nil
 	}
 	this._f_lenData = true
@@ -1406,7 +1438,7 @@ func (this *BlobFile_MapPayload) LenData() (v int, err error) {
 	return this.lenData, nil
 }
 func (this *BlobFile_MapPayload) LenKeyIndex() (v int32, err error) {
-	if (this._f_lenKeyIndex) {
+	if this._f_lenKeyIndex {
 		return this.lenKeyIndex, nil
 	}
 	this._f_lenKeyIndex = true
@@ -1418,7 +1450,7 @@ func (this *BlobFile_MapPayload) LenKeyIndex() (v int32, err error) {
 	if err != nil {
 		return 0, err
 	}
-	_, err = this._io.Seek(int64(tmp133 - 8), io.SeekStart)
+	_, err = this._io.Seek(int64(tmp133-8), io.SeekStart)
 	if err != nil {
 		return 0, err
 	}
@@ -1438,26 +1470,26 @@ func (this *BlobFile_MapPayload) LenKeyIndex() (v int32, err error) {
  * Bytes of key data (the values follow them).
  */
 func (this *BlobFile_MapPayload) LenKeys() (v int, err error) {
-	if (this._f_lenKeys) {
+	if this._f_lenKeys {
 		return this.lenKeys, nil
 	}
 	this._f_lenKeys = true
-	var tmp135 int8;
-	if (this.NumEntries == 0) {
+	var tmp135 int64
+	if this.NumEntries == 0 {
 		tmp135 = 0
 	} else {
 		tmp136 := this.KeyChecks
-		tmp137, err := tmp136[len(tmp136) - 1].LenEnd()
+		tmp137, err := tmp136[len(tmp136)-1].LenEnd()
 		if err != nil {
 			return 0, err
 		}
-		tmp135 = tmp137
+		tmp135 = int64((tmp137))
 	}
 	this.lenKeys = int(tmp135)
 	return this.lenKeys, nil
 }
 func (this *BlobFile_MapPayload) LenValueIndex() (v int32, err error) {
-	if (this._f_lenValueIndex) {
+	if this._f_lenValueIndex {
 		return this.lenValueIndex, nil
 	}
 	this._f_lenValueIndex = true
@@ -1469,7 +1501,7 @@ func (this *BlobFile_MapPayload) LenValueIndex() (v int32, err error) {
 	if err != nil {
 		return 0, err
 	}
-	_, err = this._io.Seek(int64(tmp138 - 4), io.SeekStart)
+	_, err = this._io.Seek(int64(tmp138-4), io.SeekStart)
 	if err != nil {
 		return 0, err
 	}
@@ -1485,7 +1517,7 @@ func (this *BlobFile_MapPayload) LenValueIndex() (v int32, err error) {
 	return this.lenValueIndex, nil
 }
 func (this *BlobFile_MapPayload) OfsKeyIndex() (v int, err error) {
-	if (this._f_ofsKeyIndex) {
+	if this._f_ofsKeyIndex {
 		return this.ofsKeyIndex, nil
 	}
 	this._f_ofsKeyIndex = true
@@ -1497,11 +1529,11 @@ func (this *BlobFile_MapPayload) OfsKeyIndex() (v int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	this.ofsKeyIndex = int(tmp140 - tmp141)
+	this.ofsKeyIndex = int(int64((tmp140)) - int64((tmp141)))
 	return this.ofsKeyIndex, nil
 }
 func (this *BlobFile_MapPayload) OfsValueIndex() (v int, err error) {
-	if (this._f_ofsValueIndex) {
+	if this._f_ofsValueIndex {
 		return this.ofsValueIndex, nil
 	}
 	this._f_ofsValueIndex = true
@@ -1513,11 +1545,11 @@ func (this *BlobFile_MapPayload) OfsValueIndex() (v int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	this.ofsValueIndex = int((tmp142 - 8) - tmp143)
+	this.ofsValueIndex = int(int64((tmp142 - 8)) - int64((tmp143)))
 	return this.ofsValueIndex, nil
 }
 func (this *BlobFile_MapPayload) ValueIndex() (v *DeltaVarintList, err error) {
-	if (this._f_valueIndex) {
+	if this._f_valueIndex {
 		return this.valueIndex, nil
 	}
 	this._f_valueIndex = true
@@ -1582,25 +1614,25 @@ func (this *BlobFile_MapPayload) ValueIndex() (v *DeltaVarintList, err error) {
  * Zero-width; keys and values fill the data between header and indexes exactly.
  */
 type BlobFile_Record struct {
-	Magic []byte
-	Payload []byte
-	LenRecord int64
-	Crc uint32
-	CrcCheck []byte
-	_io *kaitai.Stream
-	_root *BlobFile
-	_parent *BlobFile_RecordSlot
-	_raw_computedCrc []byte
-	_raw__raw_computedCrc []byte
-	_raw_elements []byte
-	_f_computedCrc bool
-	computedCrc *BlobFile_CrcValue
-	_f_elements bool
-	elements interface{}
+	Magic			[]byte
+	Payload			[]byte
+	LenRecord		int64
+	Crc			uint32
+	CrcCheck		[]byte
+	_io			*kaitai.Stream
+	_root			*BlobFile
+	_parent			*BlobFile_RecordSlot
+	_raw_computedCrc	[]byte
+	_raw__raw_computedCrc	[]byte
+	_raw_elements		[]byte
+	_f_computedCrc		bool
+	computedCrc		*BlobFile_CrcValue
+	_f_elements		bool
+	elements		interface{}
 }
+
 func NewBlobFile_Record() *BlobFile_Record {
-	return &BlobFile_Record{
-	}
+	return &BlobFile_Record{}
 }
 
 func (this BlobFile_Record) IO_() *kaitai.Stream {
@@ -1638,6 +1670,7 @@ func (this *BlobFile_Record) Read(io *kaitai.Stream, parent *BlobFile_RecordSlot
 	this.LenRecord = int64(tmp151)
 	{
 		_it := this.LenRecord
+		_ = _it
 		tmp152, err := this._io.Size()
 		if err != nil {
 			return err
@@ -1659,6 +1692,7 @@ func (this *BlobFile_Record) Read(io *kaitai.Stream, parent *BlobFile_RecordSlot
 	this.CrcCheck = tmp154
 	{
 		_it := this.CrcCheck
+		_ = _it
 		tmp155, err := this.ComputedCrc()
 		if err != nil {
 			return err
@@ -1670,7 +1704,7 @@ func (this *BlobFile_Record) Read(io *kaitai.Stream, parent *BlobFile_RecordSlot
 	return err
 }
 func (this *BlobFile_Record) ComputedCrc() (v *BlobFile_CrcValue, err error) {
-	if (this._f_computedCrc) {
+	if this._f_computedCrc {
 		return this.computedCrc, nil
 	}
 	this._f_computedCrc = true
@@ -1716,11 +1750,11 @@ func (this *BlobFile_Record) ComputedCrc() (v *BlobFile_CrcValue, err error) {
  * with length - 16, whatever the record's magic and CRC.
  */
 func (this *BlobFile_Record) Elements() (v interface{}, err error) {
-	if (this._f_elements) {
+	if this._f_elements {
 		return this.elements, nil
 	}
 	this._f_elements = true
-	if (this._root.ElementKind != BlobFile_ElementKind__Blob) {
+	if this._root.ElementKind != BlobFile_ElementKind__Blob {
 		_pos, err := this._io.Pos()
 		if err != nil {
 			return nil, err
@@ -1729,7 +1763,7 @@ func (this *BlobFile_Record) Elements() (v interface{}, err error) {
 		if err != nil {
 			return nil, err
 		}
-		switch (this._root.ElementKind) {
+		switch this._root.ElementKind {
 		case BlobFile_ElementKind__Array:
 			tmp159, err := this._io.Size()
 			if err != nil {
@@ -1777,6 +1811,7 @@ func (this *BlobFile_Record) Elements() (v interface{}, err error) {
 			}
 			tmp166 = tmp166
 			this._raw_elements = tmp166
+			this.elements = tmp166
 		}
 		_, err = this._io.Seek(_pos, io.SeekStart)
 		if err != nil {
@@ -1806,18 +1841,19 @@ func (this *BlobFile_Record) Elements() (v interface{}, err error) {
  * Zero-width; the stored CRC equals the CRC of the bytes before it.
  */
 type BlobFile_RecordSlot struct {
-	Entry *BlobFile_LengthEntry
-	_io *kaitai.Stream
-	_root *BlobFile
-	_parent *BlobFile
-	_raw_record []byte
-	_f_isNull bool
-	isNull bool
-	_f_isPlaceholder bool
-	isPlaceholder bool
-	_f_record bool
-	record *BlobFile_Record
+	Entry			*BlobFile_LengthEntry
+	_io			*kaitai.Stream
+	_root			*BlobFile
+	_parent			*BlobFile
+	_raw_record		[]byte
+	_f_isNull		bool
+	isNull			bool
+	_f_isPlaceholder	bool
+	isPlaceholder		bool
+	_f_record		bool
+	record			*BlobFile_Record
 }
+
 func NewBlobFile_RecordSlot(entry *BlobFile_LengthEntry) *BlobFile_RecordSlot {
 	return &BlobFile_RecordSlot{
 		Entry: entry,
@@ -1836,7 +1872,7 @@ func (this *BlobFile_RecordSlot) Read(io *kaitai.Stream, parent *BlobFile, root 
 	return err
 }
 func (this *BlobFile_RecordSlot) IsNull() (v bool, err error) {
-	if (this._f_isNull) {
+	if this._f_isNull {
 		return this.isNull, nil
 	}
 	this._f_isNull = true
@@ -1848,7 +1884,7 @@ func (this *BlobFile_RecordSlot) IsNull() (v bool, err error) {
 	return this.isNull, nil
 }
 func (this *BlobFile_RecordSlot) IsPlaceholder() (v bool, err error) {
-	if (this._f_isPlaceholder) {
+	if this._f_isPlaceholder {
 		return this.isPlaceholder, nil
 	}
 	this._f_isPlaceholder = true
@@ -1860,7 +1896,7 @@ func (this *BlobFile_RecordSlot) IsPlaceholder() (v bool, err error) {
 	return this.isPlaceholder, nil
 }
 func (this *BlobFile_RecordSlot) Record() (v *BlobFile_Record, err error) {
-	if (this._f_record) {
+	if this._f_record {
 		return this.record, nil
 	}
 	this._f_record = true
@@ -1868,7 +1904,7 @@ func (this *BlobFile_RecordSlot) Record() (v *BlobFile_Record, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if (tmp169 >= 0) {
+	if tmp169 >= 0 {
 		_pos, err := this._io.Pos()
 		if err != nil {
 			return nil, err

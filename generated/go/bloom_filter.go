@@ -73,6 +73,7 @@ func (this *BloomFilter) Read(io *kaitai.Stream, parent kaitai.Struct, root *Blo
 	this.BitsCheck = tmp3
 	{
 		_it := this.BitsCheck
+		_ = _it
 		if !(len(this.Bits) > 0) {
 			return kaitai.NewValidationExprError(this.BitsCheck, this._io, "/seq/2")
 		}

@@ -116,6 +116,7 @@ func (this *Bsi) Read(io *kaitai.Stream, parent kaitai.Struct, root *Bsi) (err e
 	this.EndCheck = tmp7
 	{
 		_it := this.EndCheck
+		_ = _it
 		tmp8, err := this._io.EOF()
 		if err != nil {
 			return err

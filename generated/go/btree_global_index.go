@@ -10,13 +10,12 @@ import (
 	"bytes"
 )
 
-
 /**
  * The file of a `btree` global index (`btree-global-index-<uuid>.index`
  * under `index/`, listed in the index manifest with its `_GLOBAL_INDEX` row
  * range). It maps every distinct value of one column, over one row range,
  * to the row ids (relative to the range's start) that hold it.
- * 
+ *
  * An SST file (`SstFileWriter`, no bloom filter): data blocks of entries
  * whose key is the value's `KeySerializer` bytes (as in layout
  * `bitmap_global_index`) and whose value is a posting list (a varint count
@@ -32,7 +31,7 @@ import (
  * as an int) included. Keys are strictly ascending by the column type's
  * order across the file; the reader binary-searches the index block by
  * them.
- * 
+ *
  * File version 2 (adaptive posting lists) is written only by Paimon after
  * 2.0.0, on request; Java 1.4.1 and 2.0.0 read every posting list as
  * version 1.
@@ -43,41 +42,45 @@ import (
  */
 
 type BtreeGlobalIndex_Version int
+
 const (
 	BtreeGlobalIndex_Version__V1 BtreeGlobalIndex_Version = 1
 )
+
 var values_BtreeGlobalIndex_Version = map[BtreeGlobalIndex_Version]struct{}{1: {}}
+
 func (v BtreeGlobalIndex_Version) isDefined() bool {
 	_, ok := values_BtreeGlobalIndex_Version[v]
 	return ok
 }
+
 type BtreeGlobalIndex struct {
-	SizeCheck []byte
-	Blocks []byte
-	Footer *BtreeGlobalIndex_Footer
-	_io *kaitai.Stream
-	_root *BtreeGlobalIndex
-	_parent kaitai.Struct
-	_raw_computedNullRowsCrc []byte
-	_raw__raw_computedNullRowsCrc []byte
-	_raw_index []byte
-	_raw_nullRows []byte
-	_f_computedNullRowsCrc bool
-	computedNullRowsCrc *BtreeGlobalIndex_CrcValue
-	_f_dataBlocks bool
-	dataBlocks []*BtreeGlobalIndex_DataSlot
-	_f_index bool
-	index *SstBlock
-	_f_nullRows bool
-	nullRows *Roaring64
-	_f_nullRowsCrc bool
-	nullRowsCrc uint32
-	_f_ofsFooter bool
-	ofsFooter int
+	SizeCheck			[]byte
+	Blocks				[]byte
+	Footer				*BtreeGlobalIndex_Footer
+	_io				*kaitai.Stream
+	_root				*BtreeGlobalIndex
+	_parent				kaitai.Struct
+	_raw_computedNullRowsCrc	[]byte
+	_raw__raw_computedNullRowsCrc	[]byte
+	_raw_index			[]byte
+	_raw_nullRows			[]byte
+	_f_computedNullRowsCrc		bool
+	computedNullRowsCrc		*BtreeGlobalIndex_CrcValue
+	_f_dataBlocks			bool
+	dataBlocks			[]*BtreeGlobalIndex_DataSlot
+	_f_index			bool
+	index				*SstBlock
+	_f_nullRows			bool
+	nullRows			*Roaring64
+	_f_nullRowsCrc			bool
+	nullRowsCrc			uint32
+	_f_ofsFooter			bool
+	ofsFooter			int
 }
+
 func NewBtreeGlobalIndex() *BtreeGlobalIndex {
-	return &BtreeGlobalIndex{
-	}
+	return &BtreeGlobalIndex{}
 }
 
 func (this BtreeGlobalIndex) IO_() *kaitai.Stream {
@@ -97,6 +100,7 @@ func (this *BtreeGlobalIndex) Read(io *kaitai.Stream, parent kaitai.Struct, root
 	this.SizeCheck = tmp1
 	{
 		_it := this.SizeCheck
+		_ = _it
 		tmp2, err := this._io.Size()
 		if err != nil {
 			return err
@@ -124,7 +128,7 @@ func (this *BtreeGlobalIndex) Read(io *kaitai.Stream, parent kaitai.Struct, root
 	return err
 }
 func (this *BtreeGlobalIndex) ComputedNullRowsCrc() (v *BtreeGlobalIndex_CrcValue, err error) {
-	if (this._f_computedNullRowsCrc) {
+	if this._f_computedNullRowsCrc {
 		return this.computedNullRowsCrc, nil
 	}
 	this._f_computedNullRowsCrc = true
@@ -132,7 +136,7 @@ func (this *BtreeGlobalIndex) ComputedNullRowsCrc() (v *BtreeGlobalIndex_CrcValu
 	if err != nil {
 		return nil, err
 	}
-	if (tmp6) {
+	if tmp6 {
 		_pos, err := this._io.Pos()
 		if err != nil {
 			return nil, err
@@ -148,9 +152,9 @@ func (this *BtreeGlobalIndex) ComputedNullRowsCrc() (v *BtreeGlobalIndex_CrcValu
 		tmp7 = tmp7
 		this._raw__raw_computedNullRowsCrc = tmp7
 		this._raw_computedNullRowsCrc, err = processors.Crc32(this._raw__raw_computedNullRowsCrc)
-	if err != nil {
-		return v, err
-	}
+		if err != nil {
+			return v, err
+		}
 		_io__raw_computedNullRowsCrc := kaitai.NewStream(bytes.NewReader(this._raw_computedNullRowsCrc))
 		tmp8 := NewBtreeGlobalIndex_CrcValue()
 		err = tmp8.Read(_io__raw_computedNullRowsCrc, this, this._root)
@@ -166,7 +170,7 @@ func (this *BtreeGlobalIndex) ComputedNullRowsCrc() (v *BtreeGlobalIndex_CrcValu
 	return this.computedNullRowsCrc, nil
 }
 func (this *BtreeGlobalIndex) DataBlocks() (v []*BtreeGlobalIndex_DataSlot, err error) {
-	if (this._f_dataBlocks) {
+	if this._f_dataBlocks {
 		return this.dataBlocks, nil
 	}
 	this._f_dataBlocks = true
@@ -202,7 +206,7 @@ func (this *BtreeGlobalIndex) DataBlocks() (v []*BtreeGlobalIndex_DataSlot, err 
  * One entry per data block; its key is the block's last key, its value the block's handle.
  */
 func (this *BtreeGlobalIndex) Index() (v *SstBlock, err error) {
-	if (this._f_index) {
+	if this._f_index {
 		return this.index, nil
 	}
 	this._f_index = true
@@ -225,7 +229,7 @@ func (this *BtreeGlobalIndex) Index() (v *SstBlock, err error) {
 	if err != nil {
 		return nil, err
 	}
-	tmp16 := NewSstBlock(1, tmp15)
+	tmp16 := NewSstBlock(1, int64((tmp15)))
 	err = tmp16.Read(_io__raw_index, nil, nil)
 	if err != nil {
 		return nil, err
@@ -242,7 +246,7 @@ func (this *BtreeGlobalIndex) Index() (v *SstBlock, err error) {
  * The rows whose value is NULL.
  */
 func (this *BtreeGlobalIndex) NullRows() (v *Roaring64, err error) {
-	if (this._f_nullRows) {
+	if this._f_nullRows {
 		return this.nullRows, nil
 	}
 	this._f_nullRows = true
@@ -250,7 +254,7 @@ func (this *BtreeGlobalIndex) NullRows() (v *Roaring64, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if (tmp17) {
+	if tmp17 {
 		_pos, err := this._io.Pos()
 		if err != nil {
 			return nil, err
@@ -284,7 +288,7 @@ func (this *BtreeGlobalIndex) NullRows() (v *Roaring64, err error) {
  * CRC-32 of the bitmap's bytes (BTreeIndexReader.readNullBitmap).
  */
 func (this *BtreeGlobalIndex) NullRowsCrc() (v uint32, err error) {
-	if (this._f_nullRowsCrc) {
+	if this._f_nullRowsCrc {
 		return this.nullRowsCrc, nil
 	}
 	this._f_nullRowsCrc = true
@@ -292,12 +296,12 @@ func (this *BtreeGlobalIndex) NullRowsCrc() (v uint32, err error) {
 	if err != nil {
 		return 0, err
 	}
-	if (tmp20) {
+	if tmp20 {
 		_pos, err := this._io.Pos()
 		if err != nil {
 			return 0, err
 		}
-		_, err = this._io.Seek(int64(this.Footer.OfsNullRows + this.Footer.LenNullRows), io.SeekStart)
+		_, err = this._io.Seek(int64(int64((this.Footer.OfsNullRows))+int64((this.Footer.LenNullRows))), io.SeekStart)
 		if err != nil {
 			return 0, err
 		}
@@ -318,7 +322,7 @@ func (this *BtreeGlobalIndex) NullRowsCrc() (v uint32, err error) {
  * Every block ends at or before the footer.
  */
 func (this *BtreeGlobalIndex) OfsFooter() (v int, err error) {
-	if (this._f_ofsFooter) {
+	if this._f_ofsFooter {
 		return this.ofsFooter, nil
 	}
 	this._f_ofsFooter = true
@@ -338,14 +342,14 @@ func (this *BtreeGlobalIndex) OfsFooter() (v int, err error) {
  * The data blocks, the null-rows bitmap and the index block.
  */
 type BtreeGlobalIndex_CrcValue struct {
-	Value uint32
-	_io *kaitai.Stream
-	_root *BtreeGlobalIndex
-	_parent *BtreeGlobalIndex
+	Value	uint32
+	_io	*kaitai.Stream
+	_root	*BtreeGlobalIndex
+	_parent	*BtreeGlobalIndex
 }
+
 func NewBtreeGlobalIndex_CrcValue() *BtreeGlobalIndex_CrcValue {
-	return &BtreeGlobalIndex_CrcValue{
-	}
+	return &BtreeGlobalIndex_CrcValue{}
 }
 
 func (this BtreeGlobalIndex_CrcValue) IO_() *kaitai.Stream {
@@ -364,18 +368,20 @@ func (this *BtreeGlobalIndex_CrcValue) Read(io *kaitai.Stream, parent *BtreeGlob
 	this.Value = uint32(tmp23)
 	return err
 }
+
 type BtreeGlobalIndex_DataSlot struct {
-	LastKeyCheck []byte
-	Ref *SstBlock_Entry
-	_io *kaitai.Stream
-	_root *BtreeGlobalIndex
-	_parent *BtreeGlobalIndex
-	_raw_block []byte
-	_f_block bool
-	block *SstBlock
-	_f_handle bool
-	handle *SstBlock_BlockHandle
+	LastKeyCheck	[]byte
+	Ref		*SstBlock_Entry
+	_io		*kaitai.Stream
+	_root		*BtreeGlobalIndex
+	_parent		*BtreeGlobalIndex
+	_raw_block	[]byte
+	_f_block	bool
+	block		*SstBlock
+	_f_handle	bool
+	handle		*SstBlock_BlockHandle
 }
+
 func NewBtreeGlobalIndex_DataSlot(ref *SstBlock_Entry) *BtreeGlobalIndex_DataSlot {
 	return &BtreeGlobalIndex_DataSlot{
 		Ref: ref,
@@ -399,6 +405,7 @@ func (this *BtreeGlobalIndex_DataSlot) Read(io *kaitai.Stream, parent *BtreeGlob
 	this.LastKeyCheck = tmp24
 	{
 		_it := this.LastKeyCheck
+		_ = _it
 		tmp25, err := this.Block()
 		if err != nil {
 			return err
@@ -416,7 +423,7 @@ func (this *BtreeGlobalIndex_DataSlot) Read(io *kaitai.Stream, parent *BtreeGlob
 			return err
 		}
 		tmp27 := tmp29.EntriesRegion.Entries
-		if !( ((len(tmp26.EntriesRegion.Entries) > 0) && (bytes.Equal(tmp27[len(tmp27) - 1].Key, this.Ref.Key))) ) {
+		if !((len(tmp26.EntriesRegion.Entries) > 0) && (bytes.Equal(tmp27[len(tmp27)-1].Key, this.Ref.Key))) {
 			return kaitai.NewValidationExprError(this.LastKeyCheck, this._io, "/types/data_slot/seq/0")
 		}
 	}
@@ -427,7 +434,7 @@ func (this *BtreeGlobalIndex_DataSlot) Read(io *kaitai.Stream, parent *BtreeGlob
  * Entries of a key and its posting list.
  */
 func (this *BtreeGlobalIndex_DataSlot) Block() (v *SstBlock, err error) {
-	if (this._f_block) {
+	if this._f_block {
 		return this.block, nil
 	}
 	this._f_block = true
@@ -466,7 +473,7 @@ func (this *BtreeGlobalIndex_DataSlot) Block() (v *SstBlock, err error) {
 	if err != nil {
 		return nil, err
 	}
-	tmp36 := NewSstBlock(2, tmp35)
+	tmp36 := NewSstBlock(2, int64((tmp35)))
 	err = tmp36.Read(_io__raw_block, nil, nil)
 	if err != nil {
 		return nil, err
@@ -479,7 +486,7 @@ func (this *BtreeGlobalIndex_DataSlot) Block() (v *SstBlock, err error) {
 	return this.block, nil
 }
 func (this *BtreeGlobalIndex_DataSlot) Handle() (v *SstBlock_BlockHandle, err error) {
-	if (this._f_handle) {
+	if this._f_handle {
 		return this.handle, nil
 	}
 	this._f_handle = true
@@ -493,27 +500,27 @@ func (this *BtreeGlobalIndex_DataSlot) Handle() (v *SstBlock_BlockHandle, err er
  * with another last key sends lookups to the wrong block).
  */
 type BtreeGlobalIndex_Footer struct {
-	OfsBloomFilter int64
-	LenBloomFilter int32
-	NumBloomFilterEntries int64
-	OfsIndex int64
-	LenIndex int32
-	OfsNullRows int64
-	LenNullRows int32
-	Version BtreeGlobalIndex_Version
-	Magic uint32
-	BloomFilterCheck []byte
-	IndexCheck []byte
-	NullRowsCheck []byte
-	_io *kaitai.Stream
-	_root *BtreeGlobalIndex
-	_parent *BtreeGlobalIndex
-	_f_hasNullRows bool
-	hasNullRows bool
+	OfsBloomFilter		int64
+	LenBloomFilter		int32
+	NumBloomFilterEntries	int64
+	OfsIndex		int64
+	LenIndex		int32
+	OfsNullRows		int64
+	LenNullRows		int32
+	Version			BtreeGlobalIndex_Version
+	Magic			uint32
+	BloomFilterCheck	[]byte
+	IndexCheck		[]byte
+	NullRowsCheck		[]byte
+	_io			*kaitai.Stream
+	_root			*BtreeGlobalIndex
+	_parent			*BtreeGlobalIndex
+	_f_hasNullRows		bool
+	hasNullRows		bool
 }
+
 func NewBtreeGlobalIndex_Footer() *BtreeGlobalIndex_Footer {
-	return &BtreeGlobalIndex_Footer{
-	}
+	return &BtreeGlobalIndex_Footer{}
 }
 
 func (this BtreeGlobalIndex_Footer) IO_() *kaitai.Stream {
@@ -584,7 +591,8 @@ func (this *BtreeGlobalIndex_Footer) Read(io *kaitai.Stream, parent *BtreeGlobal
 	this.BloomFilterCheck = tmp46
 	{
 		_it := this.BloomFilterCheck
-		if !( ((this.OfsBloomFilter == 0) && (this.LenBloomFilter == 0) && (this.NumBloomFilterEntries == 0)) ) {
+		_ = _it
+		if !((this.OfsBloomFilter == 0) && (this.LenBloomFilter == 0) && (this.NumBloomFilterEntries == 0)) {
 			return kaitai.NewValidationExprError(this.BloomFilterCheck, this._io, "/types/footer/seq/9")
 		}
 	}
@@ -596,11 +604,12 @@ func (this *BtreeGlobalIndex_Footer) Read(io *kaitai.Stream, parent *BtreeGlobal
 	this.IndexCheck = tmp47
 	{
 		_it := this.IndexCheck
+		_ = _it
 		tmp48, err := this._root.OfsFooter()
 		if err != nil {
 			return err
 		}
-		if !( ((this.OfsIndex >= 0) && (this.LenIndex >= 0) && ((this.OfsIndex + this.LenIndex) + 5 <= tmp48)) ) {
+		if !((this.OfsIndex >= 0) && (this.LenIndex >= 0) && (int64(((int64((this.OfsIndex)) + int64((this.LenIndex))) + 5)) <= int64((tmp48)))) {
 			return kaitai.NewValidationExprError(this.IndexCheck, this._io, "/types/footer/seq/10")
 		}
 	}
@@ -612,17 +621,18 @@ func (this *BtreeGlobalIndex_Footer) Read(io *kaitai.Stream, parent *BtreeGlobal
 	this.NullRowsCheck = tmp49
 	{
 		_it := this.NullRowsCheck
-		var tmp50 bool;
+		_ = _it
+		var tmp50 bool
 		tmp51, err := this.HasNullRows()
 		if err != nil {
 			return err
 		}
-		if (tmp51) {
+		if tmp51 {
 			tmp52, err := this._root.OfsFooter()
 			if err != nil {
 				return err
 			}
-			tmp50 =  ((this.OfsNullRows >= 0) && (this.LenNullRows > 0) && ((this.OfsNullRows + this.LenNullRows) + 4 <= tmp52)) 
+			tmp50 = ((this.OfsNullRows >= 0) && (this.LenNullRows > 0) && (int64(((int64((this.OfsNullRows)) + int64((this.LenNullRows))) + 4)) <= int64((tmp52))))
 		} else {
 			tmp50 = this.LenNullRows == 0
 		}
@@ -637,11 +647,11 @@ func (this *BtreeGlobalIndex_Footer) Read(io *kaitai.Stream, parent *BtreeGlobal
  * Java reads a handle of offset 0 and length 0 as no null rows.
  */
 func (this *BtreeGlobalIndex_Footer) HasNullRows() (v bool, err error) {
-	if (this._f_hasNullRows) {
+	if this._f_hasNullRows {
 		return this.hasNullRows, nil
 	}
 	this._f_hasNullRows = true
-	this.hasNullRows = bool( ((this.OfsNullRows != 0) || (this.LenNullRows != 0)) )
+	this.hasNullRows = bool(((this.OfsNullRows != 0) || (this.LenNullRows != 0)))
 	return this.hasNullRows, nil
 }
 

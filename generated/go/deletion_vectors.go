@@ -10,13 +10,12 @@ import (
 	"io"
 )
 
-
 /**
  * A deletion-vector (DV) index file: one version byte, then one framed
  * vector per data file, back to back. Which data file a vector belongs to is
  * recorded only in the index manifest (`_DELETIONS_VECTORS_RANGES`: data file
  * name, offset, length), never in this file.
- * 
+ *
  * Each vector is a u4be length, a blob of that many bytes, and a u4be CRC32
  * (java.util.zip.CRC32) of the blob. The blob starts with a 4-byte magic that
  * selects the bitmap:
@@ -26,7 +25,7 @@ import (
  * * 64-bit (`Bitmap64DeletionVector`, Paimon >= 1.2, Iceberg-compatible):
  *   magic 1681511377 written LITTLE-endian (D1 D3 39 64), then a 64-bit
  *   portable RoaringBitmap. A big-endian 64-bit magic is invalid.
- * 
+ *
  * The two kinds record different lengths in the index manifest, and both
  * conventions are part of this layout (`len_manifest`): for a 32-bit vector
  * the manifest length is the blob length (magic + bitmap); for a 64-bit
@@ -39,35 +38,42 @@ import (
  */
 
 type DeletionVectors_Magic int
+
 const (
-	DeletionVectors_Magic__Bitmap32 DeletionVectors_Magic = 1581511376
-	DeletionVectors_Magic__Bitmap64 DeletionVectors_Magic = 3520280932
+	DeletionVectors_Magic__Bitmap32	DeletionVectors_Magic	= 1581511376
+	DeletionVectors_Magic__Bitmap64	DeletionVectors_Magic	= 3520280932
 )
+
 var values_DeletionVectors_Magic = map[DeletionVectors_Magic]struct{}{1581511376: {}, 3520280932: {}}
+
 func (v DeletionVectors_Magic) isDefined() bool {
 	_, ok := values_DeletionVectors_Magic[v]
 	return ok
 }
 
 type DeletionVectors_Version int
+
 const (
 	DeletionVectors_Version__V1 DeletionVectors_Version = 1
 )
+
 var values_DeletionVectors_Version = map[DeletionVectors_Version]struct{}{1: {}}
+
 func (v DeletionVectors_Version) isDefined() bool {
 	_, ok := values_DeletionVectors_Version[v]
 	return ok
 }
+
 type DeletionVectors struct {
-	Version DeletionVectors_Version
-	Vectors []*DeletionVectors_Vector
-	_io *kaitai.Stream
-	_root *DeletionVectors
-	_parent kaitai.Struct
+	Version	DeletionVectors_Version
+	Vectors	[]*DeletionVectors_Vector
+	_io	*kaitai.Stream
+	_root	*DeletionVectors
+	_parent	kaitai.Struct
 }
+
 func NewDeletionVectors() *DeletionVectors {
-	return &DeletionVectors{
-	}
+	return &DeletionVectors{}
 }
 
 func (this DeletionVectors) IO_() *kaitai.Stream {
@@ -87,7 +93,7 @@ func (this *DeletionVectors) Read(io *kaitai.Stream, parent kaitai.Struct, root 
 	if !this.Version.isDefined() {
 		return kaitai.NewValidationNotInEnumError(this.Version, this._io, "/seq/0")
 	}
-	for i := 0;; i++ {
+	for i := 0; ; i++ {
 		tmp2, err := this._io.EOF()
 		if err != nil {
 			return err
@@ -109,16 +115,16 @@ func (this *DeletionVectors) Read(io *kaitai.Stream, parent kaitai.Struct, root 
  * File format version; DeletionVectorsIndexFile checks it is 1.
  */
 type DeletionVectors_Blob struct {
-	Magic DeletionVectors_Magic
-	Bitmap kaitai.Struct
-	EndCheck []byte
-	_io *kaitai.Stream
-	_root *DeletionVectors
-	_parent *DeletionVectors_Vector
+	Magic		DeletionVectors_Magic
+	Bitmap		kaitai.Struct
+	EndCheck	[]byte
+	_io		*kaitai.Stream
+	_root		*DeletionVectors
+	_parent		*DeletionVectors_Vector
 }
+
 func NewDeletionVectors_Blob() *DeletionVectors_Blob {
-	return &DeletionVectors_Blob{
-	}
+	return &DeletionVectors_Blob{}
 }
 
 func (this DeletionVectors_Blob) IO_() *kaitai.Stream {
@@ -138,7 +144,7 @@ func (this *DeletionVectors_Blob) Read(io *kaitai.Stream, parent *DeletionVector
 	if !this.Magic.isDefined() {
 		return kaitai.NewValidationNotInEnumError(this.Magic, this._io, "/types/blob/seq/0")
 	}
-	switch (this.Magic) {
+	switch this.Magic {
 	case DeletionVectors_Magic__Bitmap32:
 		tmp5 := NewRoaring32()
 		err = tmp5.Read(this._io, nil, nil)
@@ -162,6 +168,7 @@ func (this *DeletionVectors_Blob) Read(io *kaitai.Stream, parent *DeletionVector
 	this.EndCheck = tmp7
 	{
 		_it := this.EndCheck
+		_ = _it
 		tmp8, err := this._io.EOF()
 		if err != nil {
 			return err
@@ -181,14 +188,14 @@ func (this *DeletionVectors_Blob) Read(io *kaitai.Stream, parent *DeletionVector
  * Zero-width; the bitmap must fill the blob exactly.
  */
 type DeletionVectors_CrcValue struct {
-	Value uint32
-	_io *kaitai.Stream
-	_root *DeletionVectors
-	_parent *DeletionVectors_Vector
+	Value	uint32
+	_io	*kaitai.Stream
+	_root	*DeletionVectors
+	_parent	*DeletionVectors_Vector
 }
+
 func NewDeletionVectors_CrcValue() *DeletionVectors_CrcValue {
-	return &DeletionVectors_CrcValue{
-	}
+	return &DeletionVectors_CrcValue{}
 }
 
 func (this DeletionVectors_CrcValue) IO_() *kaitai.Stream {
@@ -207,29 +214,30 @@ func (this *DeletionVectors_CrcValue) Read(io *kaitai.Stream, parent *DeletionVe
 	this.Value = uint32(tmp9)
 	return err
 }
+
 type DeletionVectors_Vector struct {
-	StartAnchor []byte
-	RoomCheck []byte
-	LenBlob uint32
-	Blob *DeletionVectors_Blob
-	Crc uint32
-	CrcCheck []byte
-	_io *kaitai.Stream
-	_root *DeletionVectors
-	_parent *DeletionVectors
-	_raw_Blob []byte
-	_raw_computedCrc []byte
-	_raw__raw_computedCrc []byte
-	_f_computedCrc bool
-	computedCrc *DeletionVectors_CrcValue
-	_f_lenManifest bool
-	lenManifest int
-	_f_ofsVector bool
-	ofsVector int
+	StartAnchor		[]byte
+	RoomCheck		[]byte
+	LenBlob			uint32
+	Blob			*DeletionVectors_Blob
+	Crc			uint32
+	CrcCheck		[]byte
+	_io			*kaitai.Stream
+	_root			*DeletionVectors
+	_parent			*DeletionVectors
+	_raw_Blob		[]byte
+	_raw_computedCrc	[]byte
+	_raw__raw_computedCrc	[]byte
+	_f_computedCrc		bool
+	computedCrc		*DeletionVectors_CrcValue
+	_f_lenManifest		bool
+	lenManifest		int
+	_f_ofsVector		bool
+	ofsVector		int
 }
+
 func NewDeletionVectors_Vector() *DeletionVectors_Vector {
-	return &DeletionVectors_Vector{
-	}
+	return &DeletionVectors_Vector{}
 }
 
 func (this DeletionVectors_Vector) IO_() *kaitai.Stream {
@@ -245,7 +253,7 @@ func (this *DeletionVectors_Vector) Read(io *kaitai.Stream, parent *DeletionVect
 	if err != nil {
 		return err
 	}
-	if (tmp10 >= 0) {
+	if tmp10 >= 0 {
 		tmp11, err := this._io.ReadBytes(int(0))
 		if err != nil {
 			return err
@@ -261,6 +269,7 @@ func (this *DeletionVectors_Vector) Read(io *kaitai.Stream, parent *DeletionVect
 	this.RoomCheck = tmp12
 	{
 		_it := this.RoomCheck
+		_ = _it
 		tmp13, err := this._io.Size()
 		if err != nil {
 			return err
@@ -269,7 +278,7 @@ func (this *DeletionVectors_Vector) Read(io *kaitai.Stream, parent *DeletionVect
 		if err != nil {
 			return err
 		}
-		if !(tmp13 - tmp14 >= 12) {
+		if !(tmp13-tmp14 >= 12) {
 			return kaitai.NewValidationExprError(this.RoomCheck, this._io, "/types/vector/seq/1")
 		}
 	}
@@ -297,8 +306,8 @@ func (this *DeletionVectors_Vector) Read(io *kaitai.Stream, parent *DeletionVect
 	if err != nil {
 		return err
 	}
-	if !(this.LenBlob <= (tmp16 - tmp17) - 4) {
-		return kaitai.NewValidationGreaterThanError((tmp18 - tmp19) - 4, this.LenBlob, this._io, "/types/vector/seq/2")
+	if !(int64((this.LenBlob)) <= int64(((tmp16 - tmp17) - 4))) {
+		return kaitai.NewValidationGreaterThanError((tmp18-tmp19)-4, this.LenBlob, this._io, "/types/vector/seq/2")
 	}
 	tmp20, err := this._io.ReadBytes(int(this.LenBlob))
 	if err != nil {
@@ -326,6 +335,7 @@ func (this *DeletionVectors_Vector) Read(io *kaitai.Stream, parent *DeletionVect
 	this.CrcCheck = tmp23
 	{
 		_it := this.CrcCheck
+		_ = _it
 		tmp24, err := this.ComputedCrc()
 		if err != nil {
 			return err
@@ -337,7 +347,7 @@ func (this *DeletionVectors_Vector) Read(io *kaitai.Stream, parent *DeletionVect
 	return err
 }
 func (this *DeletionVectors_Vector) ComputedCrc() (v *DeletionVectors_CrcValue, err error) {
-	if (this._f_computedCrc) {
+	if this._f_computedCrc {
 		return this.computedCrc, nil
 	}
 	this._f_computedCrc = true
@@ -349,7 +359,7 @@ func (this *DeletionVectors_Vector) ComputedCrc() (v *DeletionVectors_CrcValue, 
 	if err != nil {
 		return nil, err
 	}
-	_, err = this._io.Seek(int64(tmp25 + 4), io.SeekStart)
+	_, err = this._io.Seek(int64(tmp25+4), io.SeekStart)
 	if err != nil {
 		return nil, err
 	}
@@ -382,15 +392,15 @@ func (this *DeletionVectors_Vector) ComputedCrc() (v *DeletionVectors_CrcValue, 
  * length for a 32-bit vector, the whole framed vector for 64-bit.
  */
 func (this *DeletionVectors_Vector) LenManifest() (v int, err error) {
-	if (this._f_lenManifest) {
+	if this._f_lenManifest {
 		return this.lenManifest, nil
 	}
 	this._f_lenManifest = true
-	var tmp28 int;
-	if (this.Blob.Magic == DeletionVectors_Magic__Bitmap64) {
-		tmp28 = this.LenBlob + 8
+	var tmp28 int64
+	if this.Blob.Magic == DeletionVectors_Magic__Bitmap64 {
+		tmp28 = int64((this.LenBlob + 8))
 	} else {
-		tmp28 = this.LenBlob
+		tmp28 = int64((this.LenBlob))
 	}
 	this.lenManifest = int(tmp28)
 	return this.lenManifest, nil
@@ -400,7 +410,7 @@ func (this *DeletionVectors_Vector) LenManifest() (v int, err error) {
  * File offset of the length word; the offset the manifest records.
  */
 func (this *DeletionVectors_Vector) OfsVector() (v int, err error) {
-	if (this._f_ofsVector) {
+	if this._f_ofsVector {
 		return this.ofsVector, nil
 	}
 	this._f_ofsVector = true

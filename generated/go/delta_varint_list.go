@@ -5,7 +5,6 @@ package paimon_layouts
 
 import "github.com/kaitai-io/kaitai_struct_go_runtime/kaitai"
 
-
 /**
  * A whole byte array read as `DeltaVarintCompressor.decompress` reads it:
  * ZigZag varints to the end of the stream, where value i is the sum of the
@@ -14,14 +13,14 @@ import "github.com/kaitai-io/kaitai_struct_go_runtime/kaitai"
  * @see <a href="https://github.com/apache/paimon/blob/master/paimon-common/src/main/java/org/apache/paimon/utils/DeltaVarintCompressor.java">Source</a>
  */
 type DeltaVarintList struct {
-	Entries []*DeltaVarintList_Entry
-	_io *kaitai.Stream
-	_root *DeltaVarintList
-	_parent kaitai.Struct
+	Entries	[]*DeltaVarintList_Entry
+	_io	*kaitai.Stream
+	_root	*DeltaVarintList
+	_parent	kaitai.Struct
 }
+
 func NewDeltaVarintList() *DeltaVarintList {
-	return &DeltaVarintList{
-	}
+	return &DeltaVarintList{}
 }
 
 func (this DeltaVarintList) IO_() *kaitai.Stream {
@@ -33,7 +32,7 @@ func (this *DeltaVarintList) Read(io *kaitai.Stream, parent kaitai.Struct, root 
 	this._parent = parent
 	this._root = root
 
-	for i := 0;; i++ {
+	for i := 0; ; i++ {
 		tmp1, err := this._io.EOF()
 		if err != nil {
 			return err
@@ -41,17 +40,17 @@ func (this *DeltaVarintList) Read(io *kaitai.Stream, parent kaitai.Struct, root 
 		if tmp1 {
 			break
 		}
-		var tmp2 int8;
-		if (i == 0) {
+		var tmp2 int64
+		if i == 0 {
 			tmp2 = 0
 		} else {
-			tmp3, err := this.Entries[i - 1].Value()
+			tmp3, err := this.Entries[i-1].Value()
 			if err != nil {
 				return err
 			}
-			tmp2 = tmp3
+			tmp2 = int64((tmp3))
 		}
-		tmp4 := NewDeltaVarintList_Entry(tmp2)
+		tmp4 := NewDeltaVarintList_Entry(int64((tmp2)))
 		err = tmp4.Read(this._io, this, this._root)
 		if err != nil {
 			return err
@@ -60,15 +59,17 @@ func (this *DeltaVarintList) Read(io *kaitai.Stream, parent kaitai.Struct, root 
 	}
 	return err
 }
+
 type DeltaVarintList_Entry struct {
-	Delta *ZigzagVarint
-	Prev int64
-	_io *kaitai.Stream
-	_root *DeltaVarintList
-	_parent *DeltaVarintList
-	_f_value bool
-	value int
+	Delta		*ZigzagVarint
+	Prev		int64
+	_io		*kaitai.Stream
+	_root		*DeltaVarintList
+	_parent		*DeltaVarintList
+	_f_value	bool
+	value		int
 }
+
 func NewDeltaVarintList_Entry(prev int64) *DeltaVarintList_Entry {
 	return &DeltaVarintList_Entry{
 		Prev: prev,
@@ -93,7 +94,7 @@ func (this *DeltaVarintList_Entry) Read(io *kaitai.Stream, parent *DeltaVarintLi
 	return err
 }
 func (this *DeltaVarintList_Entry) Value() (v int, err error) {
-	if (this._f_value) {
+	if this._f_value {
 		return this.value, nil
 	}
 	this._f_value = true

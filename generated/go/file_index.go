@@ -9,7 +9,6 @@ import (
 	"bytes"
 )
 
-
 /**
  * The container of a data file's indexes: a head listing, per column, each
  * index's name and where its payload lies, then the payloads. Paimon writes
@@ -17,12 +16,12 @@ import (
  * the manifest's `_EMBEDDED_FILE_INDEX` when they are at most
  * `file-index.in-manifest-threshold` (500 bytes) long; offsets count from
  * the first byte either way.
- * 
+ *
  * Payloads are chosen by index name: `bloom-filter` is parsed here; the
  * payloads whose keys depend on the column type (`bitmap`, `range-bitmap`,
  * `bsi`) and unknown names stay raw bytes here and are parsed by the kit
  * with the column's type. An index whose start is -1 is empty (length 0).
- * 
+ *
  * Only version 1 exists in the releases this spec covers; upstream is adding
  * a version 2 (payloads first, 64-bit offsets, a footer), which this spec
  * rejects with FILE_INDEX_BAD_VERSION.
@@ -30,30 +29,34 @@ import (
  */
 
 type FileIndex_Version int
+
 const (
 	FileIndex_Version__V1 FileIndex_Version = 1
 )
+
 var values_FileIndex_Version = map[FileIndex_Version]struct{}{1: {}}
+
 func (v FileIndex_Version) isDefined() bool {
 	_, ok := values_FileIndex_Version[v]
 	return ok
 }
+
 type FileIndex struct {
-	Magic uint64
-	Version FileIndex_Version
-	LenHead int32
-	NumColumns int32
-	Columns []*FileIndex_Column
-	LenRedundant int32
-	Redundant []byte
-	HeadCheck []byte
-	_io *kaitai.Stream
-	_root *FileIndex
-	_parent kaitai.Struct
+	Magic		uint64
+	Version		FileIndex_Version
+	LenHead		int32
+	NumColumns	int32
+	Columns		[]*FileIndex_Column
+	LenRedundant	int32
+	Redundant	[]byte
+	HeadCheck	[]byte
+	_io		*kaitai.Stream
+	_root		*FileIndex
+	_parent		kaitai.Struct
 }
+
 func NewFileIndex() *FileIndex {
-	return &FileIndex{
-	}
+	return &FileIndex{}
 }
 
 func (this FileIndex) IO_() *kaitai.Stream {
@@ -70,7 +73,7 @@ func (this *FileIndex) Read(io *kaitai.Stream, parent kaitai.Struct, root *FileI
 		return err
 	}
 	this.Magic = uint64(tmp1)
-	if !(this.Magic == int64(1493475289347502)) {
+	if !(uint64((this.Magic)) == uint64((int64(1493475289347502)))) {
 		return kaitai.NewValidationNotEqualError(int64(1493475289347502), this.Magic, this._io, "/seq/0")
 	}
 	tmp2, err := this._io.ReadU4be()
@@ -97,7 +100,7 @@ func (this *FileIndex) Read(io *kaitai.Stream, parent kaitai.Struct, root *FileI
 	if err != nil {
 		return err
 	}
-	if !(this.LenHead <= tmp4) {
+	if !(int64((this.LenHead)) <= int64((tmp4))) {
 		return kaitai.NewValidationGreaterThanError(tmp5, this.LenHead, this._io, "/seq/2")
 	}
 	tmp6, err := this._io.ReadS4be()
@@ -108,8 +111,8 @@ func (this *FileIndex) Read(io *kaitai.Stream, parent kaitai.Struct, root *FileI
 	if !(this.NumColumns >= 0) {
 		return kaitai.NewValidationLessThanError(0, this.NumColumns, this._io, "/seq/3")
 	}
-	if !(this.NumColumns <= (this.LenHead - 24) / 6) {
-		return kaitai.NewValidationGreaterThanError((this.LenHead - 24) / 6, this.NumColumns, this._io, "/seq/3")
+	if !(this.NumColumns <= (this.LenHead-24)/6) {
+		return kaitai.NewValidationGreaterThanError((this.LenHead-24)/6, this.NumColumns, this._io, "/seq/3")
 	}
 	for i := 0; i < int(this.NumColumns); i++ {
 		_ = i
@@ -142,11 +145,12 @@ func (this *FileIndex) Read(io *kaitai.Stream, parent kaitai.Struct, root *FileI
 	this.HeadCheck = tmp10
 	{
 		_it := this.HeadCheck
+		_ = _it
 		tmp11, err := this._io.Pos()
 		if err != nil {
 			return err
 		}
-		if !(tmp11 == this.LenHead) {
+		if !(int64((tmp11)) == int64((this.LenHead))) {
 			return kaitai.NewValidationExprError(this.HeadCheck, this._io, "/seq/7")
 		}
 	}
@@ -171,16 +175,16 @@ func (this *FileIndex) Read(io *kaitai.Stream, parent kaitai.Struct, root *FileI
  * Zero-width; the head must end exactly at len_head.
  */
 type FileIndex_Column struct {
-	Name *JavaMutf8String
-	NumIndexes int32
-	Indexes []*FileIndex_IndexEntry
-	_io *kaitai.Stream
-	_root *FileIndex
-	_parent *FileIndex
+	Name		*JavaMutf8String
+	NumIndexes	int32
+	Indexes		[]*FileIndex_IndexEntry
+	_io		*kaitai.Stream
+	_root		*FileIndex
+	_parent		*FileIndex
 }
+
 func NewFileIndex_Column() *FileIndex_Column {
-	return &FileIndex_Column{
-	}
+	return &FileIndex_Column{}
 }
 
 func (this FileIndex_Column) IO_() *kaitai.Stream {
@@ -214,8 +218,8 @@ func (this *FileIndex_Column) Read(io *kaitai.Stream, parent *FileIndex, root *F
 	if err != nil {
 		return err
 	}
-	if !(this.NumIndexes <= (this._root.LenHead - tmp14) / 10) {
-		return kaitai.NewValidationGreaterThanError((this._root.LenHead - tmp15) / 10, this.NumIndexes, this._io, "/types/column/seq/1")
+	if !(int64((this.NumIndexes)) <= int64(((int64((this._root.LenHead)) - int64((tmp14))) / 10))) {
+		return kaitai.NewValidationGreaterThanError((int64((this._root.LenHead))-int64((tmp15)))/10, this.NumIndexes, this._io, "/types/column/seq/1")
 	}
 	for i := 0; i < int(this.NumIndexes); i++ {
 		_ = i
@@ -233,21 +237,21 @@ func (this *FileIndex_Column) Read(io *kaitai.Stream, parent *FileIndex, root *F
  * Each index entry takes at least 10 head bytes.
  */
 type FileIndex_IndexEntry struct {
-	IndexType *JavaMutf8String
-	OfsPayload int32
-	LenPayload int32
-	_io *kaitai.Stream
-	_root *FileIndex
-	_parent *FileIndex_Column
-	_raw_payload []byte
-	_f_isEmpty bool
-	isEmpty bool
-	_f_payload bool
-	payload interface{}
+	IndexType	*JavaMutf8String
+	OfsPayload	int32
+	LenPayload	int32
+	_io		*kaitai.Stream
+	_root		*FileIndex
+	_parent		*FileIndex_Column
+	_raw_payload	[]byte
+	_f_isEmpty	bool
+	isEmpty		bool
+	_f_payload	bool
+	payload		interface{}
 }
+
 func NewFileIndex_IndexEntry() *FileIndex_IndexEntry {
-	return &FileIndex_IndexEntry{
-	}
+	return &FileIndex_IndexEntry{}
 }
 
 func (this FileIndex_IndexEntry) IO_() *kaitai.Stream {
@@ -272,11 +276,12 @@ func (this *FileIndex_IndexEntry) Read(io *kaitai.Stream, parent *FileIndex_Colu
 	this.OfsPayload = int32(tmp18)
 	{
 		_it := this.OfsPayload
+		_ = _it
 		tmp19, err := this._root._io.Size()
 		if err != nil {
 			return err
 		}
-		if !( ((_it == -1) || ( ((_it >= this._root.LenHead) && (_it <= tmp19)) )) ) {
+		if !((_it == -1) || ((_it >= this._root.LenHead) && (int64((_it)) <= int64((tmp19))))) {
 			return kaitai.NewValidationExprError(this.OfsPayload, this._io, "/types/index_entry/seq/1")
 		}
 	}
@@ -287,18 +292,19 @@ func (this *FileIndex_IndexEntry) Read(io *kaitai.Stream, parent *FileIndex_Colu
 	this.LenPayload = int32(tmp20)
 	{
 		_it := this.LenPayload
+		_ = _it
 		tmp21, err := this._root._io.Size()
 		if err != nil {
 			return err
 		}
-		if !( (( ((this.OfsPayload == -1) && (_it == 0)) ) || ( ((this.OfsPayload >= 0) && (_it >= 0) && (_it <= tmp21 - this.OfsPayload)) )) ) {
+		if !(((this.OfsPayload == -1) && (_it == 0)) || ((this.OfsPayload >= 0) && (_it >= 0) && (int64((_it)) <= int64((int64((tmp21)) - int64((this.OfsPayload))))))) {
 			return kaitai.NewValidationExprError(this.LenPayload, this._io, "/types/index_entry/seq/2")
 		}
 	}
 	return err
 }
 func (this *FileIndex_IndexEntry) IsEmpty() (v bool, err error) {
-	if (this._f_isEmpty) {
+	if this._f_isEmpty {
 		return this.isEmpty, nil
 	}
 	this._f_isEmpty = true
@@ -310,7 +316,7 @@ func (this *FileIndex_IndexEntry) IsEmpty() (v bool, err error) {
  * The payload; raw bytes for index names parsed elsewhere or unknown.
  */
 func (this *FileIndex_IndexEntry) Payload() (v interface{}, err error) {
-	if (this._f_payload) {
+	if this._f_payload {
 		return this.payload, nil
 	}
 	this._f_payload = true
@@ -318,7 +324,7 @@ func (this *FileIndex_IndexEntry) Payload() (v interface{}, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if (!(tmp22)) {
+	if !(tmp22) {
 		thisIo := this._root._io
 		_pos, err := thisIo.Pos()
 		if err != nil {
@@ -332,7 +338,7 @@ func (this *FileIndex_IndexEntry) Payload() (v interface{}, err error) {
 		if err != nil {
 			return nil, err
 		}
-		switch (tmp23) {
+		switch tmp23 {
 		case "bloom-filter":
 			tmp24, err := thisIo.ReadBytes(int(this.LenPayload))
 			if err != nil {
@@ -354,6 +360,7 @@ func (this *FileIndex_IndexEntry) Payload() (v interface{}, err error) {
 			}
 			tmp26 = tmp26
 			this._raw_payload = tmp26
+			this.payload = tmp26
 		}
 		_, err = thisIo.Seek(_pos, io.SeekStart)
 		if err != nil {

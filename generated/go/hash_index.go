@@ -46,6 +46,7 @@ func (this *HashIndex) Read(io *kaitai.Stream, parent kaitai.Struct, root *HashI
 	this.SizeCheck = tmp1
 	{
 		_it := this.SizeCheck
+		_ = _it
 		tmp3, err := this._io.Size()
 		if err != nil {
 			return err

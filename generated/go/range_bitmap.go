@@ -9,7 +9,6 @@ import (
 	"io"
 )
 
-
 /**
  * The payload of a `range-bitmap` entry of the file-index container. The
  * distinct non-null values of the column are sorted (natural signed order,
@@ -18,10 +17,10 @@ import (
  * (row count, number of keys, smallest and largest key), a chunked
  * dictionary of the sorted keys, and a bit-sliced index of each row's code:
  * an existence bitmap of the non-null rows and one bitmap per code bit.
- * 
+ *
  * Keys are written by the column type (`key_kind`, a parameter: the
  * container records column names only), see typed_key.
- * 
+ *
  * Invariants the kit checks outside this spec, because Kaitai cannot
  * compare typed keys: the dictionary keys are strictly increasing, the
  * header's min and max are the first and last dictionary key, and every
@@ -32,27 +31,32 @@ import (
  */
 
 type RangeBitmap_Version int
+
 const (
 	RangeBitmap_Version__V1 RangeBitmap_Version = 1
 )
+
 var values_RangeBitmap_Version = map[RangeBitmap_Version]struct{}{1: {}}
+
 func (v RangeBitmap_Version) isDefined() bool {
 	_, ok := values_RangeBitmap_Version[v]
 	return ok
 }
+
 type RangeBitmap struct {
-	LenHeader int32
-	Header *RangeBitmap_Header
-	Dictionary *RangeBitmap_Dictionary
-	Codes *RangeBitmap_CodeBsi
-	KeyKind TypedKey_Kind
-	_io *kaitai.Stream
-	_root *RangeBitmap
-	_parent kaitai.Struct
-	_raw_Header []byte
-	_raw_Dictionary []byte
-	_raw_Codes []byte
+	LenHeader	int32
+	Header		*RangeBitmap_Header
+	Dictionary	*RangeBitmap_Dictionary
+	Codes		*RangeBitmap_CodeBsi
+	KeyKind		TypedKey_Kind
+	_io		*kaitai.Stream
+	_root		*RangeBitmap
+	_parent		kaitai.Struct
+	_raw_Header	[]byte
+	_raw_Dictionary	[]byte
+	_raw_Codes	[]byte
 }
+
 func NewRangeBitmap(keyKind TypedKey_Kind) *RangeBitmap {
 	return &RangeBitmap{
 		KeyKind: keyKind,
@@ -92,8 +96,8 @@ func (this *RangeBitmap) Read(io *kaitai.Stream, parent kaitai.Struct, root *Ran
 	if err != nil {
 		return err
 	}
-	if !(this.LenHeader <= tmp2 - tmp3) {
-		return kaitai.NewValidationGreaterThanError(tmp4 - tmp5, this.LenHeader, this._io, "/seq/0")
+	if !(int64((this.LenHeader)) <= int64((tmp2 - tmp3))) {
+		return kaitai.NewValidationGreaterThanError(tmp4-tmp5, this.LenHeader, this._io, "/seq/0")
 	}
 	tmp6, err := this._io.ReadBytes(int(this.LenHeader))
 	if err != nil {
@@ -150,29 +154,30 @@ func (this *RangeBitmap) Read(io *kaitai.Stream, parent kaitai.Struct, root *Ran
  * @see <a href="https://github.com/apache/paimon/blob/master/paimon-common/src/main/java/org/apache/paimon/fileindex/rangebitmap/dictionary/chunked/VariableLengthChunk.java">Source</a>
  */
 type RangeBitmap_Chunk struct {
-	OffsetCheck []byte
-	Version uint8
-	FirstKey *TypedKey
-	Code int32
-	OfsKeys int32
-	NumExtraKeys int32
-	LenKeyOffsets int32
-	LenKeys int32
-	LenFixedKey int32
-	LenFixedCheck []byte
-	EndCheck []byte
-	Idx int32
-	_io *kaitai.Stream
-	_root *RangeBitmap
-	_parent *RangeBitmap_ChunkArea
-	_raw_block []byte
-	_f_block bool
-	block *RangeBitmap_KeyBlock
-	_f_isString bool
-	isString bool
-	_f_lenBlock bool
-	lenBlock int
+	OffsetCheck	[]byte
+	Version		uint8
+	FirstKey	*TypedKey
+	Code		int32
+	OfsKeys		int32
+	NumExtraKeys	int32
+	LenKeyOffsets	int32
+	LenKeys		int32
+	LenFixedKey	int32
+	LenFixedCheck	[]byte
+	EndCheck	[]byte
+	Idx		int32
+	_io		*kaitai.Stream
+	_root		*RangeBitmap
+	_parent		*RangeBitmap_ChunkArea
+	_raw_block	[]byte
+	_f_block	bool
+	block		*RangeBitmap_KeyBlock
+	_f_isString	bool
+	isString	bool
+	_f_lenBlock	bool
+	lenBlock	int
 }
+
 func NewRangeBitmap_Chunk(idx int32) *RangeBitmap_Chunk {
 	return &RangeBitmap_Chunk{
 		Idx: idx,
@@ -196,11 +201,12 @@ func (this *RangeBitmap_Chunk) Read(io *kaitai.Stream, parent *RangeBitmap_Chunk
 	this.OffsetCheck = tmp12
 	{
 		_it := this.OffsetCheck
+		_ = _it
 		tmp13, err := this._io.Pos()
 		if err != nil {
 			return err
 		}
-		if !(tmp13 == this._parent._parent.OfsChunks[this.Idx]) {
+		if !(int64((tmp13)) == int64((this._parent._parent.OfsChunks[this.Idx]))) {
 			return kaitai.NewValidationExprError(this.OffsetCheck, this._io, "/types/chunk/seq/0")
 		}
 	}
@@ -225,13 +231,14 @@ func (this *RangeBitmap_Chunk) Read(io *kaitai.Stream, parent *RangeBitmap_Chunk
 	this.Code = int32(tmp16)
 	{
 		_it := this.Code
-		var tmp17 int8;
-		if (this.Idx == 0) {
+		_ = _it
+		var tmp17 int64
+		if this.Idx == 0 {
 			tmp17 = 0
 		} else {
-			tmp17 = (this._parent.Chunks[this.Idx - 1].Code + this._parent.Chunks[this.Idx - 1].NumExtraKeys) + 1
+			tmp17 = int64(((this._parent.Chunks[this.Idx-1].Code + this._parent.Chunks[this.Idx-1].NumExtraKeys) + 1))
 		}
-		if !(_it == tmp17) {
+		if !(int64((_it)) == int64((tmp17))) {
 			return kaitai.NewValidationExprError(this.Code, this._io, "/types/chunk/seq/3")
 		}
 	}
@@ -242,17 +249,18 @@ func (this *RangeBitmap_Chunk) Read(io *kaitai.Stream, parent *RangeBitmap_Chunk
 	this.OfsKeys = int32(tmp18)
 	{
 		_it := this.OfsKeys
-		var tmp19 int8;
-		if (this.Idx == 0) {
+		_ = _it
+		var tmp19 int64
+		if this.Idx == 0 {
 			tmp19 = 0
 		} else {
-			tmp20, err := this._parent.Chunks[this.Idx - 1].LenBlock()
+			tmp20, err := this._parent.Chunks[this.Idx-1].LenBlock()
 			if err != nil {
 				return err
 			}
-			tmp19 = this._parent.Chunks[this.Idx - 1].OfsKeys + tmp20
+			tmp19 = int64((this._parent.Chunks[this.Idx-1].OfsKeys)) + int64((tmp20))
 		}
-		if !(_it == tmp19) {
+		if !(int64((_it)) == int64((tmp19))) {
 			return kaitai.NewValidationExprError(this.OfsKeys, this._io, "/types/chunk/seq/4")
 		}
 	}
@@ -271,7 +279,7 @@ func (this *RangeBitmap_Chunk) Read(io *kaitai.Stream, parent *RangeBitmap_Chunk
 	if err != nil {
 		return err
 	}
-	if (tmp22) {
+	if tmp22 {
 		tmp23, err := this._io.ReadS4be()
 		if err != nil {
 			return err
@@ -279,7 +287,8 @@ func (this *RangeBitmap_Chunk) Read(io *kaitai.Stream, parent *RangeBitmap_Chunk
 		this.LenKeyOffsets = int32(tmp23)
 		{
 			_it := this.LenKeyOffsets
-			if !(_it == 4 * this.NumExtraKeys) {
+			_ = _it
+			if !(_it == 4*this.NumExtraKeys) {
 				return kaitai.NewValidationExprError(this.LenKeyOffsets, this._io, "/types/chunk/seq/6")
 			}
 		}
@@ -300,14 +309,14 @@ func (this *RangeBitmap_Chunk) Read(io *kaitai.Stream, parent *RangeBitmap_Chunk
 	if err != nil {
 		return err
 	}
-	if !(this.LenKeys <= tmp25) {
+	if !(int64((this.LenKeys)) <= int64((tmp25))) {
 		return kaitai.NewValidationGreaterThanError(tmp26, this.LenKeys, this._io, "/types/chunk/seq/7")
 	}
 	tmp27, err := this.IsString()
 	if err != nil {
 		return err
 	}
-	if (!(tmp27)) {
+	if !(tmp27) {
 		tmp28, err := this._io.ReadS4be()
 		if err != nil {
 			return err
@@ -315,25 +324,26 @@ func (this *RangeBitmap_Chunk) Read(io *kaitai.Stream, parent *RangeBitmap_Chunk
 		this.LenFixedKey = int32(tmp28)
 		{
 			_it := this.LenFixedKey
-			var tmp29 int8;
-			if (this._root.KeyKind == TypedKey_Kind__Boolean) {
+			_ = _it
+			var tmp29 int64
+			if this._root.KeyKind == TypedKey_Kind__Boolean {
 				tmp29 = 1
 			} else {
-				var tmp30 int8;
-				if (this._root.KeyKind == TypedKey_Kind__F4) {
+				var tmp30 int64
+				if this._root.KeyKind == TypedKey_Kind__F4 {
 					tmp30 = 4
 				} else {
-					var tmp31 int8;
-					if (this._root.KeyKind == TypedKey_Kind__F8) {
+					var tmp31 int64
+					if this._root.KeyKind == TypedKey_Kind__F8 {
 						tmp31 = 8
 					} else {
-						tmp31 = this._root.KeyKind
+						tmp31 = int64((this._root.KeyKind))
 					}
 					tmp30 = tmp31
 				}
 				tmp29 = tmp30
 			}
-			if !(_it == tmp29) {
+			if !(int64((_it)) == int64((tmp29))) {
 				return kaitai.NewValidationExprError(this.LenFixedKey, this._io, "/types/chunk/seq/8")
 			}
 		}
@@ -346,11 +356,12 @@ func (this *RangeBitmap_Chunk) Read(io *kaitai.Stream, parent *RangeBitmap_Chunk
 	this.LenFixedCheck = tmp32
 	{
 		_it := this.LenFixedCheck
+		_ = _it
 		tmp33, err := this.IsString()
 		if err != nil {
 			return err
 		}
-		if !( ((tmp33) || (this.LenKeys == this.NumExtraKeys * this.LenFixedKey)) ) {
+		if !((tmp33) || (this.LenKeys == this.NumExtraKeys*this.LenFixedKey)) {
 			return kaitai.NewValidationExprError(this.LenFixedCheck, this._io, "/types/chunk/seq/9")
 		}
 	}
@@ -362,6 +373,7 @@ func (this *RangeBitmap_Chunk) Read(io *kaitai.Stream, parent *RangeBitmap_Chunk
 	this.EndCheck = tmp34
 	{
 		_it := this.EndCheck
+		_ = _it
 		tmp35, err := this._io.EOF()
 		if err != nil {
 			return err
@@ -370,14 +382,14 @@ func (this *RangeBitmap_Chunk) Read(io *kaitai.Stream, parent *RangeBitmap_Chunk
 		if err != nil {
 			return err
 		}
-		if !( ((tmp35) || (tmp36 == this._parent._parent.OfsChunks[this.Idx + 1])) ) {
+		if !((tmp35) || (int64((tmp36)) == int64((this._parent._parent.OfsChunks[this.Idx+1])))) {
 			return kaitai.NewValidationExprError(this.EndCheck, this._io, "/types/chunk/seq/10")
 		}
 	}
 	return err
 }
 func (this *RangeBitmap_Chunk) Block() (v *RangeBitmap_KeyBlock, err error) {
-	if (this._f_block) {
+	if this._f_block {
 		return this.block, nil
 	}
 	this._f_block = true
@@ -418,7 +430,7 @@ func (this *RangeBitmap_Chunk) Block() (v *RangeBitmap_KeyBlock, err error) {
 	return this.block, nil
 }
 func (this *RangeBitmap_Chunk) IsString() (v bool, err error) {
-	if (this._f_isString) {
+	if this._f_isString {
 		return this.isString, nil
 	}
 	this._f_isString = true
@@ -426,16 +438,16 @@ func (this *RangeBitmap_Chunk) IsString() (v bool, err error) {
 	return this.isString, nil
 }
 func (this *RangeBitmap_Chunk) LenBlock() (v int, err error) {
-	if (this._f_lenBlock) {
+	if this._f_lenBlock {
 		return this.lenBlock, nil
 	}
 	this._f_lenBlock = true
-	var tmp41 int32;
+	var tmp41 int32
 	tmp42, err := this.IsString()
 	if err != nil {
 		return 0, err
 	}
-	if (tmp42) {
+	if tmp42 {
 		tmp41 = this.LenKeyOffsets
 	} else {
 		tmp41 = 0
@@ -472,15 +484,15 @@ func (this *RangeBitmap_Chunk) LenBlock() (v int, err error) {
  * Zero-width; the next chunk header starts right here.
  */
 type RangeBitmap_ChunkArea struct {
-	Chunks []*RangeBitmap_Chunk
-	EndCheck []byte
-	_io *kaitai.Stream
-	_root *RangeBitmap
-	_parent *RangeBitmap_Dictionary
+	Chunks		[]*RangeBitmap_Chunk
+	EndCheck	[]byte
+	_io		*kaitai.Stream
+	_root		*RangeBitmap
+	_parent		*RangeBitmap_Dictionary
 }
+
 func NewRangeBitmap_ChunkArea() *RangeBitmap_ChunkArea {
-	return &RangeBitmap_ChunkArea{
-	}
+	return &RangeBitmap_ChunkArea{}
 }
 
 func (this RangeBitmap_ChunkArea) IO_() *kaitai.Stream {
@@ -494,7 +506,7 @@ func (this *RangeBitmap_ChunkArea) Read(io *kaitai.Stream, parent *RangeBitmap_D
 
 	for i := 0; i < int(this._parent.NumChunks); i++ {
 		_ = i
-		tmp43 := NewRangeBitmap_Chunk(i)
+		tmp43 := NewRangeBitmap_Chunk(int32((i)))
 		err = tmp43.Read(this._io, this, this._root)
 		if err != nil {
 			return err
@@ -509,6 +521,7 @@ func (this *RangeBitmap_ChunkArea) Read(io *kaitai.Stream, parent *RangeBitmap_D
 	this.EndCheck = tmp44
 	{
 		_it := this.EndCheck
+		_ = _it
 		tmp45, err := this._io.EOF()
 		if err != nil {
 			return err
@@ -528,20 +541,20 @@ func (this *RangeBitmap_ChunkArea) Read(io *kaitai.Stream, parent *RangeBitmap_D
  * @see <a href="https://github.com/apache/paimon/blob/master/paimon-common/src/main/java/org/apache/paimon/fileindex/rangebitmap/BitSliceIndexBitmap.java">Source</a>
  */
 type RangeBitmap_CodeBsi struct {
-	LenHeader int32
-	Header *RangeBitmap_CodeBsiHeader
-	Existence *Roaring32
-	Slices *RangeBitmap_SliceArea
-	_io *kaitai.Stream
-	_root *RangeBitmap
-	_parent *RangeBitmap
-	_raw_Header []byte
-	_raw_Existence []byte
-	_raw_Slices []byte
+	LenHeader	int32
+	Header		*RangeBitmap_CodeBsiHeader
+	Existence	*Roaring32
+	Slices		*RangeBitmap_SliceArea
+	_io		*kaitai.Stream
+	_root		*RangeBitmap
+	_parent		*RangeBitmap
+	_raw_Header	[]byte
+	_raw_Existence	[]byte
+	_raw_Slices	[]byte
 }
+
 func NewRangeBitmap_CodeBsi() *RangeBitmap_CodeBsi {
-	return &RangeBitmap_CodeBsi{
-	}
+	return &RangeBitmap_CodeBsi{}
 }
 
 func (this RangeBitmap_CodeBsi) IO_() *kaitai.Stream {
@@ -577,8 +590,8 @@ func (this *RangeBitmap_CodeBsi) Read(io *kaitai.Stream, parent *RangeBitmap, ro
 	if err != nil {
 		return err
 	}
-	if !(this.LenHeader <= tmp47 - tmp48) {
-		return kaitai.NewValidationGreaterThanError(tmp49 - tmp50, this.LenHeader, this._io, "/types/code_bsi/seq/0")
+	if !(int64((this.LenHeader)) <= int64((tmp47 - tmp48))) {
+		return kaitai.NewValidationGreaterThanError(tmp49-tmp50, this.LenHeader, this._io, "/types/code_bsi/seq/0")
 	}
 	tmp51, err := this._io.ReadBytes(int(this.LenHeader))
 	if err != nil {
@@ -626,19 +639,19 @@ func (this *RangeBitmap_CodeBsi) Read(io *kaitai.Stream, parent *RangeBitmap, ro
  * Rows with a non-null value.
  */
 type RangeBitmap_CodeBsiHeader struct {
-	Version RangeBitmap_Version
-	NumSlices uint8
-	LenExistence int32
-	LenIndexes int32
-	SliceRefs []*RangeBitmap_SliceRef
-	EndCheck []byte
-	_io *kaitai.Stream
-	_root *RangeBitmap
-	_parent *RangeBitmap_CodeBsi
+	Version		RangeBitmap_Version
+	NumSlices	uint8
+	LenExistence	int32
+	LenIndexes	int32
+	SliceRefs	[]*RangeBitmap_SliceRef
+	EndCheck	[]byte
+	_io		*kaitai.Stream
+	_root		*RangeBitmap
+	_parent		*RangeBitmap_CodeBsi
 }
+
 func NewRangeBitmap_CodeBsiHeader() *RangeBitmap_CodeBsiHeader {
-	return &RangeBitmap_CodeBsiHeader{
-	}
+	return &RangeBitmap_CodeBsiHeader{}
 }
 
 func (this RangeBitmap_CodeBsiHeader) IO_() *kaitai.Stream {
@@ -685,7 +698,7 @@ func (this *RangeBitmap_CodeBsiHeader) Read(io *kaitai.Stream, parent *RangeBitm
 	if err != nil {
 		return err
 	}
-	if !(this.LenExistence <= tmp60) {
+	if !(int64((this.LenExistence)) <= int64((tmp60))) {
 		return kaitai.NewValidationGreaterThanError(tmp61, this.LenExistence, this._io, "/types/code_bsi_header/seq/2")
 	}
 	tmp62, err := this._io.ReadS4be()
@@ -695,7 +708,8 @@ func (this *RangeBitmap_CodeBsiHeader) Read(io *kaitai.Stream, parent *RangeBitm
 	this.LenIndexes = int32(tmp62)
 	{
 		_it := this.LenIndexes
-		if !(_it == 8 * this.NumSlices) {
+		_ = _it
+		if !(_it == 8*int32(this.NumSlices)) {
 			return kaitai.NewValidationExprError(this.LenIndexes, this._io, "/types/code_bsi_header/seq/3")
 		}
 	}
@@ -716,6 +730,7 @@ func (this *RangeBitmap_CodeBsiHeader) Read(io *kaitai.Stream, parent *RangeBitm
 	this.EndCheck = tmp64
 	{
 		_it := this.EndCheck
+		_ = _it
 		tmp65, err := this._io.EOF()
 		if err != nil {
 			return err
@@ -737,14 +752,15 @@ func (this *RangeBitmap_CodeBsiHeader) Read(io *kaitai.Stream, parent *RangeBitm
  * Zero-width; the header length is 10 + 8 * num_slices.
  */
 type RangeBitmap_CodeSlice struct {
-	OffsetCheck []byte
-	Bitmap *Roaring32
-	Idx int32
-	_io *kaitai.Stream
-	_root *RangeBitmap
-	_parent *RangeBitmap_SliceArea
-	_raw_Bitmap []byte
+	OffsetCheck	[]byte
+	Bitmap		*Roaring32
+	Idx		int32
+	_io		*kaitai.Stream
+	_root		*RangeBitmap
+	_parent		*RangeBitmap_SliceArea
+	_raw_Bitmap	[]byte
 }
+
 func NewRangeBitmap_CodeSlice(idx int32) *RangeBitmap_CodeSlice {
 	return &RangeBitmap_CodeSlice{
 		Idx: idx,
@@ -768,11 +784,12 @@ func (this *RangeBitmap_CodeSlice) Read(io *kaitai.Stream, parent *RangeBitmap_S
 	this.OffsetCheck = tmp66
 	{
 		_it := this.OffsetCheck
+		_ = _it
 		tmp67, err := this._io.Pos()
 		if err != nil {
 			return err
 		}
-		if !(tmp67 == this._parent._parent.Header.SliceRefs[this.Idx].OfsSlice) {
+		if !(int64((tmp67)) == int64((this._parent._parent.Header.SliceRefs[this.Idx].OfsSlice))) {
 			return kaitai.NewValidationExprError(this.OffsetCheck, this._io, "/types/code_slice/seq/0")
 		}
 	}
@@ -804,25 +821,25 @@ func (this *RangeBitmap_CodeSlice) Read(io *kaitai.Stream, parent *RangeBitmap_S
  * @see <a href="https://github.com/apache/paimon/blob/master/paimon-common/src/main/java/org/apache/paimon/fileindex/rangebitmap/dictionary/chunked/ChunkedDictionary.java">Source</a>
  */
 type RangeBitmap_Dictionary struct {
-	LenHeader int32
-	Version RangeBitmap_Version
-	NumChunks int32
-	LenOffsets int32
-	LenChunks int32
-	OfsChunks []int32
-	Chunks *RangeBitmap_ChunkArea
-	KeysCheck []byte
-	KeysCheckCount []byte
-	Keys *RangeBitmap_KeyArea
-	_io *kaitai.Stream
-	_root *RangeBitmap
-	_parent *RangeBitmap
-	_raw_Chunks []byte
-	_raw_Keys []byte
+	LenHeader	int32
+	Version		RangeBitmap_Version
+	NumChunks	int32
+	LenOffsets	int32
+	LenChunks	int32
+	OfsChunks	[]int32
+	Chunks		*RangeBitmap_ChunkArea
+	KeysCheck	[]byte
+	KeysCheckCount	[]byte
+	Keys		*RangeBitmap_KeyArea
+	_io		*kaitai.Stream
+	_root		*RangeBitmap
+	_parent		*RangeBitmap
+	_raw_Chunks	[]byte
+	_raw_Keys	[]byte
 }
+
 func NewRangeBitmap_Dictionary() *RangeBitmap_Dictionary {
-	return &RangeBitmap_Dictionary{
-	}
+	return &RangeBitmap_Dictionary{}
 }
 
 func (this RangeBitmap_Dictionary) IO_() *kaitai.Stream {
@@ -868,7 +885,8 @@ func (this *RangeBitmap_Dictionary) Read(io *kaitai.Stream, parent *RangeBitmap,
 	this.LenOffsets = int32(tmp73)
 	{
 		_it := this.LenOffsets
-		if !(_it == 4 * this.NumChunks) {
+		_ = _it
+		if !(_it == 4*this.NumChunks) {
 			return kaitai.NewValidationExprError(this.LenOffsets, this._io, "/types/dictionary/seq/3")
 		}
 	}
@@ -896,8 +914,8 @@ func (this *RangeBitmap_Dictionary) Read(io *kaitai.Stream, parent *RangeBitmap,
 	if err != nil {
 		return err
 	}
-	if !(this.LenChunks <= (tmp75 - tmp76) - this.LenOffsets) {
-		return kaitai.NewValidationGreaterThanError((tmp77 - tmp78) - this.LenOffsets, this.LenChunks, this._io, "/types/dictionary/seq/4")
+	if !(int64((this.LenChunks)) <= int64((int64((tmp75 - tmp76)) - int64((this.LenOffsets))))) {
+		return kaitai.NewValidationGreaterThanError(int64((tmp77-tmp78))-int64((this.LenOffsets)), this.LenChunks, this._io, "/types/dictionary/seq/4")
 	}
 	for i := 0; i < int(this.NumChunks); i++ {
 		_ = i
@@ -928,17 +946,18 @@ func (this *RangeBitmap_Dictionary) Read(io *kaitai.Stream, parent *RangeBitmap,
 	this.KeysCheck = tmp82
 	{
 		_it := this.KeysCheck
-		var tmp83 int8;
-		if (this.NumChunks == 0) {
+		_ = _it
+		var tmp83 int64
+		if this.NumChunks == 0 {
 			tmp83 = 0
 		} else {
 			tmp84 := this.Chunks.Chunks
 			tmp85 := this.Chunks.Chunks
-			tmp86, err := tmp85[len(tmp85) - 1].LenBlock()
+			tmp86, err := tmp85[len(tmp85)-1].LenBlock()
 			if err != nil {
 				return err
 			}
-			tmp83 = tmp84[len(tmp84) - 1].OfsKeys + tmp86
+			tmp83 = int64((tmp84[len(tmp84)-1].OfsKeys)) + int64((tmp86))
 		}
 		tmp87, err := this._io.Size()
 		if err != nil {
@@ -948,7 +967,7 @@ func (this *RangeBitmap_Dictionary) Read(io *kaitai.Stream, parent *RangeBitmap,
 		if err != nil {
 			return err
 		}
-		if !(tmp83 == tmp87 - tmp88) {
+		if !(int64((tmp83)) == int64((tmp87 - tmp88))) {
 			return kaitai.NewValidationExprError(this.KeysCheck, this._io, "/types/dictionary/seq/7")
 		}
 	}
@@ -960,15 +979,16 @@ func (this *RangeBitmap_Dictionary) Read(io *kaitai.Stream, parent *RangeBitmap,
 	this.KeysCheckCount = tmp89
 	{
 		_it := this.KeysCheckCount
-		var tmp90 int8;
-		if (this.NumChunks == 0) {
+		_ = _it
+		var tmp90 int64
+		if this.NumChunks == 0 {
 			tmp90 = 0
 		} else {
 			tmp91 := this.Chunks.Chunks
 			tmp92 := this.Chunks.Chunks
-			tmp90 = (tmp91[len(tmp91) - 1].Code + tmp92[len(tmp92) - 1].NumExtraKeys) + 1
+			tmp90 = int64(((tmp91[len(tmp91)-1].Code + tmp92[len(tmp92)-1].NumExtraKeys) + 1))
 		}
-		if !(tmp90 == this._root.Header.NumKeys) {
+		if !(int64((tmp90)) == int64((this._root.Header.NumKeys))) {
 			return kaitai.NewValidationExprError(this.KeysCheckCount, this._io, "/types/dictionary/seq/8")
 		}
 	}
@@ -1008,20 +1028,20 @@ func (this *RangeBitmap_Dictionary) Read(io *kaitai.Stream, parent *RangeBitmap,
  * The chunks' extra keys, block after block.
  */
 type RangeBitmap_Header struct {
-	Version RangeBitmap_Version
-	NumRows int32
-	NumKeys int32
-	MinKey *TypedKey
-	MaxKey *TypedKey
-	LenDictionary int32
-	EndCheck []byte
-	_io *kaitai.Stream
-	_root *RangeBitmap
-	_parent *RangeBitmap
+	Version		RangeBitmap_Version
+	NumRows		int32
+	NumKeys		int32
+	MinKey		*TypedKey
+	MaxKey		*TypedKey
+	LenDictionary	int32
+	EndCheck	[]byte
+	_io		*kaitai.Stream
+	_root		*RangeBitmap
+	_parent		*RangeBitmap
 }
+
 func NewRangeBitmap_Header() *RangeBitmap_Header {
-	return &RangeBitmap_Header{
-	}
+	return &RangeBitmap_Header{}
 }
 
 func (this RangeBitmap_Header) IO_() *kaitai.Stream {
@@ -1060,7 +1080,7 @@ func (this *RangeBitmap_Header) Read(io *kaitai.Stream, parent *RangeBitmap, roo
 	if !(this.NumKeys <= this.NumRows) {
 		return kaitai.NewValidationGreaterThanError(this.NumRows, this.NumKeys, this._io, "/types/header/seq/2")
 	}
-	if (this.NumKeys > 0) {
+	if this.NumKeys > 0 {
 		tmp98 := NewTypedKey(this._root.KeyKind)
 		err = tmp98.Read(this._io, nil, nil)
 		if err != nil {
@@ -1068,7 +1088,7 @@ func (this *RangeBitmap_Header) Read(io *kaitai.Stream, parent *RangeBitmap, roo
 		}
 		this.MinKey = tmp98
 	}
-	if (this.NumKeys > 0) {
+	if this.NumKeys > 0 {
 		tmp99 := NewTypedKey(this._root.KeyKind)
 		err = tmp99.Read(this._io, nil, nil)
 		if err != nil {
@@ -1100,8 +1120,8 @@ func (this *RangeBitmap_Header) Read(io *kaitai.Stream, parent *RangeBitmap, roo
 	if err != nil {
 		return err
 	}
-	if !(this.LenDictionary <= tmp101 - tmp102) {
-		return kaitai.NewValidationGreaterThanError(tmp103 - tmp104, this.LenDictionary, this._io, "/types/header/seq/5")
+	if !(int64((this.LenDictionary)) <= int64((tmp101 - tmp102))) {
+		return kaitai.NewValidationGreaterThanError(tmp103-tmp104, this.LenDictionary, this._io, "/types/header/seq/5")
 	}
 	tmp105, err := this._io.ReadBytes(int(0))
 	if err != nil {
@@ -1111,6 +1131,7 @@ func (this *RangeBitmap_Header) Read(io *kaitai.Stream, parent *RangeBitmap, roo
 	this.EndCheck = tmp105
 	{
 		_it := this.EndCheck
+		_ = _it
 		tmp106, err := this._io.EOF()
 		if err != nil {
 			return err
@@ -1138,14 +1159,14 @@ func (this *RangeBitmap_Header) Read(io *kaitai.Stream, parent *RangeBitmap, roo
  * Raw key blocks; each chunk parses its own block (instance `block`).
  */
 type RangeBitmap_KeyArea struct {
-	Raw []byte
-	_io *kaitai.Stream
-	_root *RangeBitmap
-	_parent *RangeBitmap_Dictionary
+	Raw	[]byte
+	_io	*kaitai.Stream
+	_root	*RangeBitmap
+	_parent	*RangeBitmap_Dictionary
 }
+
 func NewRangeBitmap_KeyArea() *RangeBitmap_KeyArea {
-	return &RangeBitmap_KeyArea{
-	}
+	return &RangeBitmap_KeyArea{}
 }
 
 func (this RangeBitmap_KeyArea) IO_() *kaitai.Stream {
@@ -1165,20 +1186,22 @@ func (this *RangeBitmap_KeyArea) Read(io *kaitai.Stream, parent *RangeBitmap_Dic
 	this.Raw = tmp107
 	return err
 }
+
 type RangeBitmap_KeyBlock struct {
-	OfsKeys []int32
-	Keys *RangeBitmap_KeyList
-	NumKeys int32
-	IsString bool
-	_io *kaitai.Stream
-	_root *RangeBitmap
-	_parent *RangeBitmap_Chunk
-	_raw_Keys []byte
+	OfsKeys		[]int32
+	Keys		*RangeBitmap_KeyList
+	NumKeys		int32
+	IsString	bool
+	_io		*kaitai.Stream
+	_root		*RangeBitmap
+	_parent		*RangeBitmap_Chunk
+	_raw_Keys	[]byte
 }
+
 func NewRangeBitmap_KeyBlock(numKeys int32, isString bool) *RangeBitmap_KeyBlock {
 	return &RangeBitmap_KeyBlock{
-		NumKeys: numKeys,
-		IsString: isString,
+		NumKeys:	numKeys,
+		IsString:	isString,
 	}
 }
 
@@ -1191,7 +1214,7 @@ func (this *RangeBitmap_KeyBlock) Read(io *kaitai.Stream, parent *RangeBitmap_Ch
 	this._parent = parent
 	this._root = root
 
-	if (this.IsString) {
+	if this.IsString {
 		for i := 0; i < int(this.NumKeys); i++ {
 			_ = i
 			tmp108, err := this._io.ReadS4be()
@@ -1221,13 +1244,14 @@ func (this *RangeBitmap_KeyBlock) Read(io *kaitai.Stream, parent *RangeBitmap_Ch
  * Offset of each key from the start of `keys`.
  */
 type RangeBitmap_KeyList struct {
-	Keys []*RangeBitmap_ListedKey
-	EndCheck []byte
-	NumKeys int32
-	_io *kaitai.Stream
-	_root *RangeBitmap
-	_parent *RangeBitmap_KeyBlock
+	Keys		[]*RangeBitmap_ListedKey
+	EndCheck	[]byte
+	NumKeys		int32
+	_io		*kaitai.Stream
+	_root		*RangeBitmap
+	_parent		*RangeBitmap_KeyBlock
 }
+
 func NewRangeBitmap_KeyList(numKeys int32) *RangeBitmap_KeyList {
 	return &RangeBitmap_KeyList{
 		NumKeys: numKeys,
@@ -1245,7 +1269,7 @@ func (this *RangeBitmap_KeyList) Read(io *kaitai.Stream, parent *RangeBitmap_Key
 
 	for i := 0; i < int(this.NumKeys); i++ {
 		_ = i
-		tmp111 := NewRangeBitmap_ListedKey(i)
+		tmp111 := NewRangeBitmap_ListedKey(int32((i)))
 		err = tmp111.Read(this._io, this, this._root)
 		if err != nil {
 			return err
@@ -1260,6 +1284,7 @@ func (this *RangeBitmap_KeyList) Read(io *kaitai.Stream, parent *RangeBitmap_Key
 	this.EndCheck = tmp112
 	{
 		_it := this.EndCheck
+		_ = _it
 		tmp113, err := this._io.EOF()
 		if err != nil {
 			return err
@@ -1275,13 +1300,14 @@ func (this *RangeBitmap_KeyList) Read(io *kaitai.Stream, parent *RangeBitmap_Key
  * Zero-width; the keys fill their block exactly.
  */
 type RangeBitmap_ListedKey struct {
-	OffsetCheck []byte
-	Key *TypedKey
-	Idx int32
-	_io *kaitai.Stream
-	_root *RangeBitmap
-	_parent *RangeBitmap_KeyList
+	OffsetCheck	[]byte
+	Key		*TypedKey
+	Idx		int32
+	_io		*kaitai.Stream
+	_root		*RangeBitmap
+	_parent		*RangeBitmap_KeyList
 }
+
 func NewRangeBitmap_ListedKey(idx int32) *RangeBitmap_ListedKey {
 	return &RangeBitmap_ListedKey{
 		Idx: idx,
@@ -1305,11 +1331,12 @@ func (this *RangeBitmap_ListedKey) Read(io *kaitai.Stream, parent *RangeBitmap_K
 	this.OffsetCheck = tmp114
 	{
 		_it := this.OffsetCheck
+		_ = _it
 		tmp115, err := this._io.Pos()
 		if err != nil {
 			return err
 		}
-		if !( ((!(this._parent._parent.IsString)) || (tmp115 == this._parent._parent.OfsKeys[this.Idx])) ) {
+		if !((!(this._parent._parent.IsString)) || (int64((tmp115)) == int64((this._parent._parent.OfsKeys[this.Idx])))) {
 			return kaitai.NewValidationExprError(this.OffsetCheck, this._io, "/types/listed_key/seq/0")
 		}
 	}
@@ -1326,15 +1353,15 @@ func (this *RangeBitmap_ListedKey) Read(io *kaitai.Stream, parent *RangeBitmap_K
  * Zero-width; a string key starts where its offset says.
  */
 type RangeBitmap_SliceArea struct {
-	Slices []*RangeBitmap_CodeSlice
-	EndCheck []byte
-	_io *kaitai.Stream
-	_root *RangeBitmap
-	_parent *RangeBitmap_CodeBsi
+	Slices		[]*RangeBitmap_CodeSlice
+	EndCheck	[]byte
+	_io		*kaitai.Stream
+	_root		*RangeBitmap
+	_parent		*RangeBitmap_CodeBsi
 }
+
 func NewRangeBitmap_SliceArea() *RangeBitmap_SliceArea {
-	return &RangeBitmap_SliceArea{
-	}
+	return &RangeBitmap_SliceArea{}
 }
 
 func (this RangeBitmap_SliceArea) IO_() *kaitai.Stream {
@@ -1348,7 +1375,7 @@ func (this *RangeBitmap_SliceArea) Read(io *kaitai.Stream, parent *RangeBitmap_C
 
 	for i := 0; i < int(this._parent.Header.NumSlices); i++ {
 		_ = i
-		tmp117 := NewRangeBitmap_CodeSlice(i)
+		tmp117 := NewRangeBitmap_CodeSlice(int32((i)))
 		err = tmp117.Read(this._io, this, this._root)
 		if err != nil {
 			return err
@@ -1363,6 +1390,7 @@ func (this *RangeBitmap_SliceArea) Read(io *kaitai.Stream, parent *RangeBitmap_C
 	this.EndCheck = tmp118
 	{
 		_it := this.EndCheck
+		_ = _it
 		tmp119, err := this._io.EOF()
 		if err != nil {
 			return err
@@ -1378,15 +1406,15 @@ func (this *RangeBitmap_SliceArea) Read(io *kaitai.Stream, parent *RangeBitmap_C
  * Zero-width; nothing follows the last slice.
  */
 type RangeBitmap_SliceRef struct {
-	OfsSlice int32
-	LenSlice int32
-	_io *kaitai.Stream
-	_root *RangeBitmap
-	_parent *RangeBitmap_CodeBsiHeader
+	OfsSlice	int32
+	LenSlice	int32
+	_io		*kaitai.Stream
+	_root		*RangeBitmap
+	_parent		*RangeBitmap_CodeBsiHeader
 }
+
 func NewRangeBitmap_SliceRef() *RangeBitmap_SliceRef {
-	return &RangeBitmap_SliceRef{
-	}
+	return &RangeBitmap_SliceRef{}
 }
 
 func (this RangeBitmap_SliceRef) IO_() *kaitai.Stream {
@@ -1419,7 +1447,7 @@ func (this *RangeBitmap_SliceRef) Read(io *kaitai.Stream, parent *RangeBitmap_Co
 	if err != nil {
 		return err
 	}
-	if !(this.LenSlice <= tmp122) {
+	if !(int64((this.LenSlice)) <= int64((tmp122))) {
 		return kaitai.NewValidationGreaterThanError(tmp123, this.LenSlice, this._io, "/types/slice_ref/seq/1")
 	}
 	return err

@@ -5,18 +5,17 @@ package paimon_layouts
 
 import "github.com/kaitai-io/kaitai_struct_go_runtime/kaitai"
 
-
 /**
  * The "portable" serialization of a 32-bit RoaringBitmap, as Paimon writes it
  * through `RoaringBitmap32.serialize` (which calls `runOptimize()` first) in
  * deletion vectors, bitmap, BSI and range-bitmap indexes. All words are
  * little-endian.
- * 
+ *
  * A value v lives in the container whose key is `v >> 16`; the container
  * holds the low 16 bits. A container is a run container when its run flag is
  * set, else an array container (sorted u2 values) when its cardinality is at
  * most 4096, else a bitmap container (65536 bits).
- * 
+ *
  * Invariants checked here: the cookie, container count, strictly ascending
  * keys, offset header equal to the real container positions, runs ascending,
  * not overlapping and within 16 bits, no run container without runs.
@@ -30,52 +29,59 @@ import "github.com/kaitai-io/kaitai_struct_go_runtime/kaitai"
  */
 
 type Roaring32_ContainerKind int
+
 const (
-	Roaring32_ContainerKind__Array Roaring32_ContainerKind = 1
-	Roaring32_ContainerKind__Bitmap Roaring32_ContainerKind = 2
-	Roaring32_ContainerKind__Run Roaring32_ContainerKind = 3
+	Roaring32_ContainerKind__Array	Roaring32_ContainerKind	= 1
+	Roaring32_ContainerKind__Bitmap	Roaring32_ContainerKind	= 2
+	Roaring32_ContainerKind__Run	Roaring32_ContainerKind	= 3
 )
+
 var values_Roaring32_ContainerKind = map[Roaring32_ContainerKind]struct{}{1: {}, 2: {}, 3: {}}
+
 func (v Roaring32_ContainerKind) isDefined() bool {
 	_, ok := values_Roaring32_ContainerKind[v]
 	return ok
 }
 
 type Roaring32_Cookie int
+
 const (
-	Roaring32_Cookie__NoRunContainers Roaring32_Cookie = 12346
-	Roaring32_Cookie__WithRunContainers Roaring32_Cookie = 12347
+	Roaring32_Cookie__NoRunContainers	Roaring32_Cookie	= 12346
+	Roaring32_Cookie__WithRunContainers	Roaring32_Cookie	= 12347
 )
+
 var values_Roaring32_Cookie = map[Roaring32_Cookie]struct{}{12346: {}, 12347: {}}
+
 func (v Roaring32_Cookie) isDefined() bool {
 	_, ok := values_Roaring32_Cookie[v]
 	return ok
 }
+
 type Roaring32 struct {
-	StartAnchor []byte
-	Cookie Roaring32_Cookie
-	NumContainersMinusOne uint16
-	Reserved uint16
-	NumContainersNoRun uint32
-	RunFlags []byte
-	Descriptors []*Roaring32_Descriptor
-	OfsContainers []uint32
-	Containers []*Roaring32_Container
-	_io *kaitai.Stream
-	_root *Roaring32
-	_parent kaitai.Struct
-	_f_hasOffsets bool
-	hasOffsets bool
-	_f_hasRun bool
-	hasRun bool
-	_f_numContainers bool
-	numContainers int
-	_f_ofsStart bool
-	ofsStart int
+	StartAnchor		[]byte
+	Cookie			Roaring32_Cookie
+	NumContainersMinusOne	uint16
+	Reserved		uint16
+	NumContainersNoRun	uint32
+	RunFlags		[]byte
+	Descriptors		[]*Roaring32_Descriptor
+	OfsContainers		[]uint32
+	Containers		[]*Roaring32_Container
+	_io			*kaitai.Stream
+	_root			*Roaring32
+	_parent			kaitai.Struct
+	_f_hasOffsets		bool
+	hasOffsets		bool
+	_f_hasRun		bool
+	hasRun			bool
+	_f_numContainers	bool
+	numContainers		int
+	_f_ofsStart		bool
+	ofsStart		int
 }
+
 func NewRoaring32() *Roaring32 {
-	return &Roaring32{
-	}
+	return &Roaring32{}
 }
 
 func (this Roaring32) IO_() *kaitai.Stream {
@@ -91,7 +97,7 @@ func (this *Roaring32) Read(io *kaitai.Stream, parent kaitai.Struct, root *Roari
 	if err != nil {
 		return err
 	}
-	if (tmp1 >= 0) {
+	if tmp1 >= 0 {
 		tmp2, err := this._io.ReadBytes(int(0))
 		if err != nil {
 			return err
@@ -111,7 +117,7 @@ func (this *Roaring32) Read(io *kaitai.Stream, parent kaitai.Struct, root *Roari
 	if err != nil {
 		return err
 	}
-	if (tmp4) {
+	if tmp4 {
 		tmp5, err := this._io.ReadU2le()
 		if err != nil {
 			return err
@@ -122,7 +128,7 @@ func (this *Roaring32) Read(io *kaitai.Stream, parent kaitai.Struct, root *Roari
 	if err != nil {
 		return err
 	}
-	if (!(tmp6)) {
+	if !(tmp6) {
 		tmp7, err := this._io.ReadU2le()
 		if err != nil {
 			return err
@@ -136,7 +142,7 @@ func (this *Roaring32) Read(io *kaitai.Stream, parent kaitai.Struct, root *Roari
 	if err != nil {
 		return err
 	}
-	if (!(tmp8)) {
+	if !(tmp8) {
 		tmp9, err := this._io.ReadU4le()
 		if err != nil {
 			return err
@@ -150,7 +156,7 @@ func (this *Roaring32) Read(io *kaitai.Stream, parent kaitai.Struct, root *Roari
 	if err != nil {
 		return err
 	}
-	if (tmp10) {
+	if tmp10 {
 		tmp11, err := this.NumContainers()
 		if err != nil {
 			return err
@@ -168,7 +174,7 @@ func (this *Roaring32) Read(io *kaitai.Stream, parent kaitai.Struct, root *Roari
 	}
 	for i := 0; i < int(tmp13); i++ {
 		_ = i
-		tmp14 := NewRoaring32_Descriptor(i)
+		tmp14 := NewRoaring32_Descriptor(int32((i)))
 		err = tmp14.Read(this._io, this, this._root)
 		if err != nil {
 			return err
@@ -179,7 +185,7 @@ func (this *Roaring32) Read(io *kaitai.Stream, parent kaitai.Struct, root *Roari
 	if err != nil {
 		return err
 	}
-	if (tmp15) {
+	if tmp15 {
 		tmp16, err := this.NumContainers()
 		if err != nil {
 			return err
@@ -199,7 +205,7 @@ func (this *Roaring32) Read(io *kaitai.Stream, parent kaitai.Struct, root *Roari
 	}
 	for i := 0; i < int(tmp18); i++ {
 		_ = i
-		tmp19 := NewRoaring32_Container(i)
+		tmp19 := NewRoaring32_Container(int32((i)))
 		err = tmp19.Read(this._io, this, this._root)
 		if err != nil {
 			return err
@@ -209,7 +215,7 @@ func (this *Roaring32) Read(io *kaitai.Stream, parent kaitai.Struct, root *Roari
 	return err
 }
 func (this *Roaring32) HasOffsets() (v bool, err error) {
-	if (this._f_hasOffsets) {
+	if this._f_hasOffsets {
 		return this.hasOffsets, nil
 	}
 	this._f_hasOffsets = true
@@ -221,11 +227,11 @@ func (this *Roaring32) HasOffsets() (v bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	this.hasOffsets = bool( ((!(tmp20)) || (tmp21 >= 4)) )
+	this.hasOffsets = bool(((!(tmp20)) || (tmp21 >= 4)))
 	return this.hasOffsets, nil
 }
 func (this *Roaring32) HasRun() (v bool, err error) {
-	if (this._f_hasRun) {
+	if this._f_hasRun {
 		return this.hasRun, nil
 	}
 	this._f_hasRun = true
@@ -233,19 +239,19 @@ func (this *Roaring32) HasRun() (v bool, err error) {
 	return this.hasRun, nil
 }
 func (this *Roaring32) NumContainers() (v int, err error) {
-	if (this._f_numContainers) {
+	if this._f_numContainers {
 		return this.numContainers, nil
 	}
 	this._f_numContainers = true
-	var tmp22 int;
+	var tmp22 int64
 	tmp23, err := this.HasRun()
 	if err != nil {
 		return 0, err
 	}
-	if (tmp23) {
-		tmp22 = this.NumContainersMinusOne + 1
+	if tmp23 {
+		tmp22 = int64((int32(this.NumContainersMinusOne) + 1))
 	} else {
-		tmp22 = this.NumContainersNoRun
+		tmp22 = int64((this.NumContainersNoRun))
 	}
 	this.numContainers = int(tmp22)
 	return this.numContainers, nil
@@ -255,7 +261,7 @@ func (this *Roaring32) NumContainers() (v int, err error) {
  * Stream position of the cookie.
  */
 func (this *Roaring32) OfsStart() (v int, err error) {
-	if (this._f_ofsStart) {
+	if this._f_ofsStart {
 		return this.ofsStart, nil
 	}
 	this._f_ofsStart = true
@@ -295,12 +301,13 @@ func (this *Roaring32) OfsStart() (v int, err error) {
  * (NO_OFFSET_THRESHOLD).
  */
 type Roaring32_ArrayContainer struct {
-	Values []uint16
-	Cardinality int32
-	_io *kaitai.Stream
-	_root *Roaring32
-	_parent *Roaring32_Container
+	Values		[]uint16
+	Cardinality	int32
+	_io		*kaitai.Stream
+	_root		*Roaring32
+	_parent		*Roaring32_Container
 }
+
 func NewRoaring32_ArrayContainer(cardinality int32) *Roaring32_ArrayContainer {
 	return &Roaring32_ArrayContainer{
 		Cardinality: cardinality,
@@ -331,14 +338,14 @@ func (this *Roaring32_ArrayContainer) Read(io *kaitai.Stream, parent *Roaring32_
  * Low 16 bits of each value, strictly ascending.
  */
 type Roaring32_BitmapContainer struct {
-	Words []byte
-	_io *kaitai.Stream
-	_root *Roaring32
-	_parent *Roaring32_Container
+	Words	[]byte
+	_io	*kaitai.Stream
+	_root	*Roaring32
+	_parent	*Roaring32_Container
 }
+
 func NewRoaring32_BitmapContainer() *Roaring32_BitmapContainer {
-	return &Roaring32_BitmapContainer{
-	}
+	return &Roaring32_BitmapContainer{}
 }
 
 func (this Roaring32_BitmapContainer) IO_() *kaitai.Stream {
@@ -364,21 +371,22 @@ func (this *Roaring32_BitmapContainer) Read(io *kaitai.Stream, parent *Roaring32
  * (v >> 6), i.e. bit (v & 7) of byte (v >> 3).
  */
 type Roaring32_Container struct {
-	OffsetCheck []byte
-	Body kaitai.Struct
-	Idx int32
-	_io *kaitai.Stream
-	_root *Roaring32
-	_parent *Roaring32
-	_f_cardinality bool
-	cardinality int
-	_f_isRun bool
-	isRun bool
-	_f_key bool
-	key uint16
-	_f_kind bool
-	kind Roaring32_ContainerKind
+	OffsetCheck	[]byte
+	Body		kaitai.Struct
+	Idx		int32
+	_io		*kaitai.Stream
+	_root		*Roaring32
+	_parent		*Roaring32
+	_f_cardinality	bool
+	cardinality	int
+	_f_isRun	bool
+	isRun		bool
+	_f_key		bool
+	key		uint16
+	_f_kind		bool
+	kind		Roaring32_ContainerKind
 }
+
 func NewRoaring32_Container(idx int32) *Roaring32_Container {
 	return &Roaring32_Container{
 		Idx: idx,
@@ -402,6 +410,7 @@ func (this *Roaring32_Container) Read(io *kaitai.Stream, parent *Roaring32, root
 	this.OffsetCheck = tmp27
 	{
 		_it := this.OffsetCheck
+		_ = _it
 		tmp28, err := this._parent.HasOffsets()
 		if err != nil {
 			return err
@@ -414,7 +423,7 @@ func (this *Roaring32_Container) Read(io *kaitai.Stream, parent *Roaring32, root
 		if err != nil {
 			return err
 		}
-		if !( ((!(tmp28)) || (tmp29 - tmp30 == this._parent.OfsContainers[this.Idx])) ) {
+		if !((!(tmp28)) || (int64((int64((tmp29)) - int64((tmp30)))) == int64((this._parent.OfsContainers[this.Idx])))) {
 			return kaitai.NewValidationExprError(this.OffsetCheck, this._io, "/types/container/seq/0")
 		}
 	}
@@ -422,13 +431,13 @@ func (this *Roaring32_Container) Read(io *kaitai.Stream, parent *Roaring32, root
 	if err != nil {
 		return err
 	}
-	switch (tmp31) {
+	switch tmp31 {
 	case Roaring32_ContainerKind__Array:
 		tmp32, err := this.Cardinality()
 		if err != nil {
 			return err
 		}
-		tmp33 := NewRoaring32_ArrayContainer(tmp32)
+		tmp33 := NewRoaring32_ArrayContainer(int32((tmp32)))
 		err = tmp33.Read(this._io, this, this._root)
 		if err != nil {
 			return err
@@ -452,7 +461,7 @@ func (this *Roaring32_Container) Read(io *kaitai.Stream, parent *Roaring32, root
 	return err
 }
 func (this *Roaring32_Container) Cardinality() (v int, err error) {
-	if (this._f_cardinality) {
+	if this._f_cardinality {
 		return this.cardinality, nil
 	}
 	this._f_cardinality = true
@@ -464,7 +473,7 @@ func (this *Roaring32_Container) Cardinality() (v int, err error) {
 	return this.cardinality, nil
 }
 func (this *Roaring32_Container) IsRun() (v bool, err error) {
-	if (this._f_isRun) {
+	if this._f_isRun {
 		return this.isRun, nil
 	}
 	this._f_isRun = true
@@ -476,11 +485,11 @@ func (this *Roaring32_Container) IsRun() (v bool, err error) {
 	if tmp38 < 0 {
 		tmp38 += 8
 	}
-	this.isRun = bool( ((tmp37) && ((this._parent.RunFlags[this.Idx / 8] >> tmp38) & 1 == 1)) )
+	this.isRun = bool(((tmp37) && ((this._parent.RunFlags[this.Idx/8]>>tmp38)&1 == 1)))
 	return this.isRun, nil
 }
 func (this *Roaring32_Container) Key() (v uint16, err error) {
-	if (this._f_key) {
+	if this._f_key {
 		return this.key, nil
 	}
 	this._f_key = true
@@ -488,24 +497,24 @@ func (this *Roaring32_Container) Key() (v uint16, err error) {
 	return this.key, nil
 }
 func (this *Roaring32_Container) Kind() (v Roaring32_ContainerKind, err error) {
-	if (this._f_kind) {
+	if this._f_kind {
 		return this.kind, nil
 	}
 	this._f_kind = true
-	var tmp39 Roaring32_ContainerKind;
+	var tmp39 Roaring32_ContainerKind
 	tmp40, err := this.IsRun()
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
-	if (tmp40) {
+	if tmp40 {
 		tmp39 = Roaring32_ContainerKind__Run
 	} else {
-		var tmp41 Roaring32_ContainerKind;
+		var tmp41 Roaring32_ContainerKind
 		tmp42, err := this.Cardinality()
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
-		if (tmp42 <= 4096) {
+		if tmp42 <= 4096 {
 			tmp41 = Roaring32_ContainerKind__Array
 		} else {
 			tmp41 = Roaring32_ContainerKind__Bitmap
@@ -520,15 +529,16 @@ func (this *Roaring32_Container) Kind() (v Roaring32_ContainerKind, err error) {
  * Zero-width; the offset header must point exactly here.
  */
 type Roaring32_Descriptor struct {
-	Key uint16
-	CardinalityMinusOne uint16
-	Idx int32
-	_io *kaitai.Stream
-	_root *Roaring32
-	_parent *Roaring32
-	_f_cardinality bool
-	cardinality int
+	Key			uint16
+	CardinalityMinusOne	uint16
+	Idx			int32
+	_io			*kaitai.Stream
+	_root			*Roaring32
+	_parent			*Roaring32
+	_f_cardinality		bool
+	cardinality		int
 }
+
 func NewRoaring32_Descriptor(idx int32) *Roaring32_Descriptor {
 	return &Roaring32_Descriptor{
 		Idx: idx,
@@ -551,23 +561,30 @@ func (this *Roaring32_Descriptor) Read(io *kaitai.Stream, parent *Roaring32, roo
 	this.Key = uint16(tmp43)
 	{
 		_it := this.Key
-		if !( ((this.Idx == 0) || (_it > this._parent.Descriptors[this.Idx - 1].Key)) ) {
+		_ = _it
+		var tmp44 bool
+		if this.Idx == 0 {
+			tmp44 = true
+		} else {
+			tmp44 = _it > this._parent.Descriptors[this.Idx-1].Key
+		}
+		if !(tmp44) {
 			return kaitai.NewValidationExprError(this.Key, this._io, "/types/descriptor/seq/0")
 		}
 	}
-	tmp44, err := this._io.ReadU2le()
+	tmp45, err := this._io.ReadU2le()
 	if err != nil {
 		return err
 	}
-	this.CardinalityMinusOne = uint16(tmp44)
+	this.CardinalityMinusOne = uint16(tmp45)
 	return err
 }
 func (this *Roaring32_Descriptor) Cardinality() (v int, err error) {
-	if (this._f_cardinality) {
+	if this._f_cardinality {
 		return this.cardinality, nil
 	}
 	this._f_cardinality = true
-	this.cardinality = int(this.CardinalityMinusOne + 1)
+	this.cardinality = int(int32(this.CardinalityMinusOne) + 1)
 	return this.cardinality, nil
 }
 
@@ -575,15 +592,16 @@ func (this *Roaring32_Descriptor) Cardinality() (v int, err error) {
  * High 16 bits shared by the container's values; strictly ascending.
  */
 type Roaring32_Run struct {
-	Start uint16
-	LenMinusOne uint16
-	Idx int32
-	_io *kaitai.Stream
-	_root *Roaring32
-	_parent *Roaring32_RunContainer
-	_f_last bool
-	last int
+	Start		uint16
+	LenMinusOne	uint16
+	Idx		int32
+	_io		*kaitai.Stream
+	_root		*Roaring32
+	_parent		*Roaring32_RunContainer
+	_f_last		bool
+	last		int
 }
+
 func NewRoaring32_Run(idx int32) *Roaring32_Run {
 	return &Roaring32_Run{
 		Idx: idx,
@@ -599,40 +617,48 @@ func (this *Roaring32_Run) Read(io *kaitai.Stream, parent *Roaring32_RunContaine
 	this._parent = parent
 	this._root = root
 
-	tmp45, err := this._io.ReadU2le()
+	tmp46, err := this._io.ReadU2le()
 	if err != nil {
 		return err
 	}
-	this.Start = uint16(tmp45)
+	this.Start = uint16(tmp46)
 	{
 		_it := this.Start
-		tmp46, err := this._parent.Runs[this.Idx - 1].Last()
-		if err != nil {
-			return err
+		_ = _it
+		var tmp47 bool
+		if this.Idx == 0 {
+			tmp47 = true
+		} else {
+			tmp48, err := this._parent.Runs[this.Idx-1].Last()
+			if err != nil {
+				return err
+			}
+			tmp47 = int64((_it)) > int64((tmp48))
 		}
-		if !( ((this.Idx == 0) || (_it > tmp46)) ) {
+		if !(tmp47) {
 			return kaitai.NewValidationExprError(this.Start, this._io, "/types/run/seq/0")
 		}
 	}
-	tmp47, err := this._io.ReadU2le()
+	tmp49, err := this._io.ReadU2le()
 	if err != nil {
 		return err
 	}
-	this.LenMinusOne = uint16(tmp47)
+	this.LenMinusOne = uint16(tmp49)
 	{
 		_it := this.LenMinusOne
-		if !(this.Start + _it <= 65535) {
+		_ = _it
+		if !(int64((int32(this.Start)))+int64((_it)) <= 65535) {
 			return kaitai.NewValidationExprError(this.LenMinusOne, this._io, "/types/run/seq/1")
 		}
 	}
 	return err
 }
 func (this *Roaring32_Run) Last() (v int, err error) {
-	if (this._f_last) {
+	if this._f_last {
 		return this.last, nil
 	}
 	this._f_last = true
-	this.last = int(this.Start + this.LenMinusOne)
+	this.last = int(int64((int32(this.Start))) + int64((this.LenMinusOne)))
 	return this.last, nil
 }
 
@@ -644,15 +670,15 @@ func (this *Roaring32_Run) Last() (v int, err error) {
  * Run length minus one; the run must end within the container.
  */
 type Roaring32_RunContainer struct {
-	NumRuns uint16
-	Runs []*Roaring32_Run
-	_io *kaitai.Stream
-	_root *Roaring32
-	_parent *Roaring32_Container
+	NumRuns	uint16
+	Runs	[]*Roaring32_Run
+	_io	*kaitai.Stream
+	_root	*Roaring32
+	_parent	*Roaring32_Container
 }
+
 func NewRoaring32_RunContainer() *Roaring32_RunContainer {
-	return &Roaring32_RunContainer{
-	}
+	return &Roaring32_RunContainer{}
 }
 
 func (this Roaring32_RunContainer) IO_() *kaitai.Stream {
@@ -664,11 +690,11 @@ func (this *Roaring32_RunContainer) Read(io *kaitai.Stream, parent *Roaring32_Co
 	this._parent = parent
 	this._root = root
 
-	tmp48, err := this._io.ReadU2le()
+	tmp50, err := this._io.ReadU2le()
 	if err != nil {
 		return err
 	}
-	this.NumRuns = uint16(tmp48)
+	this.NumRuns = uint16(tmp50)
 	if !(this.NumRuns >= 1) {
 		return kaitai.NewValidationLessThanError(1, this.NumRuns, this._io, "/types/run_container/seq/0")
 	}
@@ -677,12 +703,12 @@ func (this *Roaring32_RunContainer) Read(io *kaitai.Stream, parent *Roaring32_Co
 	}
 	for i := 0; i < int(this.NumRuns); i++ {
 		_ = i
-		tmp49 := NewRoaring32_Run(i)
-		err = tmp49.Read(this._io, this, this._root)
+		tmp51 := NewRoaring32_Run(int32((i)))
+		err = tmp51.Read(this._io, this, this._root)
 		if err != nil {
 			return err
 		}
-		this.Runs = append(this.Runs, tmp49)
+		this.Runs = append(this.Runs, tmp51)
 	}
 	return err
 }

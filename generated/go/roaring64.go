@@ -5,12 +5,11 @@ package paimon_layouts
 
 import "github.com/kaitai-io/kaitai_struct_go_runtime/kaitai"
 
-
 /**
  * The portable 64-bit RoaringBitmap layout (the one Iceberg deletion vectors
  * use): a u8le bucket count, then per bucket a u4le high key (the upper 32
  * bits of its values) and a 32-bit portable bitmap of the low 32 bits.
- * 
+ *
  * Keys are strictly ascending (a duplicate key would let a later bucket
  * replace an earlier one). Paimon's writer emits every key from 0 up to the
  * highest one, empty buckets included; readers accept sparse keys, so that is
@@ -19,15 +18,15 @@ import "github.com/kaitai-io/kaitai_struct_go_runtime/kaitai"
  * @see <a href="https://github.com/apache/paimon/blob/master/paimon-common/src/main/java/org/apache/paimon/utils/OptimizedRoaringBitmap64.java">Source</a>
  */
 type Roaring64 struct {
-	NumBuckets uint64
-	Buckets []*Roaring64_Bucket
-	_io *kaitai.Stream
-	_root *Roaring64
-	_parent kaitai.Struct
+	NumBuckets	int64
+	Buckets		[]*Roaring64_Bucket
+	_io		*kaitai.Stream
+	_root		*Roaring64
+	_parent		kaitai.Struct
 }
+
 func NewRoaring64() *Roaring64 {
-	return &Roaring64{
-	}
+	return &Roaring64{}
 }
 
 func (this Roaring64) IO_() *kaitai.Stream {
@@ -39,11 +38,14 @@ func (this *Roaring64) Read(io *kaitai.Stream, parent kaitai.Struct, root *Roari
 	this._parent = parent
 	this._root = root
 
-	tmp1, err := this._io.ReadU8le()
+	tmp1, err := this._io.ReadS8le()
 	if err != nil {
 		return err
 	}
-	this.NumBuckets = uint64(tmp1)
+	this.NumBuckets = int64(tmp1)
+	if !(this.NumBuckets >= 0) {
+		return kaitai.NewValidationLessThanError(0, this.NumBuckets, this._io, "/seq/0")
+	}
 	tmp2, err := this._io.Size()
 	if err != nil {
 		return err
@@ -60,12 +62,12 @@ func (this *Roaring64) Read(io *kaitai.Stream, parent kaitai.Struct, root *Roari
 	if err != nil {
 		return err
 	}
-	if !(this.NumBuckets <= (tmp2 - tmp3) / 12) {
-		return kaitai.NewValidationGreaterThanError((tmp4 - tmp5) / 12, this.NumBuckets, this._io, "/seq/0")
+	if !(this.NumBuckets <= (tmp2-tmp3)/12) {
+		return kaitai.NewValidationGreaterThanError((tmp4-tmp5)/12, this.NumBuckets, this._io, "/seq/0")
 	}
 	for i := 0; i < int(this.NumBuckets); i++ {
 		_ = i
-		tmp6 := NewRoaring64_Bucket(i)
+		tmp6 := NewRoaring64_Bucket(int32((i)))
 		err = tmp6.Read(this._io, this, this._root)
 		if err != nil {
 			return err
@@ -78,16 +80,20 @@ func (this *Roaring64) Read(io *kaitai.Stream, parent kaitai.Struct, root *Roari
 /**
  * Number of buckets. Each bucket takes at least 12 bytes (key and an
  * empty bitmap), so a count the remaining bytes cannot hold is rejected
- * before anything is allocated.
+ * before anything is allocated. Read as the signed long Java reads
+ * (readLong): a count of 2^63 or more is negative, refused as well, and
+ * every target holds the same value (a u8 is a signed long in Java's
+ * Kaitai runtime).
  */
 type Roaring64_Bucket struct {
-	HighKey uint32
-	Bitmap *Roaring32
-	Idx int32
-	_io *kaitai.Stream
-	_root *Roaring64
-	_parent *Roaring64
+	HighKey	uint32
+	Bitmap	*Roaring32
+	Idx	int32
+	_io	*kaitai.Stream
+	_root	*Roaring64
+	_parent	*Roaring64
 }
+
 func NewRoaring64_Bucket(idx int32) *Roaring64_Bucket {
 	return &Roaring64_Bucket{
 		Idx: idx,
@@ -110,16 +116,23 @@ func (this *Roaring64_Bucket) Read(io *kaitai.Stream, parent *Roaring64, root *R
 	this.HighKey = uint32(tmp7)
 	{
 		_it := this.HighKey
-		if !( ((this.Idx == 0) || (_it > this._parent.Buckets[this.Idx - 1].HighKey)) ) {
+		_ = _it
+		var tmp8 bool
+		if this.Idx == 0 {
+			tmp8 = true
+		} else {
+			tmp8 = _it > this._parent.Buckets[this.Idx-1].HighKey
+		}
+		if !(tmp8) {
 			return kaitai.NewValidationExprError(this.HighKey, this._io, "/types/bucket/seq/0")
 		}
 	}
-	tmp8 := NewRoaring32()
-	err = tmp8.Read(this._io, nil, nil)
+	tmp9 := NewRoaring32()
+	err = tmp9.Read(this._io, nil, nil)
 	if err != nil {
 		return err
 	}
-	this.Bitmap = tmp8
+	this.Bitmap = tmp9
 	return err
 }
 

@@ -10,24 +10,23 @@ import (
 	"io"
 )
 
-
 /**
  * The row-oriented data file of Paimon 2.0 (`file.format = row`,
  * `data-<uuid>-<n>.row`), made for reading a row by its number. Everything is
  * little-endian.
- * 
+ *
  * The file is the data blocks back to back from offset 0, each one ZSTD
  * frame (`ZstdBlockCompressor`, level `file.compression.zstd-level`, 1 by
  * default; streamed, so the frame states no content size), then the block
  * index, then a 32-byte footer: total rows s8, block count s4, index offset
  * s8, index length s4, version u1 = 1, three reserved zero bytes, magic
  * 0x524F5753 ("ROWS"; the file ends in the bytes `SWOR`).
- * 
+ *
  * The block index is three arrays, each a varint byte length and then its
  * values delta-encoded as ZigZag varints (`DeltaVarintCompressor`): every
  * block's compressed size, its uncompressed size and the number of rows
  * before it. Blocks are found by the running sum of the compressed sizes.
- * 
+ *
  * A block, once decompressed, is the rows one after the other, then each
  * row's start in the block (s4), then the number of rows (s4). A new block
  * starts once the rows, offsets and count reach `file.block-size` (64 KiB by
@@ -43,13 +42,13 @@ import (
  * elements; MAP and MULTISET are two such arrays (keys, then values or
  * counts); ROW is a nested row; VECTOR is a varint count and the elements
  * without a bitmap.
- * 
+ *
  * A file does not record its column types. The caller passes one
  * `field_kind` byte per column (`field_kinds`); the spec reads rows of
  * atomic columns (`decode_rows`), while nested columns are read by the kit's
  * codec (paimon_conform.layouts.row_file.codec), which also checks what
  * Kaitai cannot say: that each row ends where the next begins.
- * 
+ *
  * Java's reader (RowFormatReaderFactory, RowBlockIndex, RowBlockReader)
  * checks the magic and the version and trusts the rest; the row starts and
  * the total are the row positions deletion vectors select by. The reserved
@@ -63,63 +62,71 @@ import (
  */
 
 type RowFile_FieldKind int
+
 const (
-	RowFile_FieldKind__Nested RowFile_FieldKind = 0
-	RowFile_FieldKind__Boolean RowFile_FieldKind = 1
-	RowFile_FieldKind__Int8 RowFile_FieldKind = 2
-	RowFile_FieldKind__Int16 RowFile_FieldKind = 3
-	RowFile_FieldKind__Int32 RowFile_FieldKind = 4
-	RowFile_FieldKind__Int64 RowFile_FieldKind = 5
-	RowFile_FieldKind__Float32 RowFile_FieldKind = 6
-	RowFile_FieldKind__Float64 RowFile_FieldKind = 7
-	RowFile_FieldKind__Bytes RowFile_FieldKind = 8
-	RowFile_FieldKind__TimestampNanos RowFile_FieldKind = 9
-	RowFile_FieldKind__Variant RowFile_FieldKind = 10
+	RowFile_FieldKind__Nested		RowFile_FieldKind	= 0
+	RowFile_FieldKind__Boolean		RowFile_FieldKind	= 1
+	RowFile_FieldKind__Int8			RowFile_FieldKind	= 2
+	RowFile_FieldKind__Int16		RowFile_FieldKind	= 3
+	RowFile_FieldKind__Int32		RowFile_FieldKind	= 4
+	RowFile_FieldKind__Int64		RowFile_FieldKind	= 5
+	RowFile_FieldKind__Float32		RowFile_FieldKind	= 6
+	RowFile_FieldKind__Float64		RowFile_FieldKind	= 7
+	RowFile_FieldKind__Bytes		RowFile_FieldKind	= 8
+	RowFile_FieldKind__TimestampNanos	RowFile_FieldKind	= 9
+	RowFile_FieldKind__Variant		RowFile_FieldKind	= 10
 )
+
 var values_RowFile_FieldKind = map[RowFile_FieldKind]struct{}{0: {}, 1: {}, 2: {}, 3: {}, 4: {}, 5: {}, 6: {}, 7: {}, 8: {}, 9: {}, 10: {}}
+
 func (v RowFile_FieldKind) isDefined() bool {
 	_, ok := values_RowFile_FieldKind[v]
 	return ok
 }
 
 type RowFile_Version int
+
 const (
 	RowFile_Version__V1 RowFile_Version = 1
 )
+
 var values_RowFile_Version = map[RowFile_Version]struct{}{1: {}}
+
 func (v RowFile_Version) isDefined() bool {
 	_, ok := values_RowFile_Version[v]
 	return ok
 }
+
 type RowFile struct {
-	SizeCheck []byte
-	MagicCheck []byte
-	VersionCheck []byte
-	IndexRangeCheck []byte
-	CountsCheck []byte
-	TotalCheck []byte
-	BlocksCheck []byte
-	BlockCountCheck []byte
-	ReservedCheck []byte
-	FieldKinds []byte
-	DecodeRows bool
-	_io *kaitai.Stream
-	_root *RowFile
-	_parent kaitai.Struct
-	_raw_index []byte
-	_f_blocks bool
-	blocks []*RowFile_BlockSlot
-	_f_footer bool
-	footer *RowFile_Footer
-	_f_index bool
-	index *RowFile_BlockIndex
-	_f_numBlocks bool
-	numBlocks int
+	SizeCheck	[]byte
+	MagicCheck	[]byte
+	VersionCheck	[]byte
+	IndexRangeCheck	[]byte
+	CountsCheck	[]byte
+	TotalCheck	[]byte
+	BlocksCheck	[]byte
+	BlockCountCheck	[]byte
+	ReservedCheck	[]byte
+	FieldKinds	[]byte
+	DecodeRows	bool
+	_io		*kaitai.Stream
+	_root		*RowFile
+	_parent		kaitai.Struct
+	_raw_index	[]byte
+	_f_blocks	bool
+	blocks		[]*RowFile_BlockSlot
+	_f_footer	bool
+	footer		*RowFile_Footer
+	_f_index	bool
+	index		*RowFile_BlockIndex
+	_f_numBlocks	bool
+	numBlocks	int
 }
+
 func NewRowFile(fieldKinds []byte, decodeRows bool) *RowFile {
 	return &RowFile{
-		FieldKinds: fieldKinds,
-		DecodeRows: decodeRows,
+		FieldKinds:	fieldKinds,
+		DecodeRows:	decodeRows,
 	}
 }
 
@@ -140,6 +147,7 @@ func (this *RowFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *RowFile
 	this.SizeCheck = tmp1
 	{
 		_it := this.SizeCheck
+		_ = _it
 		tmp2, err := this._io.Size()
 		if err != nil {
 			return err
@@ -156,6 +164,7 @@ func (this *RowFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *RowFile
 	this.MagicCheck = tmp3
 	{
 		_it := this.MagicCheck
+		_ = _it
 		tmp4, err := this.Footer()
 		if err != nil {
 			return err
@@ -172,6 +181,7 @@ func (this *RowFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *RowFile
 	this.VersionCheck = tmp5
 	{
 		_it := this.VersionCheck
+		_ = _it
 		tmp6, err := this.Footer()
 		if err != nil {
 			return err
@@ -188,6 +198,7 @@ func (this *RowFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *RowFile
 	this.IndexRangeCheck = tmp7
 	{
 		_it := this.IndexRangeCheck
+		_ = _it
 		tmp8, err := this.Footer()
 		if err != nil {
 			return err
@@ -216,7 +227,7 @@ func (this *RowFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *RowFile
 		if err != nil {
 			return err
 		}
-		if !( ((tmp8.OfsIndex >= 0) && (tmp9.LenIndex >= 0) && (tmp10.OfsIndex <= tmp11 - 32) && (tmp12.LenIndex <= (tmp13 - 32) - tmp14.OfsIndex)) ) {
+		if !((tmp8.OfsIndex >= 0) && (tmp9.LenIndex >= 0) && (tmp10.OfsIndex <= tmp11-32) && (int64((tmp12.LenIndex)) <= int64(((tmp13 - 32) - tmp14.OfsIndex)))) {
 			return kaitai.NewValidationExprError(this.IndexRangeCheck, this._io, "/seq/3")
 		}
 	}
@@ -228,6 +239,7 @@ func (this *RowFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *RowFile
 	this.CountsCheck = tmp15
 	{
 		_it := this.CountsCheck
+		_ = _it
 		tmp16, err := this.Index()
 		if err != nil {
 			return err
@@ -244,7 +256,7 @@ func (this *RowFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *RowFile
 		if err != nil {
 			return err
 		}
-		if !( ((len(tmp16.UncompressedSizes.Deltas.Entries) >= tmp17) && (len(tmp18.RowStarts.Deltas.Entries) >= tmp19)) ) {
+		if !((len(tmp16.UncompressedSizes.Deltas.Entries) >= tmp17) && (len(tmp18.RowStarts.Deltas.Entries) >= tmp19)) {
 			return kaitai.NewValidationExprError(this.CountsCheck, this._io, "/seq/4")
 		}
 	}
@@ -256,12 +268,13 @@ func (this *RowFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *RowFile
 	this.TotalCheck = tmp20
 	{
 		_it := this.TotalCheck
-		var tmp21 int8;
+		_ = _it
+		var tmp21 int64
 		tmp22, err := this.NumBlocks()
 		if err != nil {
 			return err
 		}
-		if (tmp22 == 0) {
+		if tmp22 == 0 {
 			tmp21 = 0
 		} else {
 			tmp24, err := this.Blocks()
@@ -269,17 +282,17 @@ func (this *RowFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *RowFile
 				return err
 			}
 			tmp23 := tmp24
-			tmp25, err := tmp23[len(tmp23) - 1].RowEnd()
+			tmp25, err := tmp23[len(tmp23)-1].RowEnd()
 			if err != nil {
 				return err
 			}
-			tmp21 = tmp25
+			tmp21 = int64((tmp25))
 		}
 		tmp26, err := this.Footer()
 		if err != nil {
 			return err
 		}
-		if !(tmp21 == tmp26.NumRows) {
+		if !(int64((tmp21)) == int64((tmp26.NumRows))) {
 			return kaitai.NewValidationExprError(this.TotalCheck, this._io, "/seq/5")
 		}
 	}
@@ -291,12 +304,13 @@ func (this *RowFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *RowFile
 	this.BlocksCheck = tmp27
 	{
 		_it := this.BlocksCheck
-		var tmp28 int8;
+		_ = _it
+		var tmp28 int64
 		tmp29, err := this.NumBlocks()
 		if err != nil {
 			return err
 		}
-		if (tmp29 == 0) {
+		if tmp29 == 0 {
 			tmp28 = 0
 		} else {
 			tmp31, err := this.Blocks()
@@ -304,17 +318,17 @@ func (this *RowFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *RowFile
 				return err
 			}
 			tmp30 := tmp31
-			tmp32, err := tmp30[len(tmp30) - 1].OfsEnd()
+			tmp32, err := tmp30[len(tmp30)-1].OfsEnd()
 			if err != nil {
 				return err
 			}
-			tmp28 = tmp32
+			tmp28 = int64((tmp32))
 		}
 		tmp33, err := this.Footer()
 		if err != nil {
 			return err
 		}
-		if !(tmp28 == tmp33.OfsIndex) {
+		if !(int64((tmp28)) == int64((tmp33.OfsIndex))) {
 			return kaitai.NewValidationExprError(this.BlocksCheck, this._io, "/seq/6")
 		}
 	}
@@ -326,6 +340,7 @@ func (this *RowFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *RowFile
 	this.BlockCountCheck = tmp34
 	{
 		_it := this.BlockCountCheck
+		_ = _it
 		tmp35, err := this.Footer()
 		if err != nil {
 			return err
@@ -334,7 +349,7 @@ func (this *RowFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *RowFile
 		if err != nil {
 			return err
 		}
-		if !(tmp35.NumBlocks == tmp36) {
+		if !(int64((tmp35.NumBlocks)) == int64((tmp36))) {
 			return kaitai.NewValidationExprError(this.BlockCountCheck, this._io, "/seq/7")
 		}
 	}
@@ -346,6 +361,7 @@ func (this *RowFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *RowFile
 	this.ReservedCheck = tmp37
 	{
 		_it := this.ReservedCheck
+		_ = _it
 		tmp38, err := this.Footer()
 		if err != nil {
 			return err
@@ -361,7 +377,7 @@ func (this *RowFile) Read(io *kaitai.Stream, parent kaitai.Struct, root *RowFile
  * The data blocks, found by the running sum of the compressed sizes.
  */
 func (this *RowFile) Blocks() (v []*RowFile_BlockSlot, err error) {
-	if (this._f_blocks) {
+	if this._f_blocks {
 		return this.blocks, nil
 	}
 	this._f_blocks = true
@@ -371,35 +387,35 @@ func (this *RowFile) Blocks() (v []*RowFile_BlockSlot, err error) {
 	}
 	for i := 0; i < int(tmp39); i++ {
 		_ = i
-		var tmp40 int8;
-		if (i == 0) {
+		var tmp40 int64
+		if i == 0 {
 			tmp40 = 0
 		} else {
 			tmp41, err := this.Blocks()
 			if err != nil {
 				return nil, err
 			}
-			tmp42, err := tmp41[i - 1].OfsEnd()
+			tmp42, err := tmp41[i-1].OfsEnd()
 			if err != nil {
 				return nil, err
 			}
-			tmp40 = tmp42
+			tmp40 = int64((tmp42))
 		}
-		var tmp43 int8;
-		if (i == 0) {
+		var tmp43 int64
+		if i == 0 {
 			tmp43 = 0
 		} else {
 			tmp44, err := this.Blocks()
 			if err != nil {
 				return nil, err
 			}
-			tmp45, err := tmp44[i - 1].RowEnd()
+			tmp45, err := tmp44[i-1].RowEnd()
 			if err != nil {
 				return nil, err
 			}
-			tmp43 = tmp45
+			tmp43 = int64((tmp45))
 		}
-		tmp46 := NewRowFile_BlockSlot(i, tmp40, tmp43)
+		tmp46 := NewRowFile_BlockSlot(int32((i)), int64((tmp40)), int64((tmp43)))
 		err = tmp46.Read(this._io, this, this._root)
 		if err != nil {
 			return nil, err
@@ -409,7 +425,7 @@ func (this *RowFile) Blocks() (v []*RowFile_BlockSlot, err error) {
 	return this.blocks, nil
 }
 func (this *RowFile) Footer() (v *RowFile_Footer, err error) {
-	if (this._f_footer) {
+	if this._f_footer {
 		return this.footer, nil
 	}
 	this._f_footer = true
@@ -421,7 +437,7 @@ func (this *RowFile) Footer() (v *RowFile_Footer, err error) {
 	if err != nil {
 		return nil, err
 	}
-	_, err = this._io.Seek(int64(tmp47 - 32), io.SeekStart)
+	_, err = this._io.Seek(int64(tmp47-32), io.SeekStart)
 	if err != nil {
 		return nil, err
 	}
@@ -438,7 +454,7 @@ func (this *RowFile) Footer() (v *RowFile_Footer, err error) {
 	return this.footer, nil
 }
 func (this *RowFile) Index() (v *RowFile_BlockIndex, err error) {
-	if (this._f_index) {
+	if this._f_index {
 		return this.index, nil
 	}
 	this._f_index = true
@@ -478,7 +494,7 @@ func (this *RowFile) Index() (v *RowFile_BlockIndex, err error) {
 	return this.index, nil
 }
 func (this *RowFile) NumBlocks() (v int, err error) {
-	if (this._f_numBlocks) {
+	if this._f_numBlocks {
 		return this.numBlocks, nil
 	}
 	this._f_numBlocks = true
@@ -533,22 +549,22 @@ func (this *RowFile) NumBlocks() (v int, err error) {
  * Zero-width; the writer leaves them zero and no reader looks at them.
  */
 type RowFile_BlockContent struct {
-	SizeCheck []byte
-	CountCheck []byte
-	RowsRegion []byte
-	OfsRows []int32
-	RowCount int32
-	_io *kaitai.Stream
-	_root *RowFile
-	_parent *RowFile_BlockSlot
-	_f_numRows bool
-	numRows int32
-	_f_rows bool
-	rows []*RowFile_RowSlot
+	SizeCheck	[]byte
+	CountCheck	[]byte
+	RowsRegion	[]byte
+	OfsRows		[]int32
+	RowCount	int32
+	_io		*kaitai.Stream
+	_root		*RowFile
+	_parent		*RowFile_BlockSlot
+	_f_numRows	bool
+	numRows		int32
+	_f_rows		bool
+	rows		[]*RowFile_RowSlot
 }
+
 func NewRowFile_BlockContent() *RowFile_BlockContent {
-	return &RowFile_BlockContent{
-	}
+	return &RowFile_BlockContent{}
 }
 
 func (this RowFile_BlockContent) IO_() *kaitai.Stream {
@@ -568,6 +584,7 @@ func (this *RowFile_BlockContent) Read(io *kaitai.Stream, parent *RowFile_BlockS
 	this.SizeCheck = tmp54
 	{
 		_it := this.SizeCheck
+		_ = _it
 		tmp55, err := this._io.Size()
 		if err != nil {
 			return err
@@ -584,6 +601,7 @@ func (this *RowFile_BlockContent) Read(io *kaitai.Stream, parent *RowFile_BlockS
 	this.CountCheck = tmp56
 	{
 		_it := this.CountCheck
+		_ = _it
 		tmp57, err := this.NumRows()
 		if err != nil {
 			return err
@@ -596,7 +614,7 @@ func (this *RowFile_BlockContent) Read(io *kaitai.Stream, parent *RowFile_BlockS
 		if err != nil {
 			return err
 		}
-		if !( ((tmp57 >= 0) && (tmp58 <= (tmp59 - 4) / 4)) ) {
+		if !((tmp57 >= 0) && (int64((tmp58)) <= int64(((tmp59 - 4) / 4)))) {
 			return kaitai.NewValidationExprError(this.CountCheck, this._io, "/types/block_content/seq/1")
 		}
 	}
@@ -608,7 +626,7 @@ func (this *RowFile_BlockContent) Read(io *kaitai.Stream, parent *RowFile_BlockS
 	if err != nil {
 		return err
 	}
-	tmp62, err := this._io.ReadBytes(int((tmp60 - 4) - 4 * tmp61))
+	tmp62, err := this._io.ReadBytes(int(int64((tmp60 - 4)) - int64((4 * tmp61))))
 	if err != nil {
 		return err
 	}
@@ -634,7 +652,7 @@ func (this *RowFile_BlockContent) Read(io *kaitai.Stream, parent *RowFile_BlockS
 	return err
 }
 func (this *RowFile_BlockContent) NumRows() (v int32, err error) {
-	if (this._f_numRows) {
+	if this._f_numRows {
 		return this.numRows, nil
 	}
 	this._f_numRows = true
@@ -646,7 +664,7 @@ func (this *RowFile_BlockContent) NumRows() (v int32, err error) {
 	if err != nil {
 		return 0, err
 	}
-	_, err = this._io.Seek(int64(tmp66 - 4), io.SeekStart)
+	_, err = this._io.Seek(int64(tmp66-4), io.SeekStart)
 	if err != nil {
 		return 0, err
 	}
@@ -662,18 +680,18 @@ func (this *RowFile_BlockContent) NumRows() (v int32, err error) {
 	return this.numRows, nil
 }
 func (this *RowFile_BlockContent) Rows() (v []*RowFile_RowSlot, err error) {
-	if (this._f_rows) {
+	if this._f_rows {
 		return this.rows, nil
 	}
 	this._f_rows = true
-	if (this._root.DecodeRows) {
+	if this._root.DecodeRows {
 		tmp68, err := this.NumRows()
 		if err != nil {
 			return nil, err
 		}
 		for i := 0; i < int(tmp68); i++ {
 			_ = i
-			tmp69 := NewRowFile_RowSlot(i)
+			tmp69 := NewRowFile_RowSlot(int32((i)))
 			err = tmp69.Read(this._io, this, this._root)
 			if err != nil {
 				return nil, err
@@ -704,16 +722,16 @@ func (this *RowFile_BlockContent) Rows() (v []*RowFile_RowSlot, err error) {
  * RowBlockIndex.writeTo; bytes after the third array are not read.
  */
 type RowFile_BlockIndex struct {
-	CompressedSizes *RowFile_DeltaArray
-	UncompressedSizes *RowFile_DeltaArray
-	RowStarts *RowFile_DeltaArray
-	_io *kaitai.Stream
-	_root *RowFile
-	_parent *RowFile
+	CompressedSizes		*RowFile_DeltaArray
+	UncompressedSizes	*RowFile_DeltaArray
+	RowStarts		*RowFile_DeltaArray
+	_io			*kaitai.Stream
+	_root			*RowFile
+	_parent			*RowFile
 }
+
 func NewRowFile_BlockIndex() *RowFile_BlockIndex {
-	return &RowFile_BlockIndex{
-	}
+	return &RowFile_BlockIndex{}
 }
 
 func (this RowFile_BlockIndex) IO_() *kaitai.Stream {
@@ -745,36 +763,38 @@ func (this *RowFile_BlockIndex) Read(io *kaitai.Stream, parent *RowFile, root *R
 	this.RowStarts = tmp72
 	return err
 }
+
 type RowFile_BlockSlot struct {
-	SizeCheck []byte
-	StartCheck []byte
-	RowsCheck []byte
-	Idx int32
-	OfsBlock int64
-	RowsBefore int64
-	_io *kaitai.Stream
-	_root *RowFile
-	_parent *RowFile
-	_raw_content []byte
-	_raw__raw_content []byte
-	_f_content bool
-	content *RowFile_BlockContent
-	_f_lenCompressed bool
-	lenCompressed int
-	_f_lenUncompressed bool
-	lenUncompressed int
-	_f_ofsEnd bool
-	ofsEnd int
-	_f_rowEnd bool
-	rowEnd int
-	_f_rowStart bool
-	rowStart int
+	SizeCheck		[]byte
+	StartCheck		[]byte
+	RowsCheck		[]byte
+	Idx			int32
+	OfsBlock		int64
+	RowsBefore		int64
+	_io			*kaitai.Stream
+	_root			*RowFile
+	_parent			*RowFile
+	_raw_content		[]byte
+	_raw__raw_content	[]byte
+	_f_content		bool
+	content			*RowFile_BlockContent
+	_f_lenCompressed	bool
+	lenCompressed		int
+	_f_lenUncompressed	bool
+	lenUncompressed		int
+	_f_ofsEnd		bool
+	ofsEnd			int
+	_f_rowEnd		bool
+	rowEnd			int
+	_f_rowStart		bool
+	rowStart		int
 }
+
 func NewRowFile_BlockSlot(idx int32, ofsBlock int64, rowsBefore int64) *RowFile_BlockSlot {
 	return &RowFile_BlockSlot{
-		Idx: idx,
-		OfsBlock: ofsBlock,
-		RowsBefore: rowsBefore,
+		Idx:		idx,
+		OfsBlock:	ofsBlock,
+		RowsBefore:	rowsBefore,
 	}
 }
 
@@ -795,6 +815,7 @@ func (this *RowFile_BlockSlot) Read(io *kaitai.Stream, parent *RowFile, root *Ro
 	this.SizeCheck = tmp73
 	{
 		_it := this.SizeCheck
+		_ = _it
 		tmp74, err := this.LenCompressed()
 		if err != nil {
 			return err
@@ -815,7 +836,7 @@ func (this *RowFile_BlockSlot) Read(io *kaitai.Stream, parent *RowFile, root *Ro
 		if err != nil {
 			return err
 		}
-		if !( ((tmp74 > 0) && (tmp75 <= tmp76.OfsIndex - this.OfsBlock) && (tmp77 >= 0) && (tmp78 <= 2147483647)) ) {
+		if !((tmp74 > 0) && (int64((tmp75)) <= int64((tmp76.OfsIndex - this.OfsBlock))) && (tmp77 >= 0) && (tmp78 <= 2147483647)) {
 			return kaitai.NewValidationExprError(this.SizeCheck, this._io, "/types/block_slot/seq/0")
 		}
 	}
@@ -827,11 +848,12 @@ func (this *RowFile_BlockSlot) Read(io *kaitai.Stream, parent *RowFile, root *Ro
 	this.StartCheck = tmp79
 	{
 		_it := this.StartCheck
+		_ = _it
 		tmp80, err := this.RowStart()
 		if err != nil {
 			return err
 		}
-		if !(tmp80 == this.RowsBefore) {
+		if !(int64((tmp80)) == int64((this.RowsBefore))) {
 			return kaitai.NewValidationExprError(this.StartCheck, this._io, "/types/block_slot/seq/1")
 		}
 	}
@@ -843,6 +865,7 @@ func (this *RowFile_BlockSlot) Read(io *kaitai.Stream, parent *RowFile, root *Ro
 	this.RowsCheck = tmp81
 	{
 		_it := this.RowsCheck
+		_ = _it
 		tmp82, err := this.Content()
 		if err != nil {
 			return err
@@ -867,7 +890,7 @@ func (this *RowFile_BlockSlot) Read(io *kaitai.Stream, parent *RowFile, root *Ro
 		if err != nil {
 			return err
 		}
-		if !( ((tmp83 >= 0) && ( ((!(this._root.DecodeRows)) || (len(tmp85) == tmp87)) )) ) {
+		if !((tmp83 >= 0) && ((!(this._root.DecodeRows)) || (int64((len(tmp85))) == int64((tmp87))))) {
 			return kaitai.NewValidationExprError(this.RowsCheck, this._io, "/types/block_slot/seq/2")
 		}
 	}
@@ -878,7 +901,7 @@ func (this *RowFile_BlockSlot) Read(io *kaitai.Stream, parent *RowFile, root *Ro
  * The block after decompression into its stated uncompressed size.
  */
 func (this *RowFile_BlockSlot) Content() (v *RowFile_BlockContent, err error) {
-	if (this._f_content) {
+	if this._f_content {
 		return this.content, nil
 	}
 	this._f_content = true
@@ -923,7 +946,7 @@ func (this *RowFile_BlockSlot) Content() (v *RowFile_BlockContent, err error) {
 	return this.content, nil
 }
 func (this *RowFile_BlockSlot) LenCompressed() (v int, err error) {
-	if (this._f_lenCompressed) {
+	if this._f_lenCompressed {
 		return this.lenCompressed, nil
 	}
 	this._f_lenCompressed = true
@@ -939,7 +962,7 @@ func (this *RowFile_BlockSlot) LenCompressed() (v int, err error) {
 	return this.lenCompressed, nil
 }
 func (this *RowFile_BlockSlot) LenUncompressed() (v int, err error) {
-	if (this._f_lenUncompressed) {
+	if this._f_lenUncompressed {
 		return this.lenUncompressed, nil
 	}
 	this._f_lenUncompressed = true
@@ -955,7 +978,7 @@ func (this *RowFile_BlockSlot) LenUncompressed() (v int, err error) {
 	return this.lenUncompressed, nil
 }
 func (this *RowFile_BlockSlot) OfsEnd() (v int, err error) {
-	if (this._f_ofsEnd) {
+	if this._f_ofsEnd {
 		return this.ofsEnd, nil
 	}
 	this._f_ofsEnd = true
@@ -963,11 +986,11 @@ func (this *RowFile_BlockSlot) OfsEnd() (v int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	this.ofsEnd = int(this.OfsBlock + tmp95)
+	this.ofsEnd = int(int64((this.OfsBlock)) + int64((tmp95)))
 	return this.ofsEnd, nil
 }
 func (this *RowFile_BlockSlot) RowEnd() (v int, err error) {
-	if (this._f_rowEnd) {
+	if this._f_rowEnd {
 		return this.rowEnd, nil
 	}
 	this._f_rowEnd = true
@@ -983,11 +1006,11 @@ func (this *RowFile_BlockSlot) RowEnd() (v int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	this.rowEnd = int(tmp96 + tmp98)
+	this.rowEnd = int(int64((tmp96)) + int64((tmp98)))
 	return this.rowEnd, nil
 }
 func (this *RowFile_BlockSlot) RowStart() (v int, err error) {
-	if (this._f_rowStart) {
+	if this._f_rowStart {
 		return this.rowStart, nil
 	}
 	this._f_rowStart = true
@@ -1026,16 +1049,16 @@ func (this *RowFile_BlockSlot) RowStart() (v int, err error) {
  * block index's array lengths are not read this way (var_len_int).
  */
 type RowFile_BlockVarInt struct {
-	Groups []*RowFile_BlockVarIntGroup
-	_io *kaitai.Stream
-	_root *RowFile
-	_parent kaitai.Struct
-	_f_value bool
-	value int
+	Groups		[]*RowFile_BlockVarIntGroup
+	_io		*kaitai.Stream
+	_root		*RowFile
+	_parent		kaitai.Struct
+	_f_value	bool
+	value		int64
 }
+
 func NewRowFile_BlockVarInt() *RowFile_BlockVarInt {
-	return &RowFile_BlockVarInt{
-	}
+	return &RowFile_BlockVarInt{}
 }
 
 func (this RowFile_BlockVarInt) IO_() *kaitai.Stream {
@@ -1047,29 +1070,50 @@ func (this *RowFile_BlockVarInt) Read(io *kaitai.Stream, parent kaitai.Struct, r
 	this._parent = parent
 	this._root = root
 
-	for i := 1;; i++ {
-		var tmp101 int8;
-		if (i == 0) {
+	for i := 0; ; i++ {
+		var tmp101 int64
+		if i == 0 {
 			tmp101 = 0
 		} else {
-			tmp102, err := this.Groups[i - 1].Acc()
+			tmp102, err := this.Groups[i-1].AccLo()
 			if err != nil {
 				return err
 			}
 			tmp101 = tmp102
 		}
-		tmp103 := NewRowFile_BlockVarIntGroup(i, tmp101)
-		err = tmp103.Read(this._io, this, this._root)
+		var tmp103 int64
+		if i == 0 {
+			tmp103 = 0
+		} else {
+			tmp104, err := this.Groups[i-1].AccHi()
+			if err != nil {
+				return err
+			}
+			tmp103 = tmp104
+		}
+		var tmp105 int64
+		if i == 0 {
+			tmp105 = 1
+		} else {
+			tmp106, err := this.Groups[i-1].NextScale()
+			if err != nil {
+				return err
+			}
+			tmp105 = tmp106
+		}
+		tmp107 := NewRowFile_BlockVarIntGroup(uint32((i)), int64((tmp101)), int64((tmp103)), int64((tmp105)))
+		err = tmp107.Read(this._io, this, this._root)
 		if err != nil {
 			return err
 		}
-		_it := tmp103
+		_it := tmp107
+		_ = _it
 		this.Groups = append(this.Groups, _it)
-		tmp104, err := _it.HasNext()
+		tmp108, err := _it.HasNext()
 		if err != nil {
 			return err
 		}
-		if !(tmp104) {
+		if !(tmp108) {
 			break
 		}
 	}
@@ -1079,51 +1123,73 @@ func (this *RowFile_BlockVarInt) Read(io *kaitai.Stream, parent kaitai.Struct, r
 /**
  * The int Java gets (negative when bit 31 ends up set).
  */
-func (this *RowFile_BlockVarInt) Value() (v int, err error) {
-	if (this._f_value) {
+func (this *RowFile_BlockVarInt) Value() (v int64, err error) {
+	if this._f_value {
 		return this.value, nil
 	}
 	this._f_value = true
-	var tmp105 int;
-	tmp106 := this.Groups
-	tmp107, err := tmp106[len(tmp106) - 1].Acc()
+	var tmp109 int64
+	tmp110 := this.Groups
+	tmp111, err := tmp110[len(tmp110)-1].Acc()
 	if err != nil {
 		return 0, err
 	}
-	if (tmp107 >> 31 == 0) {
-		tmp108 := this.Groups
-		tmp109, err := tmp108[len(tmp108) - 1].Acc()
+	if int64((tmp111)) >= int64((uint32(2147483648))) {
+		tmp112 := this.Groups
+		tmp113, err := tmp112[len(tmp112)-1].Acc()
 		if err != nil {
 			return 0, err
 		}
-		tmp105 = tmp109
+		tmp109 = tmp113 - int64(4294967296)
 	} else {
-		tmp110 := this.Groups
-		tmp111, err := tmp110[len(tmp110) - 1].Acc()
+		tmp114 := this.Groups
+		tmp115, err := tmp114[len(tmp114)-1].Acc()
 		if err != nil {
 			return 0, err
 		}
-		tmp105 = tmp111 - int64(4294967296)
+		tmp109 = tmp115
 	}
-	this.value = int(tmp105)
+	this.value = int64(int64(tmp109))
 	return this.value, nil
 }
+
+/**
+ * One group of a block varint. Java ORs `(b & 0x7f) << (7 * idx)` into
+ * an int, the shift taken mod 32; the same bits are kept here as two
+ * 16-bit halves ORed separately, and the group's part is made by
+ * multiplying by 2^((7 * idx) % 32) (`scale`), so that no target needs
+ * a bitwise operator on a value of 32 bits or more (JavaScript's are
+ * 32-bit signed, Go's keep the operand's 8-bit type).
+ */
 type RowFile_BlockVarIntGroup struct {
-	B uint8
-	Idx uint32
-	Prev uint64
-	_io *kaitai.Stream
-	_root *RowFile
-	_parent *RowFile_BlockVarInt
-	_f_acc bool
-	acc int
-	_f_hasNext bool
-	hasNext bool
+	B		uint8
+	Idx		uint32
+	PrevLo		int64
+	PrevHi		int64
+	Scale		int64
+	_io		*kaitai.Stream
+	_root		*RowFile
+	_parent		*RowFile_BlockVarInt
+	_f_acc		bool
+	acc		int64
+	_f_accHi	bool
+	accHi		int64
+	_f_accLo	bool
+	accLo		int64
+	_f_hasNext	bool
+	hasNext		bool
+	_f_nextScale	bool
+	nextScale	int64
+	_f_part		bool
+	part		int64
 }
-func NewRowFile_BlockVarIntGroup(idx uint32, prev uint64) *RowFile_BlockVarIntGroup {
+
+func NewRowFile_BlockVarIntGroup(idx uint32, prevLo int64, prevHi int64, scale int64) *RowFile_BlockVarIntGroup {
 	return &RowFile_BlockVarIntGroup{
-		Idx: idx,
-		Prev: prev,
+		Idx:	idx,
+		PrevLo:	prevLo,
+		PrevHi:	prevHi,
+		Scale:	scale,
 	}
 }
 
@@ -1136,50 +1202,120 @@ func (this *RowFile_BlockVarIntGroup) Read(io *kaitai.Stream, parent *RowFile_Bl
 	this._parent = parent
 	this._root = root
 
-	tmp112, err := this._io.ReadU1()
+	tmp116, err := this._io.ReadU1()
 	if err != nil {
 		return err
 	}
-	this.B = tmp112
+	this.B = tmp116
 	return err
 }
-func (this *RowFile_BlockVarIntGroup) Acc() (v int, err error) {
-	if (this._f_acc) {
+
+/**
+ * The value of this group and the ones before it, as the unsigned 32 bits Java's int holds.
+ */
+func (this *RowFile_BlockVarIntGroup) Acc() (v int64, err error) {
+	if this._f_acc {
 		return this.acc, nil
 	}
 	this._f_acc = true
-	tmp113 := (7 * this.Idx) % 32
-	if tmp113 < 0 {
-		tmp113 += 32
+	tmp117, err := this.AccHi()
+	if err != nil {
+		return 0, err
 	}
-	this.acc = int((this.Prev | (this.B & 127) << tmp113) & uint32(4294967295))
+	tmp118, err := this.AccLo()
+	if err != nil {
+		return 0, err
+	}
+	this.acc = int64(int64(tmp117*65536 + tmp118))
 	return this.acc, nil
 }
+func (this *RowFile_BlockVarIntGroup) AccHi() (v int64, err error) {
+	if this._f_accHi {
+		return this.accHi, nil
+	}
+	this._f_accHi = true
+	tmp119, err := this.Part()
+	if err != nil {
+		return 0, err
+	}
+	this.accHi = int64(int64(this.PrevHi | tmp119/65536))
+	return this.accHi, nil
+}
+func (this *RowFile_BlockVarIntGroup) AccLo() (v int64, err error) {
+	if this._f_accLo {
+		return this.accLo, nil
+	}
+	this._f_accLo = true
+	tmp121, err := this.Part()
+	if err != nil {
+		return 0, err
+	}
+	tmp120 := tmp121 % 65536
+	if tmp120 < 0 {
+		tmp120 += 65536
+	}
+	this.accLo = int64(int64(this.PrevLo | tmp120))
+	return this.accLo, nil
+}
 func (this *RowFile_BlockVarIntGroup) HasNext() (v bool, err error) {
-	if (this._f_hasNext) {
+	if this._f_hasNext {
 		return this.hasNext, nil
 	}
 	this._f_hasNext = true
-	this.hasNext = bool(this.B & 128 != 0)
+	this.hasNext = bool(this.B&128 != 0)
 	return this.hasNext, nil
+}
+
+/**
+ * The next group's scale, 2^((7 * (idx + 1)) % 32).
+ */
+func (this *RowFile_BlockVarIntGroup) NextScale() (v int64, err error) {
+	if this._f_nextScale {
+		return this.nextScale, nil
+	}
+	this._f_nextScale = true
+	var tmp122 int64
+	if this.Scale*128 >= int64(4294967296) {
+		tmp122 = this.Scale / 33554432
+	} else {
+		tmp122 = this.Scale * 128
+	}
+	this.nextScale = int64(int64(tmp122))
+	return this.nextScale, nil
+}
+
+/**
+ * This group's bits in the 32-bit value (below 2^32).
+ */
+func (this *RowFile_BlockVarIntGroup) Part() (v int64, err error) {
+	if this._f_part {
+		return this.part, nil
+	}
+	this._f_part = true
+	tmp123 := (int64((this.B & 127)) * int64((this.Scale))) % int64(4294967296)
+	if tmp123 < 0 {
+		tmp123 += int64(4294967296)
+	}
+	this.part = int64(int64(tmp123))
+	return this.part, nil
 }
 
 /**
  * DeltaVarintCompressor; value i is the sum of the first i + 1 ZigZag varints.
  */
 type RowFile_DeltaArray struct {
-	LenValues *VarLenInt
-	LengthCheck []byte
-	CanonicalCheck []byte
-	Deltas *DeltaVarintList
-	_io *kaitai.Stream
-	_root *RowFile
-	_parent *RowFile_BlockIndex
-	_raw_Deltas []byte
+	LenValues	*VarLenInt
+	LengthCheck	[]byte
+	CanonicalCheck	[]byte
+	Deltas		*DeltaVarintList
+	_io		*kaitai.Stream
+	_root		*RowFile
+	_parent		*RowFile_BlockIndex
+	_raw_Deltas	[]byte
 }
+
 func NewRowFile_DeltaArray() *RowFile_DeltaArray {
-	return &RowFile_DeltaArray{
-	}
+	return &RowFile_DeltaArray{}
 }
 
 func (this RowFile_DeltaArray) IO_() *kaitai.Stream {
@@ -1191,109 +1327,111 @@ func (this *RowFile_DeltaArray) Read(io *kaitai.Stream, parent *RowFile_BlockInd
 	this._parent = parent
 	this._root = root
 
-	tmp114 := NewVarLenInt(5)
-	err = tmp114.Read(this._io, nil, nil)
+	tmp124 := NewVarLenInt(5)
+	err = tmp124.Read(this._io, nil, nil)
 	if err != nil {
 		return err
 	}
-	this.LenValues = tmp114
-	tmp115, err := this._io.ReadBytes(int(0))
+	this.LenValues = tmp124
+	tmp125, err := this._io.ReadBytes(int(0))
 	if err != nil {
 		return err
 	}
-	tmp115 = tmp115
-	this.LengthCheck = tmp115
+	tmp125 = tmp125
+	this.LengthCheck = tmp125
 	{
 		_it := this.LengthCheck
-		tmp116, err := this.LenValues.Value()
+		_ = _it
+		tmp126, err := this.LenValues.Value()
 		if err != nil {
 			return err
 		}
-		tmp117, err := this.LenValues.Value()
+		tmp127, err := this.LenValues.Value()
 		if err != nil {
 			return err
 		}
-		tmp118, err := this._io.Size()
+		tmp128, err := this._io.Size()
 		if err != nil {
 			return err
 		}
-		tmp119, err := this._io.Pos()
+		tmp129, err := this._io.Pos()
 		if err != nil {
 			return err
 		}
-		if !( ((tmp116 >= 0) && (tmp117 <= tmp118 - tmp119)) ) {
+		if !((tmp126 >= 0) && (tmp127 <= tmp128-tmp129)) {
 			return kaitai.NewValidationExprError(this.LengthCheck, this._io, "/types/delta_array/seq/1")
 		}
 	}
-	tmp120, err := this._io.ReadBytes(int(0))
-	if err != nil {
-		return err
-	}
-	tmp120 = tmp120
-	this.CanonicalCheck = tmp120
-	{
-		_it := this.CanonicalCheck
-		var tmp121 int8;
-		tmp122, err := this.LenValues.Value()
-		if err != nil {
-			return err
-		}
-		if (tmp122 < 128) {
-			tmp121 = 1
-		} else {
-			var tmp123 int8;
-			tmp124, err := this.LenValues.Value()
-			if err != nil {
-				return err
-			}
-			if (tmp124 < 16384) {
-				tmp123 = 2
-			} else {
-				var tmp125 int8;
-				tmp126, err := this.LenValues.Value()
-				if err != nil {
-					return err
-				}
-				if (tmp126 < 2097152) {
-					tmp125 = 3
-				} else {
-					var tmp127 int8;
-					tmp128, err := this.LenValues.Value()
-					if err != nil {
-						return err
-					}
-					if (tmp128 < 268435456) {
-						tmp127 = 4
-					} else {
-						tmp127 = 5
-					}
-					tmp125 = tmp127
-				}
-				tmp123 = tmp125
-			}
-			tmp121 = tmp123
-		}
-		if !(len(this.LenValues.Groups) == tmp121) {
-			return kaitai.NewValidationExprError(this.CanonicalCheck, this._io, "/types/delta_array/seq/2")
-		}
-	}
-	tmp129, err := this.LenValues.Value()
-	if err != nil {
-		return err
-	}
-	tmp130, err := this._io.ReadBytes(int(tmp129))
+	tmp130, err := this._io.ReadBytes(int(0))
 	if err != nil {
 		return err
 	}
 	tmp130 = tmp130
-	this._raw_Deltas = tmp130
-	_io__raw_Deltas := kaitai.NewStream(bytes.NewReader(this._raw_Deltas))
-	tmp131 := NewDeltaVarintList()
-	err = tmp131.Read(_io__raw_Deltas, nil, nil)
+	this.CanonicalCheck = tmp130
+	{
+		_it := this.CanonicalCheck
+		_ = _it
+		var tmp131 int8
+		tmp132, err := this.LenValues.Value()
+		if err != nil {
+			return err
+		}
+		if tmp132 < 128 {
+			tmp131 = 1
+		} else {
+			var tmp133 int8
+			tmp134, err := this.LenValues.Value()
+			if err != nil {
+				return err
+			}
+			if tmp134 < 16384 {
+				tmp133 = 2
+			} else {
+				var tmp135 int8
+				tmp136, err := this.LenValues.Value()
+				if err != nil {
+					return err
+				}
+				if tmp136 < 2097152 {
+					tmp135 = 3
+				} else {
+					var tmp137 int8
+					tmp138, err := this.LenValues.Value()
+					if err != nil {
+						return err
+					}
+					if tmp138 < 268435456 {
+						tmp137 = 4
+					} else {
+						tmp137 = 5
+					}
+					tmp135 = tmp137
+				}
+				tmp133 = tmp135
+			}
+			tmp131 = tmp133
+		}
+		if !(int64((len(this.LenValues.Groups))) == int64((tmp131))) {
+			return kaitai.NewValidationExprError(this.CanonicalCheck, this._io, "/types/delta_array/seq/2")
+		}
+	}
+	tmp139, err := this.LenValues.Value()
 	if err != nil {
 		return err
 	}
-	this.Deltas = tmp131
+	tmp140, err := this._io.ReadBytes(int(tmp139))
+	if err != nil {
+		return err
+	}
+	tmp140 = tmp140
+	this._raw_Deltas = tmp140
+	_io__raw_Deltas := kaitai.NewStream(bytes.NewReader(this._raw_Deltas))
+	tmp141 := NewDeltaVarintList()
+	err = tmp141.Read(_io__raw_Deltas, nil, nil)
+	if err != nil {
+		return err
+	}
+	this.Deltas = tmp141
 	return err
 }
 
@@ -1307,19 +1445,20 @@ func (this *RowFile_DeltaArray) Read(io *kaitai.Stream, parent *RowFile_BlockInd
  * the ones it read, and reads any others as the array.
  */
 type RowFile_FieldValue struct {
-	Value interface{}
-	Kind uint8
-	IsNull bool
-	_io *kaitai.Stream
-	_root *RowFile
-	_parent *RowFile_Row
-	_f_kindAsEnum bool
-	kindAsEnum RowFile_FieldKind
+	Value		interface{}
+	Kind		uint8
+	IsNull		bool
+	_io		*kaitai.Stream
+	_root		*RowFile
+	_parent		*RowFile_Row
+	_f_kindAsEnum	bool
+	kindAsEnum	RowFile_FieldKind
 }
+
 func NewRowFile_FieldValue(kind uint8, isNull bool) *RowFile_FieldValue {
 	return &RowFile_FieldValue{
-		Kind: kind,
-		IsNull: isNull,
+		Kind:	kind,
+		IsNull:	isNull,
 	}
 }
 
@@ -1332,75 +1471,75 @@ func (this *RowFile_FieldValue) Read(io *kaitai.Stream, parent *RowFile_Row, roo
 	this._parent = parent
 	this._root = root
 
-	if (!(this.IsNull)) {
-		tmp132, err := this.KindAsEnum()
+	if !(this.IsNull) {
+		tmp142, err := this.KindAsEnum()
 		if err != nil {
 			return err
 		}
-		switch (tmp132) {
+		switch tmp142 {
 		case RowFile_FieldKind__Boolean:
-			tmp133, err := this._io.ReadU1()
+			tmp143, err := this._io.ReadU1()
 			if err != nil {
 				return err
 			}
-			this.Value = tmp133
+			this.Value = tmp143
 		case RowFile_FieldKind__Bytes:
-			tmp134 := NewRowFile_VarBytes()
-			err = tmp134.Read(this._io, this, this._root)
+			tmp144 := NewRowFile_VarBytes()
+			err = tmp144.Read(this._io, this, this._root)
 			if err != nil {
 				return err
 			}
-			this.Value = tmp134
+			this.Value = tmp144
 		case RowFile_FieldKind__Float32:
-			tmp135, err := this._io.ReadF4le()
+			tmp145, err := this._io.ReadF4le()
 			if err != nil {
 				return err
 			}
-			this.Value = tmp135
+			this.Value = tmp145
 		case RowFile_FieldKind__Float64:
-			tmp136, err := this._io.ReadF8le()
+			tmp146, err := this._io.ReadF8le()
 			if err != nil {
 				return err
 			}
-			this.Value = tmp136
+			this.Value = tmp146
 		case RowFile_FieldKind__Int16:
-			tmp137, err := this._io.ReadS2le()
+			tmp147, err := this._io.ReadS2le()
 			if err != nil {
 				return err
 			}
-			this.Value = tmp137
+			this.Value = tmp147
 		case RowFile_FieldKind__Int32:
-			tmp138, err := this._io.ReadS4le()
+			tmp148, err := this._io.ReadS4le()
 			if err != nil {
 				return err
 			}
-			this.Value = tmp138
+			this.Value = tmp148
 		case RowFile_FieldKind__Int64:
-			tmp139, err := this._io.ReadS8le()
+			tmp149, err := this._io.ReadS8le()
 			if err != nil {
 				return err
 			}
-			this.Value = tmp139
+			this.Value = tmp149
 		case RowFile_FieldKind__Int8:
-			tmp140, err := this._io.ReadS1()
+			tmp150, err := this._io.ReadS1()
 			if err != nil {
 				return err
 			}
-			this.Value = tmp140
+			this.Value = tmp150
 		case RowFile_FieldKind__TimestampNanos:
-			tmp141 := NewRowFile_TimestampNanos()
-			err = tmp141.Read(this._io, this, this._root)
+			tmp151 := NewRowFile_TimestampNanos()
+			err = tmp151.Read(this._io, this, this._root)
 			if err != nil {
 				return err
 			}
-			this.Value = tmp141
+			this.Value = tmp151
 		case RowFile_FieldKind__Variant:
-			tmp142 := NewRowFile_Variant()
-			err = tmp142.Read(this._io, this, this._root)
+			tmp152 := NewRowFile_Variant()
+			err = tmp152.Read(this._io, this, this._root)
 			if err != nil {
 				return err
 			}
-			this.Value = tmp142
+			this.Value = tmp152
 		}
 	}
 	return err
@@ -1410,28 +1549,29 @@ func (this *RowFile_FieldValue) Read(io *kaitai.Stream, parent *RowFile_Row, roo
  * The field kind as its enum, for the switch (every target switches on an enum; not all on an enum's id).
  */
 func (this *RowFile_FieldValue) KindAsEnum() (v RowFile_FieldKind, err error) {
-	if (this._f_kindAsEnum) {
+	if this._f_kindAsEnum {
 		return this.kindAsEnum, nil
 	}
 	this._f_kindAsEnum = true
 	this.kindAsEnum = RowFile_FieldKind(RowFile_FieldKind(this.Kind))
 	return this.kindAsEnum, nil
 }
+
 type RowFile_Footer struct {
-	NumRows int64
-	NumBlocks int32
-	OfsIndex int64
-	LenIndex int32
-	Version RowFile_Version
-	Reserved []byte
-	Magic uint32
-	_io *kaitai.Stream
-	_root *RowFile
-	_parent *RowFile
+	NumRows		int64
+	NumBlocks	int32
+	OfsIndex	int64
+	LenIndex	int32
+	Version		RowFile_Version
+	Reserved	[]byte
+	Magic		uint32
+	_io		*kaitai.Stream
+	_root		*RowFile
+	_parent		*RowFile
 }
+
 func NewRowFile_Footer() *RowFile_Footer {
-	return &RowFile_Footer{
-	}
+	return &RowFile_Footer{}
 }
 
 func (this RowFile_Footer) IO_() *kaitai.Stream {
@@ -1443,52 +1583,54 @@ func (this *RowFile_Footer) Read(io *kaitai.Stream, parent *RowFile, root *RowFi
 	this._parent = parent
 	this._root = root
 
-	tmp143, err := this._io.ReadS8le()
+	tmp153, err := this._io.ReadS8le()
 	if err != nil {
 		return err
 	}
-	this.NumRows = int64(tmp143)
-	tmp144, err := this._io.ReadS4le()
+	this.NumRows = int64(tmp153)
+	tmp154, err := this._io.ReadS4le()
 	if err != nil {
 		return err
 	}
-	this.NumBlocks = int32(tmp144)
-	tmp145, err := this._io.ReadS8le()
+	this.NumBlocks = int32(tmp154)
+	tmp155, err := this._io.ReadS8le()
 	if err != nil {
 		return err
 	}
-	this.OfsIndex = int64(tmp145)
-	tmp146, err := this._io.ReadS4le()
+	this.OfsIndex = int64(tmp155)
+	tmp156, err := this._io.ReadS4le()
 	if err != nil {
 		return err
 	}
-	this.LenIndex = int32(tmp146)
-	tmp147, err := this._io.ReadU1()
+	this.LenIndex = int32(tmp156)
+	tmp157, err := this._io.ReadU1()
 	if err != nil {
 		return err
 	}
-	this.Version = RowFile_Version(tmp147)
-	tmp148, err := this._io.ReadBytes(int(3))
+	this.Version = RowFile_Version(tmp157)
+	tmp158, err := this._io.ReadBytes(int(3))
 	if err != nil {
 		return err
 	}
-	tmp148 = tmp148
-	this.Reserved = tmp148
-	tmp149, err := this._io.ReadU4le()
+	tmp158 = tmp158
+	this.Reserved = tmp158
+	tmp159, err := this._io.ReadU4le()
 	if err != nil {
 		return err
 	}
-	this.Magic = uint32(tmp149)
+	this.Magic = uint32(tmp159)
 	return err
 }
+
 type RowFile_Row struct {
-	NullBits []byte
-	Fields []*RowFile_FieldValue
-	Kinds []byte
-	_io *kaitai.Stream
-	_root *RowFile
-	_parent *RowFile_RowSlot
+	NullBits	[]byte
+	Fields		[]*RowFile_FieldValue
+	Kinds		[]byte
+	_io		*kaitai.Stream
+	_root		*RowFile
+	_parent		*RowFile_RowSlot
 }
+
 func NewRowFile_Row(kinds []byte) *RowFile_Row {
 	return &RowFile_Row{
 		Kinds: kinds,
@@ -1504,40 +1646,42 @@ func (this *RowFile_Row) Read(io *kaitai.Stream, parent *RowFile_RowSlot, root *
 	this._parent = parent
 	this._root = root
 
-	tmp150, err := this._io.ReadBytes(int((len(this.Kinds) + 7) / 8))
+	tmp160, err := this._io.ReadBytes(int((len(this.Kinds) + 7) / 8))
 	if err != nil {
 		return err
 	}
-	tmp150 = tmp150
-	this.NullBits = tmp150
+	tmp160 = tmp160
+	this.NullBits = tmp160
 	for i := 0; i < int(len(this.Kinds)); i++ {
 		_ = i
-		tmp151 := i % 8
-		if tmp151 < 0 {
-			tmp151 += 8
+		tmp161 := i % 8
+		if tmp161 < 0 {
+			tmp161 += 8
 		}
-		tmp152 := NewRowFile_FieldValue(this.Kinds[i], (this.NullBits[i / 8] >> tmp151) & 1 == 1)
-		err = tmp152.Read(this._io, this, this._root)
+		tmp162 := NewRowFile_FieldValue(this.Kinds[i], (this.NullBits[i/8]>>tmp161)&1 == 1)
+		err = tmp162.Read(this._io, this, this._root)
 		if err != nil {
 			return err
 		}
-		this.Fields = append(this.Fields, tmp152)
+		this.Fields = append(this.Fields, tmp162)
 	}
 	return err
 }
+
 type RowFile_RowSlot struct {
-	OffsetCheck []byte
-	ReadCheck []byte
-	Idx int32
-	_io *kaitai.Stream
-	_root *RowFile
-	_parent *RowFile_BlockContent
-	_raw_row []byte
-	_f_ofsRow bool
-	ofsRow int32
-	_f_row bool
-	row *RowFile_Row
+	OffsetCheck	[]byte
+	ReadCheck	[]byte
+	Idx		int32
+	_io		*kaitai.Stream
+	_root		*RowFile
+	_parent		*RowFile_BlockContent
+	_raw_row	[]byte
+	_f_ofsRow	bool
+	ofsRow		int32
+	_f_row		bool
+	row		*RowFile_Row
 }
+
 func NewRowFile_RowSlot(idx int32) *RowFile_RowSlot {
 	return &RowFile_RowSlot{
 		Idx: idx,
@@ -1553,46 +1697,48 @@ func (this *RowFile_RowSlot) Read(io *kaitai.Stream, parent *RowFile_BlockConten
 	this._parent = parent
 	this._root = root
 
-	tmp153, err := this._io.ReadBytes(int(0))
+	tmp163, err := this._io.ReadBytes(int(0))
 	if err != nil {
 		return err
 	}
-	tmp153 = tmp153
-	this.OffsetCheck = tmp153
+	tmp163 = tmp163
+	this.OffsetCheck = tmp163
 	{
 		_it := this.OffsetCheck
-		tmp154, err := this.OfsRow()
+		_ = _it
+		tmp164, err := this.OfsRow()
 		if err != nil {
 			return err
 		}
-		tmp155, err := this.OfsRow()
+		tmp165, err := this.OfsRow()
 		if err != nil {
 			return err
 		}
-		if !( ((tmp154 >= 0) && (tmp155 + (len(this._root.FieldKinds) + 7) / 8 <= len(this._parent.RowsRegion))) ) {
+		if !((tmp164 >= 0) && (int64((int64((tmp165)) + int64(((len(this._root.FieldKinds) + 7) / 8)))) <= int64((len(this._parent.RowsRegion))))) {
 			return kaitai.NewValidationExprError(this.OffsetCheck, this._io, "/types/row_slot/seq/0")
 		}
 	}
-	tmp156, err := this._io.ReadBytes(int(0))
+	tmp166, err := this._io.ReadBytes(int(0))
 	if err != nil {
 		return err
 	}
-	tmp156 = tmp156
-	this.ReadCheck = tmp156
+	tmp166 = tmp166
+	this.ReadCheck = tmp166
 	{
 		_it := this.ReadCheck
-		tmp157, err := this.Row()
+		_ = _it
+		tmp167, err := this.Row()
 		if err != nil {
 			return err
 		}
-		if !(len(tmp157.Fields) == len(this._root.FieldKinds)) {
+		if !(len(tmp167.Fields) == len(this._root.FieldKinds)) {
 			return kaitai.NewValidationExprError(this.ReadCheck, this._io, "/types/row_slot/seq/1")
 		}
 	}
 	return err
 }
 func (this *RowFile_RowSlot) OfsRow() (v int32, err error) {
-	if (this._f_ofsRow) {
+	if this._f_ofsRow {
 		return this.ofsRow, nil
 	}
 	this._f_ofsRow = true
@@ -1604,7 +1750,7 @@ func (this *RowFile_RowSlot) OfsRow() (v int32, err error) {
  * Read until its last field; what follows belongs to the next row.
  */
 func (this *RowFile_RowSlot) Row() (v *RowFile_Row, err error) {
-	if (this._f_row) {
+	if this._f_row {
 		return this.row, nil
 	}
 	this._f_row = true
@@ -1613,31 +1759,31 @@ func (this *RowFile_RowSlot) Row() (v *RowFile_Row, err error) {
 	if err != nil {
 		return nil, err
 	}
-	tmp158, err := this.OfsRow()
+	tmp168, err := this.OfsRow()
 	if err != nil {
 		return nil, err
 	}
-	_, err = thisIo.Seek(int64(tmp158), io.SeekStart)
+	_, err = thisIo.Seek(int64(tmp168), io.SeekStart)
 	if err != nil {
 		return nil, err
 	}
-	tmp159, err := this.OfsRow()
+	tmp169, err := this.OfsRow()
 	if err != nil {
 		return nil, err
 	}
-	tmp160, err := thisIo.ReadBytes(int(len(this._parent.RowsRegion) - tmp159))
+	tmp170, err := thisIo.ReadBytes(int(int64((len(this._parent.RowsRegion))) - int64((tmp169))))
 	if err != nil {
 		return nil, err
 	}
-	tmp160 = tmp160
-	this._raw_row = tmp160
+	tmp170 = tmp170
+	this._raw_row = tmp170
 	_io__raw_row := kaitai.NewStream(bytes.NewReader(this._raw_row))
-	tmp161 := NewRowFile_Row(this._root.FieldKinds)
-	err = tmp161.Read(_io__raw_row, this, this._root)
+	tmp171 := NewRowFile_Row(this._root.FieldKinds)
+	err = tmp171.Read(_io__raw_row, this, this._root)
 	if err != nil {
 		return nil, err
 	}
-	this.row = tmp161
+	this.row = tmp171
 	_, err = thisIo.Seek(_pos, io.SeekStart)
 	if err != nil {
 		return nil, err
@@ -1653,16 +1799,16 @@ func (this *RowFile_RowSlot) Row() (v *RowFile_Row, err error) {
  * Zero-width; reads the row here, so its faults come in row order.
  */
 type RowFile_TimestampNanos struct {
-	Millis int64
-	NanoOfMilli *RowFile_BlockVarInt
-	NanosCheck []byte
-	_io *kaitai.Stream
-	_root *RowFile
-	_parent *RowFile_FieldValue
+	Millis		int64
+	NanoOfMilli	*RowFile_BlockVarInt
+	NanosCheck	[]byte
+	_io		*kaitai.Stream
+	_root		*RowFile
+	_parent		*RowFile_FieldValue
 }
+
 func NewRowFile_TimestampNanos() *RowFile_TimestampNanos {
-	return &RowFile_TimestampNanos{
-	}
+	return &RowFile_TimestampNanos{}
 }
 
 func (this RowFile_TimestampNanos) IO_() *kaitai.Stream {
@@ -1674,34 +1820,35 @@ func (this *RowFile_TimestampNanos) Read(io *kaitai.Stream, parent *RowFile_Fiel
 	this._parent = parent
 	this._root = root
 
-	tmp162, err := this._io.ReadS8le()
+	tmp172, err := this._io.ReadS8le()
 	if err != nil {
 		return err
 	}
-	this.Millis = int64(tmp162)
-	tmp163 := NewRowFile_BlockVarInt()
-	err = tmp163.Read(this._io, this, this._root)
+	this.Millis = int64(tmp172)
+	tmp173 := NewRowFile_BlockVarInt()
+	err = tmp173.Read(this._io, this, this._root)
 	if err != nil {
 		return err
 	}
-	this.NanoOfMilli = tmp163
-	tmp164, err := this._io.ReadBytes(int(0))
+	this.NanoOfMilli = tmp173
+	tmp174, err := this._io.ReadBytes(int(0))
 	if err != nil {
 		return err
 	}
-	tmp164 = tmp164
-	this.NanosCheck = tmp164
+	tmp174 = tmp174
+	this.NanosCheck = tmp174
 	{
 		_it := this.NanosCheck
-		tmp165, err := this.NanoOfMilli.Value()
+		_ = _it
+		tmp175, err := this.NanoOfMilli.Value()
 		if err != nil {
 			return err
 		}
-		tmp166, err := this.NanoOfMilli.Value()
+		tmp176, err := this.NanoOfMilli.Value()
 		if err != nil {
 			return err
 		}
-		if !( ((tmp165 >= 0) && (tmp166 <= 999999)) ) {
+		if !((tmp175 >= 0) && (tmp176 <= 999999)) {
 			return kaitai.NewValidationExprError(this.NanosCheck, this._io, "/types/timestamp_nanos/seq/2")
 		}
 	}
@@ -1712,16 +1859,16 @@ func (this *RowFile_TimestampNanos) Read(io *kaitai.Stream, parent *RowFile_Fiel
  * Zero-width; Timestamp refuses a nanosecond of the millisecond outside 0..999999.
  */
 type RowFile_VarBytes struct {
-	LenData *RowFile_BlockVarInt
-	LengthCheck []byte
-	Data []byte
-	_io *kaitai.Stream
-	_root *RowFile
-	_parent kaitai.Struct
+	LenData		*RowFile_BlockVarInt
+	LengthCheck	[]byte
+	Data		[]byte
+	_io		*kaitai.Stream
+	_root		*RowFile
+	_parent		kaitai.Struct
 }
+
 func NewRowFile_VarBytes() *RowFile_VarBytes {
-	return &RowFile_VarBytes{
-	}
+	return &RowFile_VarBytes{}
 }
 
 func (this RowFile_VarBytes) IO_() *kaitai.Stream {
@@ -1733,38 +1880,39 @@ func (this *RowFile_VarBytes) Read(io *kaitai.Stream, parent kaitai.Struct, root
 	this._parent = parent
 	this._root = root
 
-	tmp167 := NewRowFile_BlockVarInt()
-	err = tmp167.Read(this._io, this, this._root)
+	tmp177 := NewRowFile_BlockVarInt()
+	err = tmp177.Read(this._io, this, this._root)
 	if err != nil {
 		return err
 	}
-	this.LenData = tmp167
-	tmp168, err := this._io.ReadBytes(int(0))
+	this.LenData = tmp177
+	tmp178, err := this._io.ReadBytes(int(0))
 	if err != nil {
 		return err
 	}
-	tmp168 = tmp168
-	this.LengthCheck = tmp168
+	tmp178 = tmp178
+	this.LengthCheck = tmp178
 	{
 		_it := this.LengthCheck
-		tmp169, err := this.LenData.Value()
+		_ = _it
+		tmp179, err := this.LenData.Value()
 		if err != nil {
 			return err
 		}
-		if !(tmp169 >= 0) {
+		if !(tmp179 >= 0) {
 			return kaitai.NewValidationExprError(this.LengthCheck, this._io, "/types/var_bytes/seq/1")
 		}
 	}
-	tmp170, err := this.LenData.Value()
+	tmp180, err := this.LenData.Value()
 	if err != nil {
 		return err
 	}
-	tmp171, err := this._io.ReadBytes(int(tmp170))
+	tmp181, err := this._io.ReadBytes(int(tmp180))
 	if err != nil {
 		return err
 	}
-	tmp171 = tmp171
-	this.Data = tmp171
+	tmp181 = tmp181
+	this.Data = tmp181
 	return err
 }
 
@@ -1772,15 +1920,15 @@ func (this *RowFile_VarBytes) Read(io *kaitai.Stream, parent kaitai.Struct, root
  * Zero-width; Java allocates the length it reads.
  */
 type RowFile_Variant struct {
-	Value *RowFile_VarBytes
-	Metadata *RowFile_VarBytes
-	_io *kaitai.Stream
-	_root *RowFile
-	_parent *RowFile_FieldValue
+	Value		*RowFile_VarBytes
+	Metadata	*RowFile_VarBytes
+	_io		*kaitai.Stream
+	_root		*RowFile
+	_parent		*RowFile_FieldValue
 }
+
 func NewRowFile_Variant() *RowFile_Variant {
-	return &RowFile_Variant{
-	}
+	return &RowFile_Variant{}
 }
 
 func (this RowFile_Variant) IO_() *kaitai.Stream {
@@ -1792,17 +1940,17 @@ func (this *RowFile_Variant) Read(io *kaitai.Stream, parent *RowFile_FieldValue,
 	this._parent = parent
 	this._root = root
 
-	tmp172 := NewRowFile_VarBytes()
-	err = tmp172.Read(this._io, this, this._root)
+	tmp182 := NewRowFile_VarBytes()
+	err = tmp182.Read(this._io, this, this._root)
 	if err != nil {
 		return err
 	}
-	this.Value = tmp172
-	tmp173 := NewRowFile_VarBytes()
-	err = tmp173.Read(this._io, this, this._root)
+	this.Value = tmp182
+	tmp183 := NewRowFile_VarBytes()
+	err = tmp183.Read(this._io, this, this._root)
 	if err != nil {
 		return err
 	}
-	this.Metadata = tmp173
+	this.Metadata = tmp183
 	return err
 }

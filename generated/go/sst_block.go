@@ -10,14 +10,13 @@ import (
 	"bytes"
 )
 
-
 /**
  * One block of Paimon's SST files as `SstFileWriter.writeBlock` stores it:
  * the stored bytes (the block itself, or a varint uncompressed length and
  * the codec's output when compression saves more than an eighth), then the
  * 5-byte `BlockTrailer` (compression and CRC-32 of the stored bytes and the
  * compression byte).
- * 
+ *
  * The block itself (`BlockWriter.finish`): the entries (a varint key
  * length, the key, a varint value length, the value) in key order, then
  * either, when every entry has the same encoded length ("aligned"), that
@@ -25,7 +24,7 @@ import (
  * ints and their count; then one byte, 0 for aligned, 1 for unaligned.
  * Ints are written with `MemorySliceOutput.writeInt`: little-endian. A
  * block without entries is written unaligned with a count of 0.
- * 
+ *
  * `value_kind` says how the entries' values are read: as bytes (0), as the
  * `BlockHandle` of an index block's entry (1: a var-long offset and a
  * varint length of a data block), or as a BTree posting list (2: a varint
@@ -36,37 +35,42 @@ import (
  */
 
 type SstBlock_AlignedType int
+
 const (
-	SstBlock_AlignedType__Aligned SstBlock_AlignedType = 0
-	SstBlock_AlignedType__Unaligned SstBlock_AlignedType = 1
+	SstBlock_AlignedType__Aligned	SstBlock_AlignedType	= 0
+	SstBlock_AlignedType__Unaligned	SstBlock_AlignedType	= 1
 )
+
 var values_SstBlock_AlignedType = map[SstBlock_AlignedType]struct{}{0: {}, 1: {}}
+
 func (v SstBlock_AlignedType) isDefined() bool {
 	_, ok := values_SstBlock_AlignedType[v]
 	return ok
 }
+
 type SstBlock struct {
-	Stored []byte
-	Trailer *BlockTrailer
-	CrcCheck []byte
-	ValueKind uint8
-	MaxEnd int64
-	_io *kaitai.Stream
-	_root *SstBlock
-	_parent kaitai.Struct
-	_raw_computedCrc []byte
-	_raw__raw_computedCrc []byte
-	_raw_content []byte
-	_raw__raw_content []byte
-	_f_computedCrc bool
-	computedCrc *SstBlock_CrcValue
-	_f_content bool
-	content *SstBlock_BlockContent
+	Stored			[]byte
+	Trailer			*BlockTrailer
+	CrcCheck		[]byte
+	ValueKind		uint8
+	MaxEnd			int64
+	_io			*kaitai.Stream
+	_root			*SstBlock
+	_parent			kaitai.Struct
+	_raw_computedCrc	[]byte
+	_raw__raw_computedCrc	[]byte
+	_raw_content		[]byte
+	_raw__raw_content	[]byte
+	_f_computedCrc		bool
+	computedCrc		*SstBlock_CrcValue
+	_f_content		bool
+	content			*SstBlock_BlockContent
 }
+
 func NewSstBlock(valueKind uint8, maxEnd int64) *SstBlock {
 	return &SstBlock{
-		ValueKind: valueKind,
-		MaxEnd: maxEnd,
+		ValueKind:	valueKind,
+		MaxEnd:		maxEnd,
 	}
 }
 
@@ -103,6 +107,7 @@ func (this *SstBlock) Read(io *kaitai.Stream, parent kaitai.Struct, root *SstBlo
 	this.CrcCheck = tmp4
 	{
 		_it := this.CrcCheck
+		_ = _it
 		tmp5, err := this.ComputedCrc()
 		if err != nil {
 			return err
@@ -118,7 +123,7 @@ func (this *SstBlock) Read(io *kaitai.Stream, parent kaitai.Struct, root *SstBlo
  * CRC-32 of the stored bytes and the compression byte after them.
  */
 func (this *SstBlock) ComputedCrc() (v *SstBlock_CrcValue, err error) {
-	if (this._f_computedCrc) {
+	if this._f_computedCrc {
 		return this.computedCrc, nil
 	}
 	this._f_computedCrc = true
@@ -162,7 +167,7 @@ func (this *SstBlock) ComputedCrc() (v *SstBlock_CrcValue, err error) {
  * The block's entries and their layout footer, after decompression.
  */
 func (this *SstBlock) Content() (v *SstBlock_BlockContent, err error) {
-	if (this._f_content) {
+	if this._f_content {
 		return this.content, nil
 	}
 	this._f_content = true
@@ -210,34 +215,35 @@ func (this *SstBlock) Content() (v *SstBlock_BlockContent, err error) {
  * Zero-width; Java compares the checksum before decompressing ("Expected CRC32C(..) but found").
  */
 type SstBlock_BlockContent struct {
-	SizeCheck []byte
-	TypeCheck []byte
-	LayoutCheck []byte
-	EntriesRegion *SstBlock_EntryList
-	Positions []int32
-	LayoutInt int32
-	AlignedType SstBlock_AlignedType
-	ValueKind uint8
-	MaxEnd int64
-	_io *kaitai.Stream
-	_root *SstBlock
-	_parent *SstBlock
-	_raw_EntriesRegion []byte
-	_f_isAligned bool
-	isAligned bool
-	_f_lenEntries bool
-	lenEntries int
-	_f_numPositions bool
-	numPositions int32
-	_f_statedInt bool
-	statedInt int32
-	_f_statedType bool
-	statedType uint8
+	SizeCheck		[]byte
+	TypeCheck		[]byte
+	LayoutCheck		[]byte
+	EntriesRegion		*SstBlock_EntryList
+	Positions		[]int32
+	LayoutInt		int32
+	AlignedType		SstBlock_AlignedType
+	ValueKind		uint8
+	MaxEnd			int64
+	_io			*kaitai.Stream
+	_root			*SstBlock
+	_parent			*SstBlock
+	_raw_EntriesRegion	[]byte
+	_f_isAligned		bool
+	isAligned		bool
+	_f_lenEntries		bool
+	lenEntries		int
+	_f_numPositions		bool
+	numPositions		int32
+	_f_statedInt		bool
+	statedInt		int32
+	_f_statedType		bool
+	statedType		uint8
 }
+
 func NewSstBlock_BlockContent(valueKind uint8, maxEnd int64) *SstBlock_BlockContent {
 	return &SstBlock_BlockContent{
-		ValueKind: valueKind,
-		MaxEnd: maxEnd,
+		ValueKind:	valueKind,
+		MaxEnd:		maxEnd,
 	}
 }
 
@@ -258,6 +264,7 @@ func (this *SstBlock_BlockContent) Read(io *kaitai.Stream, parent *SstBlock, roo
 	this.SizeCheck = tmp12
 	{
 		_it := this.SizeCheck
+		_ = _it
 		tmp13, err := this._io.Size()
 		if err != nil {
 			return err
@@ -274,6 +281,7 @@ func (this *SstBlock_BlockContent) Read(io *kaitai.Stream, parent *SstBlock, roo
 	this.TypeCheck = tmp14
 	{
 		_it := this.TypeCheck
+		_ = _it
 		tmp15, err := this.StatedType()
 		if err != nil {
 			return err
@@ -290,12 +298,13 @@ func (this *SstBlock_BlockContent) Read(io *kaitai.Stream, parent *SstBlock, roo
 	this.LayoutCheck = tmp16
 	{
 		_it := this.LayoutCheck
-		var tmp17 bool;
+		_ = _it
+		var tmp17 bool
 		tmp18, err := this.IsAligned()
 		if err != nil {
 			return err
 		}
-		if (tmp18) {
+		if tmp18 {
 			tmp19, err := this.StatedInt()
 			if err != nil {
 				return err
@@ -314,7 +323,7 @@ func (this *SstBlock_BlockContent) Read(io *kaitai.Stream, parent *SstBlock, roo
 			if err != nil {
 				return err
 			}
-			tmp17 =  ((tmp20 >= 0) && (tmp21 <= (tmp22 - 5) / 4)) 
+			tmp17 = ((tmp20 >= 0) && (int64((tmp21)) <= int64(((tmp22 - 5) / 4))))
 		}
 		if !(tmp17) {
 			return kaitai.NewValidationExprError(this.LayoutCheck, this._io, "/types/block_content/seq/2")
@@ -365,7 +374,7 @@ func (this *SstBlock_BlockContent) Read(io *kaitai.Stream, parent *SstBlock, roo
 	return err
 }
 func (this *SstBlock_BlockContent) IsAligned() (v bool, err error) {
-	if (this._f_isAligned) {
+	if this._f_isAligned {
 		return this.isAligned, nil
 	}
 	this._f_isAligned = true
@@ -377,7 +386,7 @@ func (this *SstBlock_BlockContent) IsAligned() (v bool, err error) {
 	return this.isAligned, nil
 }
 func (this *SstBlock_BlockContent) LenEntries() (v int, err error) {
-	if (this._f_lenEntries) {
+	if this._f_lenEntries {
 		return this.lenEntries, nil
 	}
 	this._f_lenEntries = true
@@ -385,47 +394,47 @@ func (this *SstBlock_BlockContent) LenEntries() (v int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	var tmp32 int8;
+	var tmp32 int64
 	tmp33, err := this.IsAligned()
 	if err != nil {
 		return 0, err
 	}
-	if (tmp33) {
+	if tmp33 {
 		tmp32 = 0
 	} else {
 		tmp34, err := this.StatedInt()
 		if err != nil {
 			return 0, err
 		}
-		tmp32 = tmp34 * 4
+		tmp32 = int64((tmp34 * 4))
 	}
-	this.lenEntries = int((tmp31 - 5) - tmp32)
+	this.lenEntries = int(int64((tmp31 - 5)) - int64((tmp32)))
 	return this.lenEntries, nil
 }
 func (this *SstBlock_BlockContent) NumPositions() (v int32, err error) {
-	if (this._f_numPositions) {
+	if this._f_numPositions {
 		return this.numPositions, nil
 	}
 	this._f_numPositions = true
-	var tmp35 int8;
+	var tmp35 int64
 	tmp36, err := this.IsAligned()
 	if err != nil {
 		return 0, err
 	}
-	if (tmp36) {
+	if tmp36 {
 		tmp35 = 0
 	} else {
 		tmp37, err := this.StatedInt()
 		if err != nil {
 			return 0, err
 		}
-		tmp35 = tmp37
+		tmp35 = int64((tmp37))
 	}
 	this.numPositions = int32(tmp35)
 	return this.numPositions, nil
 }
 func (this *SstBlock_BlockContent) StatedInt() (v int32, err error) {
-	if (this._f_statedInt) {
+	if this._f_statedInt {
 		return this.statedInt, nil
 	}
 	this._f_statedInt = true
@@ -437,7 +446,7 @@ func (this *SstBlock_BlockContent) StatedInt() (v int32, err error) {
 	if err != nil {
 		return 0, err
 	}
-	_, err = this._io.Seek(int64(tmp38 - 5), io.SeekStart)
+	_, err = this._io.Seek(int64(tmp38-5), io.SeekStart)
 	if err != nil {
 		return 0, err
 	}
@@ -457,7 +466,7 @@ func (this *SstBlock_BlockContent) StatedInt() (v int32, err error) {
  * The last byte, read first (BlockReader.create) to know where the entries end.
  */
 func (this *SstBlock_BlockContent) StatedType() (v uint8, err error) {
-	if (this._f_statedType) {
+	if this._f_statedType {
 		return this.statedType, nil
 	}
 	this._f_statedType = true
@@ -469,7 +478,7 @@ func (this *SstBlock_BlockContent) StatedType() (v uint8, err error) {
 	if err != nil {
 		return 0, err
 	}
-	_, err = this._io.Seek(int64(tmp40 - 1), io.SeekStart)
+	_, err = this._io.Seek(int64(tmp40-1), io.SeekStart)
 	if err != nil {
 		return 0, err
 	}
@@ -519,14 +528,15 @@ func (this *SstBlock_BlockContent) StatedType() (v uint8, err error) {
  * BlockHandle.writeBlockHandleTo, an index block's value.
  */
 type SstBlock_BlockHandle struct {
-	OfsBlock *VarLenInt
-	LenBlock *VarLenInt
-	BlockCheck []byte
-	MaxEnd int64
-	_io *kaitai.Stream
-	_root *SstBlock
-	_parent *SstBlock_Entry
+	OfsBlock	*VarLenInt
+	LenBlock	*VarLenInt
+	BlockCheck	[]byte
+	MaxEnd		int64
+	_io		*kaitai.Stream
+	_root		*SstBlock
+	_parent		*SstBlock_Entry
 }
+
 func NewSstBlock_BlockHandle(maxEnd int64) *SstBlock_BlockHandle {
 	return &SstBlock_BlockHandle{
 		MaxEnd: maxEnd,
@@ -562,6 +572,7 @@ func (this *SstBlock_BlockHandle) Read(io *kaitai.Stream, parent *SstBlock_Entry
 	this.BlockCheck = tmp44
 	{
 		_it := this.BlockCheck
+		_ = _it
 		tmp45, err := this.OfsBlock.Value()
 		if err != nil {
 			return err
@@ -578,7 +589,7 @@ func (this *SstBlock_BlockHandle) Read(io *kaitai.Stream, parent *SstBlock_Entry
 		if err != nil {
 			return err
 		}
-		if !( ((tmp45 >= 0) && (tmp46 >= 0) && ((tmp47 + tmp48) + 5 <= this.MaxEnd)) ) {
+		if !((tmp45 >= 0) && (tmp46 >= 0) && ((tmp47+tmp48)+5 <= this.MaxEnd)) {
 			return kaitai.NewValidationExprError(this.BlockCheck, this._io, "/types/block_handle/seq/2")
 		}
 	}
@@ -589,14 +600,14 @@ func (this *SstBlock_BlockHandle) Read(io *kaitai.Stream, parent *SstBlock_Entry
  * Zero-width; the block and its 5-byte trailer end before `max_end`.
  */
 type SstBlock_CrcValue struct {
-	Value uint32
-	_io *kaitai.Stream
-	_root *SstBlock
-	_parent *SstBlock
+	Value	uint32
+	_io	*kaitai.Stream
+	_root	*SstBlock
+	_parent	*SstBlock
 }
+
 func NewSstBlock_CrcValue() *SstBlock_CrcValue {
-	return &SstBlock_CrcValue{
-	}
+	return &SstBlock_CrcValue{}
 }
 
 func (this SstBlock_CrcValue) IO_() *kaitai.Stream {
@@ -615,24 +626,26 @@ func (this *SstBlock_CrcValue) Read(io *kaitai.Stream, parent *SstBlock, root *S
 	this.Value = uint32(tmp49)
 	return err
 }
+
 type SstBlock_Entry struct {
-	LenKey *VarLenInt
-	LenKeyCheck []byte
-	Key []byte
-	LenValue *VarLenInt
-	LenValueCheck []byte
-	Value kaitai.Struct
-	ValueKind uint8
-	MaxEnd int64
-	_io *kaitai.Stream
-	_root *SstBlock
-	_parent *SstBlock_EntryList
-	_raw_Value []byte
+	LenKey		*VarLenInt
+	LenKeyCheck	[]byte
+	Key		[]byte
+	LenValue	*VarLenInt
+	LenValueCheck	[]byte
+	Value		kaitai.Struct
+	ValueKind	uint8
+	MaxEnd		int64
+	_io		*kaitai.Stream
+	_root		*SstBlock
+	_parent		*SstBlock_EntryList
+	_raw_Value	[]byte
 }
+
 func NewSstBlock_Entry(valueKind uint8, maxEnd int64) *SstBlock_Entry {
 	return &SstBlock_Entry{
-		ValueKind: valueKind,
-		MaxEnd: maxEnd,
+		ValueKind:	valueKind,
+		MaxEnd:		maxEnd,
 	}
 }
 
@@ -659,6 +672,7 @@ func (this *SstBlock_Entry) Read(io *kaitai.Stream, parent *SstBlock_EntryList, 
 	this.LenKeyCheck = tmp51
 	{
 		_it := this.LenKeyCheck
+		_ = _it
 		tmp52, err := this.LenKey.Value()
 		if err != nil {
 			return err
@@ -675,7 +689,7 @@ func (this *SstBlock_Entry) Read(io *kaitai.Stream, parent *SstBlock_EntryList, 
 		if err != nil {
 			return err
 		}
-		if !( ((tmp52 >= 0) && (tmp53 <= tmp54 - tmp55)) ) {
+		if !((tmp52 >= 0) && (tmp53 <= tmp54-tmp55)) {
 			return kaitai.NewValidationExprError(this.LenKeyCheck, this._io, "/types/entry/seq/1")
 		}
 	}
@@ -703,6 +717,7 @@ func (this *SstBlock_Entry) Read(io *kaitai.Stream, parent *SstBlock_EntryList, 
 	this.LenValueCheck = tmp59
 	{
 		_it := this.LenValueCheck
+		_ = _it
 		tmp60, err := this.LenValue.Value()
 		if err != nil {
 			return err
@@ -719,11 +734,11 @@ func (this *SstBlock_Entry) Read(io *kaitai.Stream, parent *SstBlock_EntryList, 
 		if err != nil {
 			return err
 		}
-		if !( ((tmp60 >= 0) && (tmp61 <= tmp62 - tmp63)) ) {
+		if !((tmp60 >= 0) && (tmp61 <= tmp62-tmp63)) {
 			return kaitai.NewValidationExprError(this.LenValueCheck, this._io, "/types/entry/seq/4")
 		}
 	}
-	switch (this.ValueKind) {
+	switch this.ValueKind {
 	case 1:
 		tmp64, err := this.LenValue.Value()
 		if err != nil {
@@ -790,17 +805,18 @@ func (this *SstBlock_Entry) Read(io *kaitai.Stream, parent *SstBlock_EntryList, 
  * Zero-width; the value fits in what is left of the block.
  */
 type SstBlock_EntryList struct {
-	Entries []*SstBlock_Entry
-	ValueKind uint8
-	MaxEnd int64
-	_io *kaitai.Stream
-	_root *SstBlock
-	_parent *SstBlock_BlockContent
+	Entries		[]*SstBlock_Entry
+	ValueKind	uint8
+	MaxEnd		int64
+	_io		*kaitai.Stream
+	_root		*SstBlock
+	_parent		*SstBlock_BlockContent
 }
+
 func NewSstBlock_EntryList(valueKind uint8, maxEnd int64) *SstBlock_EntryList {
 	return &SstBlock_EntryList{
-		ValueKind: valueKind,
-		MaxEnd: maxEnd,
+		ValueKind:	valueKind,
+		MaxEnd:		maxEnd,
 	}
 }
 
@@ -813,7 +829,7 @@ func (this *SstBlock_EntryList) Read(io *kaitai.Stream, parent *SstBlock_BlockCo
 	this._parent = parent
 	this._root = root
 
-	for i := 0;; i++ {
+	for i := 0; ; i++ {
 		tmp73, err := this._io.EOF()
 		if err != nil {
 			return err
@@ -835,16 +851,16 @@ func (this *SstBlock_EntryList) Read(io *kaitai.Stream, parent *SstBlock_BlockCo
  * BTreeIndexWriter.flush, a BTree data block's value (file version 1).
  */
 type SstBlock_PostingList struct {
-	NumRows *VarLenInt
-	NumRowsCheck []byte
-	RowIds []*VarLenInt
-	_io *kaitai.Stream
-	_root *SstBlock
-	_parent *SstBlock_Entry
+	NumRows		*VarLenInt
+	NumRowsCheck	[]byte
+	RowIds		[]*VarLenInt
+	_io		*kaitai.Stream
+	_root		*SstBlock
+	_parent		*SstBlock_Entry
 }
+
 func NewSstBlock_PostingList() *SstBlock_PostingList {
-	return &SstBlock_PostingList{
-	}
+	return &SstBlock_PostingList{}
 }
 
 func (this SstBlock_PostingList) IO_() *kaitai.Stream {
@@ -870,6 +886,7 @@ func (this *SstBlock_PostingList) Read(io *kaitai.Stream, parent *SstBlock_Entry
 	this.NumRowsCheck = tmp76
 	{
 		_it := this.NumRowsCheck
+		_ = _it
 		tmp77, err := this.NumRows.Value()
 		if err != nil {
 			return err
@@ -886,7 +903,7 @@ func (this *SstBlock_PostingList) Read(io *kaitai.Stream, parent *SstBlock_Entry
 		if err != nil {
 			return err
 		}
-		if !( ((tmp77 > 0) && (tmp78 <= tmp79 - tmp80)) ) {
+		if !((tmp77 > 0) && (tmp78 <= tmp79-tmp80)) {
 			return kaitai.NewValidationExprError(this.NumRowsCheck, this._io, "/types/posting_list/seq/1")
 		}
 	}
@@ -912,14 +929,14 @@ func (this *SstBlock_PostingList) Read(io *kaitai.Stream, parent *SstBlock_Entry
  * anything is allocated.
  */
 type SstBlock_RawValue struct {
-	Raw []byte
-	_io *kaitai.Stream
-	_root *SstBlock
-	_parent *SstBlock_Entry
+	Raw	[]byte
+	_io	*kaitai.Stream
+	_root	*SstBlock
+	_parent	*SstBlock_Entry
 }
+
 func NewSstBlock_RawValue() *SstBlock_RawValue {
-	return &SstBlock_RawValue{
-	}
+	return &SstBlock_RawValue{}
 }
 
 func (this SstBlock_RawValue) IO_() *kaitai.Stream {

@@ -5,7 +5,6 @@ package paimon_layouts
 
 import "github.com/kaitai-io/kaitai_struct_go_runtime/kaitai"
 
-
 /**
  * How the range-bitmap index writes a key (KeyFactory serializers, a
  * ByteBuffer, so big-endian): TINYINT 1 byte, SMALLINT 2, INT/DATE/TIME 4,
@@ -17,28 +16,33 @@ import "github.com/kaitai-io/kaitai_struct_go_runtime/kaitai"
  */
 
 type TypedKey_Kind int
+
 const (
-	TypedKey_Kind__I1 TypedKey_Kind = 1
-	TypedKey_Kind__I2 TypedKey_Kind = 2
-	TypedKey_Kind__I4 TypedKey_Kind = 4
-	TypedKey_Kind__I8 TypedKey_Kind = 8
-	TypedKey_Kind__F4 TypedKey_Kind = 14
-	TypedKey_Kind__F8 TypedKey_Kind = 18
-	TypedKey_Kind__Boolean TypedKey_Kind = 21
-	TypedKey_Kind__String TypedKey_Kind = 99
+	TypedKey_Kind__I1	TypedKey_Kind	= 1
+	TypedKey_Kind__I2	TypedKey_Kind	= 2
+	TypedKey_Kind__I4	TypedKey_Kind	= 4
+	TypedKey_Kind__I8	TypedKey_Kind	= 8
+	TypedKey_Kind__F4	TypedKey_Kind	= 14
+	TypedKey_Kind__F8	TypedKey_Kind	= 18
+	TypedKey_Kind__Boolean	TypedKey_Kind	= 21
+	TypedKey_Kind__String	TypedKey_Kind	= 99
 )
+
 var values_TypedKey_Kind = map[TypedKey_Kind]struct{}{1: {}, 2: {}, 4: {}, 8: {}, 14: {}, 18: {}, 21: {}, 99: {}}
+
 func (v TypedKey_Kind) isDefined() bool {
 	_, ok := values_TypedKey_Kind[v]
 	return ok
 }
+
 type TypedKey struct {
-	Value interface{}
-	Kind TypedKey_Kind
-	_io *kaitai.Stream
-	_root *TypedKey
-	_parent kaitai.Struct
+	Value	interface{}
+	Kind	TypedKey_Kind
+	_io	*kaitai.Stream
+	_root	*TypedKey
+	_parent	kaitai.Struct
 }
+
 func NewTypedKey(kind TypedKey_Kind) *TypedKey {
 	return &TypedKey{
 		Kind: kind,
@@ -54,7 +58,7 @@ func (this *TypedKey) Read(io *kaitai.Stream, parent kaitai.Struct, root *TypedK
 	this._parent = parent
 	this._root = root
 
-	switch (this.Kind) {
+	switch this.Kind {
 	case TypedKey_Kind__Boolean:
 		tmp1 := NewTypedKey_BooleanKey()
 		err = tmp1.Read(this._io, this, this._root)
@@ -108,15 +112,16 @@ func (this *TypedKey) Read(io *kaitai.Stream, parent kaitai.Struct, root *TypedK
 	}
 	return err
 }
+
 type TypedKey_BooleanKey struct {
-	Value uint8
-	_io *kaitai.Stream
-	_root *TypedKey
-	_parent *TypedKey
+	Value	uint8
+	_io	*kaitai.Stream
+	_root	*TypedKey
+	_parent	*TypedKey
 }
+
 func NewTypedKey_BooleanKey() *TypedKey_BooleanKey {
-	return &TypedKey_BooleanKey{
-	}
+	return &TypedKey_BooleanKey{}
 }
 
 func (this TypedKey_BooleanKey) IO_() *kaitai.Stream {
@@ -133,7 +138,7 @@ func (this *TypedKey_BooleanKey) Read(io *kaitai.Stream, parent *TypedKey, root 
 		return err
 	}
 	this.Value = tmp9
-	if !( ((this.Value == 0) || (this.Value == 1)) ) {
+	if !((this.Value == 0) || (this.Value == 1)) {
 		return kaitai.NewValidationNotAnyOfError(this.Value, this._io, "/types/boolean_key/seq/0")
 	}
 	return err
@@ -143,15 +148,15 @@ func (this *TypedKey_BooleanKey) Read(io *kaitai.Stream, parent *TypedKey, root 
  * Java reads 1 as true and any other byte as false; it writes only 0 and 1.
  */
 type TypedKey_StringKey struct {
-	LenValue int32
-	Value []byte
-	_io *kaitai.Stream
-	_root *TypedKey
-	_parent *TypedKey
+	LenValue	int32
+	Value		[]byte
+	_io		*kaitai.Stream
+	_root		*TypedKey
+	_parent		*TypedKey
 }
+
 func NewTypedKey_StringKey() *TypedKey_StringKey {
-	return &TypedKey_StringKey{
-	}
+	return &TypedKey_StringKey{}
 }
 
 func (this TypedKey_StringKey) IO_() *kaitai.Stream {
@@ -187,8 +192,8 @@ func (this *TypedKey_StringKey) Read(io *kaitai.Stream, parent *TypedKey, root *
 	if err != nil {
 		return err
 	}
-	if !(this.LenValue <= tmp11 - tmp12) {
-		return kaitai.NewValidationGreaterThanError(tmp13 - tmp14, this.LenValue, this._io, "/types/string_key/seq/0")
+	if !(int64((this.LenValue)) <= int64((tmp11 - tmp12))) {
+		return kaitai.NewValidationGreaterThanError(tmp13-tmp14, this.LenValue, this._io, "/types/string_key/seq/0")
 	}
 	tmp15, err := this._io.ReadBytes(int(this.LenValue))
 	if err != nil {

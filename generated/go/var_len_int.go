@@ -5,7 +5,6 @@ package paimon_layouts
 
 import "github.com/kaitai-io/kaitai_struct_go_runtime/kaitai"
 
-
 /**
  * A non-negative int or long as `VarLengthIntUtils.encodeInt` /
  * `encodeLong` writes it: 7 bits per byte, least significant group first,
@@ -18,19 +17,20 @@ import "github.com/kaitai-io/kaitai_struct_go_runtime/kaitai"
  * @see <a href="https://github.com/apache/paimon/blob/master/paimon-common/src/main/java/org/apache/paimon/utils/VarLengthIntUtils.java">Source</a>
  */
 type VarLenInt struct {
-	Groups []*VarLenInt_Group
-	EndCheck []byte
-	NumBytes uint8
-	_io *kaitai.Stream
-	_root *VarLenInt
-	_parent kaitai.Struct
-	_f_bits bool
-	bits int8
-	_f_unsigned bool
-	unsigned int
-	_f_value bool
-	value int
+	Groups		[]*VarLenInt_Group
+	EndCheck	[]byte
+	NumBytes	uint8
+	_io		*kaitai.Stream
+	_root		*VarLenInt
+	_parent		kaitai.Struct
+	_f_bits		bool
+	bits		int8
+	_f_halfSign	bool
+	halfSign	int64
+	_f_value	bool
+	value		int64
 }
+
 func NewVarLenInt(numBytes uint8) *VarLenInt {
 	return &VarLenInt{
 		NumBytes: numBytes,
@@ -46,136 +46,144 @@ func (this *VarLenInt) Read(io *kaitai.Stream, parent kaitai.Struct, root *VarLe
 	this._parent = parent
 	this._root = root
 
-	for i := 1;; i++ {
-		var tmp1 int8;
-		if (i == 0) {
+	for i := 0; ; i++ {
+		var tmp1 int64
+		if i == 0 {
 			tmp1 = 0
 		} else {
-			tmp2, err := this.Groups[i - 1].Acc()
+			tmp2, err := this.Groups[i-1].Acc()
 			if err != nil {
 				return err
 			}
 			tmp1 = tmp2
 		}
-		tmp3 := NewVarLenInt_Group(i, tmp1)
-		err = tmp3.Read(this._io, this, this._root)
+		var tmp3 int64
+		if i == 0 {
+			tmp3 = 1
+		} else {
+			tmp3 = int64(this.Groups[i-1].Scale * 128)
+		}
+		tmp4 := NewVarLenInt_Group(uint8((i)), int64((tmp1)), int64((tmp3)))
+		err = tmp4.Read(this._io, this, this._root)
 		if err != nil {
 			return err
 		}
-		_it := tmp3
+		_it := tmp4
+		_ = _it
 		this.Groups = append(this.Groups, _it)
-		tmp4, err := _it.HasNext()
+		tmp5, err := _it.HasNext()
 		if err != nil {
 			return err
 		}
-		if  ((!(tmp4)) || (i == this.NumBytes - 1))  {
+		if (!(tmp5)) || (int64((i)) == int64((this.NumBytes - 1))) {
 			break
 		}
 	}
-	tmp5, err := this._io.ReadBytes(int(0))
+	tmp6, err := this._io.ReadBytes(int(0))
 	if err != nil {
 		return err
 	}
-	tmp5 = tmp5
-	this.EndCheck = tmp5
+	tmp6 = tmp6
+	this.EndCheck = tmp6
 	{
 		_it := this.EndCheck
-		tmp6 := this.Groups
-		tmp7, err := tmp6[len(tmp6) - 1].HasNext()
+		_ = _it
+		tmp7 := this.Groups
+		tmp8, err := tmp7[len(tmp7)-1].HasNext()
 		if err != nil {
 			return err
 		}
-		if !(!(tmp7)) {
+		if !(!(tmp8)) {
 			return kaitai.NewValidationExprError(this.EndCheck, this._io, "/seq/1")
 		}
 	}
 	return err
 }
 func (this *VarLenInt) Bits() (v int8, err error) {
-	if (this._f_bits) {
+	if this._f_bits {
 		return this.bits, nil
 	}
 	this._f_bits = true
-	var tmp8 int8;
-	if (this.NumBytes == 5) {
-		tmp8 = 32
+	var tmp9 int8
+	if this.NumBytes == 5 {
+		tmp9 = 32
 	} else {
-		tmp8 = 64
+		tmp9 = 64
 	}
-	this.bits = int8(tmp8)
+	this.bits = int8(tmp9)
 	return this.bits, nil
 }
 
 /**
- * The accumulated bits, cut to the value's width as Java's int/long arithmetic does.
+ * Half the weight of the sign bit (2^30 or 2^62), which every target can hold.
  */
-func (this *VarLenInt) Unsigned() (v int, err error) {
-	if (this._f_unsigned) {
-		return this.unsigned, nil
+func (this *VarLenInt) HalfSign() (v int64, err error) {
+	if this._f_halfSign {
+		return this.halfSign, nil
 	}
-	this._f_unsigned = true
-	tmp9 := this.Groups
-	tmp10, err := tmp9[len(tmp9) - 1].Acc()
+	this._f_halfSign = true
+	var tmp10 int64
+	tmp11, err := this.Bits()
 	if err != nil {
 		return 0, err
 	}
-	var tmp11 int;
-	tmp12, err := this.Bits()
-	if err != nil {
-		return 0, err
-	}
-	if (tmp12 == 32) {
-		tmp11 = uint32(4294967295)
+	if tmp11 == 32 {
+		tmp10 = 1073741824
 	} else {
-		tmp11 = uint64(18446744073709551615)
+		tmp10 = int64(4611686018427387904)
 	}
-	this.unsigned = int(tmp10 & tmp11)
-	return this.unsigned, nil
+	this.halfSign = int64(int64(tmp10))
+	return this.halfSign, nil
 }
 
 /**
- * The signed int / long Java gets (negative when the top bit ends up
- * set): `unsigned` minus 2^bits, written without 2^64, which a 64-bit
- * target cannot hold.
+ * The signed int / long Java gets: the bits below the sign bit, minus
+ * 2^31 / 2^63 when the sign bit is set (negative; callers refuse it).
+ * Written in steps every target evaluates exactly, without bitwise
+ * operators on 64-bit values or a 2^64 literal, and cast to s8 where a
+ * target would otherwise compute in 32 bits (Java's calculated ints).
  */
-func (this *VarLenInt) Value() (v int, err error) {
-	if (this._f_value) {
+func (this *VarLenInt) Value() (v int64, err error) {
+	if this._f_value {
 		return this.value, nil
 	}
 	this._f_value = true
-	var tmp13 int;
-	tmp14, err := this.Unsigned()
+	tmp12 := this.Groups
+	tmp13, err := tmp12[len(tmp12)-1].Acc()
 	if err != nil {
 		return 0, err
 	}
-	tmp15, err := this.Bits()
+	var tmp14 int64
+	tmp15 := this.Groups
+	tmp16, err := tmp15[len(tmp15)-1].IsNegative()
 	if err != nil {
 		return 0, err
 	}
-	if (tmp14 >> (tmp15 - 1) == 0) {
-		tmp16, err := this.Unsigned()
+	if tmp16 {
+		tmp17, err := this.HalfSign()
 		if err != nil {
 			return 0, err
 		}
-		tmp13 = tmp16
+		tmp14 = tmp17
 	} else {
-		tmp17, err := this.Unsigned()
-		if err != nil {
-			return 0, err
-		}
-		var tmp18 int;
-		tmp19, err := this.Bits()
-		if err != nil {
-			return 0, err
-		}
-		if (tmp19 == 32) {
-			tmp18 = uint32(4294967295)
-		} else {
-			tmp18 = uint64(18446744073709551615)
-		}
-		tmp13 = -(^(tmp17) & tmp18 + 1)
+		tmp14 = 0
 	}
-	this.value = int(tmp13)
+	var tmp18 int64
+	tmp19 := this.Groups
+	tmp20, err := tmp19[len(tmp19)-1].IsNegative()
+	if err != nil {
+		return 0, err
+	}
+	if tmp20 {
+		tmp21, err := this.HalfSign()
+		if err != nil {
+			return 0, err
+		}
+		tmp18 = tmp21
+	} else {
+		tmp18 = 0
+	}
+	this.value = int64(int64((tmp13 - tmp14) - tmp18))
 	return this.value, nil
 }
 
@@ -183,21 +191,30 @@ func (this *VarLenInt) Value() (v int, err error) {
  * Zero-width; the value ends within `num_bytes` bytes ("Malformed integer/long").
  */
 type VarLenInt_Group struct {
-	B uint8
-	Idx uint8
-	Prev uint64
-	_io *kaitai.Stream
-	_root *VarLenInt
-	_parent *VarLenInt
-	_f_acc bool
-	acc int
-	_f_hasNext bool
-	hasNext bool
+	B			uint8
+	Idx			uint8
+	Prev			int64
+	Scale			int64
+	_io			*kaitai.Stream
+	_root			*VarLenInt
+	_parent			*VarLenInt
+	_f_acc			bool
+	acc			int64
+	_f_hasNext		bool
+	hasNext			bool
+	_f_isLastAllowed	bool
+	isLastAllowed		bool
+	_f_isNegative		bool
+	isNegative		bool
+	_f_magnitude		bool
+	magnitude		int
 }
-func NewVarLenInt_Group(idx uint8, prev uint64) *VarLenInt_Group {
+
+func NewVarLenInt_Group(idx uint8, prev int64, scale int64) *VarLenInt_Group {
 	return &VarLenInt_Group{
-		Idx: idx,
-		Prev: prev,
+		Idx:	idx,
+		Prev:	prev,
+		Scale:	scale,
 	}
 }
 
@@ -210,30 +227,99 @@ func (this *VarLenInt_Group) Read(io *kaitai.Stream, parent *VarLenInt, root *Va
 	this._parent = parent
 	this._root = root
 
-	tmp20, err := this._io.ReadU1()
+	tmp22, err := this._io.ReadU1()
 	if err != nil {
 		return err
 	}
-	this.B = tmp20
+	this.B = tmp22
 	return err
 }
 
 /**
- * The value of this group and the ones before it (before the cut to the width).
+ * The value of this group and the ones before it, without the sign bit (below 2^31 / 2^63).
  */
-func (this *VarLenInt_Group) Acc() (v int, err error) {
-	if (this._f_acc) {
+func (this *VarLenInt_Group) Acc() (v int64, err error) {
+	if this._f_acc {
 		return this.acc, nil
 	}
 	this._f_acc = true
-	this.acc = int(this.Prev | (this.B & 127) << (7 * this.Idx))
+	tmp23, err := this.Magnitude()
+	if err != nil {
+		return 0, err
+	}
+	this.acc = int64(int64(this.Prev + int64((tmp23))*int64((this.Scale))))
 	return this.acc, nil
 }
 func (this *VarLenInt_Group) HasNext() (v bool, err error) {
-	if (this._f_hasNext) {
+	if this._f_hasNext {
 		return this.hasNext, nil
 	}
 	this._f_hasNext = true
-	this.hasNext = bool(this.B & 128 != 0)
+	this.hasNext = bool(this.B&128 != 0)
 	return this.hasNext, nil
+}
+func (this *VarLenInt_Group) IsLastAllowed() (v bool, err error) {
+	if this._f_isLastAllowed {
+		return this.isLastAllowed, nil
+	}
+	this._f_isLastAllowed = true
+	this.isLastAllowed = bool(this.Idx == this._parent.NumBytes-1)
+	return this.isLastAllowed, nil
+}
+func (this *VarLenInt_Group) IsNegative() (v bool, err error) {
+	if this._f_isNegative {
+		return this.isNegative, nil
+	}
+	this._f_isNegative = true
+	tmp24, err := this.IsLastAllowed()
+	if err != nil {
+		return false, err
+	}
+	var tmp25 int8
+	tmp26, err := this._parent.Bits()
+	if err != nil {
+		return false, err
+	}
+	if tmp26 == 32 {
+		tmp25 = 8
+	} else {
+		tmp25 = 1
+	}
+	this.isNegative = bool(((tmp24) && (int64((this.B))&int64((tmp25)) != 0)))
+	return this.isNegative, nil
+}
+
+/**
+ * The bits of this group below the sign bit. In the last allowed
+ * group only those (3 bits of an int, none of a long) count; the
+ * sign bit is `is_negative`, and the bits above it are dropped, as
+ * Java's int / long arithmetic drops them.
+ */
+func (this *VarLenInt_Group) Magnitude() (v int, err error) {
+	if this._f_magnitude {
+		return this.magnitude, nil
+	}
+	this._f_magnitude = true
+	var tmp27 int64
+	tmp28, err := this.IsLastAllowed()
+	if err != nil {
+		return 0, err
+	}
+	if tmp28 {
+		var tmp29 int8
+		tmp30, err := this._parent.Bits()
+		if err != nil {
+			return 0, err
+		}
+		if tmp30 == 32 {
+			tmp29 = 7
+		} else {
+			tmp29 = 0
+		}
+		tmp27 = int64((this.B)) & int64((tmp29))
+	} else {
+		tmp27 = int64((this.B & 127))
+	}
+	this.magnitude = int(tmp27)
+	return this.magnitude, nil
 }

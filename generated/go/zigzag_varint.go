@@ -5,7 +5,6 @@ package paimon_layouts
 
 import "github.com/kaitai-io/kaitai_struct_go_runtime/kaitai"
 
-
 /**
  * A signed 64-bit value as Paimon's `DeltaVarintCompressor` writes it: the
  * ZigZag transform `(v << 1) ^ (v >> 63)`, then unsigned LEB128 (7 bits per
@@ -16,19 +15,19 @@ import "github.com/kaitai-io/kaitai_struct_go_runtime/kaitai"
  * @see <a href="https://github.com/apache/paimon/blob/master/paimon-common/src/main/java/org/apache/paimon/utils/DeltaVarintCompressor.java">Source</a>
  */
 type ZigzagVarint struct {
-	Groups []*ZigzagVarint_Group
-	EndCheck []byte
-	_io *kaitai.Stream
-	_root *ZigzagVarint
-	_parent kaitai.Struct
-	_f_raw bool
-	raw int
-	_f_value bool
-	value int
+	Groups		[]*ZigzagVarint_Group
+	EndCheck	[]byte
+	_io		*kaitai.Stream
+	_root		*ZigzagVarint
+	_parent		kaitai.Struct
+	_f_isOdd	bool
+	isOdd		bool
+	_f_value	bool
+	value		int64
 }
+
 func NewZigzagVarint() *ZigzagVarint {
-	return &ZigzagVarint{
-	}
+	return &ZigzagVarint{}
 }
 
 func (this ZigzagVarint) IO_() *kaitai.Stream {
@@ -40,47 +39,55 @@ func (this *ZigzagVarint) Read(io *kaitai.Stream, parent kaitai.Struct, root *Zi
 	this._parent = parent
 	this._root = root
 
-	for i := 1;; i++ {
-		var tmp1 int8;
-		if (i == 0) {
+	for i := 0; ; i++ {
+		var tmp1 int64
+		if i == 0 {
 			tmp1 = 0
 		} else {
-			tmp2, err := this.Groups[i - 1].Acc()
+			tmp2, err := this.Groups[i-1].Half()
 			if err != nil {
 				return err
 			}
 			tmp1 = tmp2
 		}
-		tmp3 := NewZigzagVarint_Group(i, tmp1)
-		err = tmp3.Read(this._io, this, this._root)
+		var tmp3 int64
+		if i < 2 {
+			tmp3 = 64
+		} else {
+			tmp3 = int64(this.Groups[i-1].HalfScale * 128)
+		}
+		tmp4 := NewZigzagVarint_Group(uint8((i)), int64((tmp1)), int64((tmp3)))
+		err = tmp4.Read(this._io, this, this._root)
 		if err != nil {
 			return err
 		}
-		_it := tmp3
+		_it := tmp4
+		_ = _it
 		this.Groups = append(this.Groups, _it)
-		tmp4, err := _it.HasNext()
+		tmp5, err := _it.HasNext()
 		if err != nil {
 			return err
 		}
-		if  ((!(tmp4)) || (i == 9))  {
+		if (!(tmp5)) || (i == 9) {
 			break
 		}
 	}
-	tmp5, err := this._io.ReadBytes(int(0))
+	tmp6, err := this._io.ReadBytes(int(0))
 	if err != nil {
 		return err
 	}
-	tmp5 = tmp5
-	this.EndCheck = tmp5
+	tmp6 = tmp6
+	this.EndCheck = tmp6
 	{
 		_it := this.EndCheck
-		tmp6 := this.Groups
-		tmp7, err := tmp6[len(tmp6) - 1].HasNext()
+		_ = _it
+		tmp7 := this.Groups
+		tmp8, err := tmp7[len(tmp7)-1].HasNext()
 		if err != nil {
 			return err
 		}
-		tmp8 := this.Groups
-		if !( ((!(tmp7)) && ( ((len(this.Groups) < 10) || (tmp8[len(tmp8) - 1].B <= 1)) )) ) {
+		tmp9 := this.Groups
+		if !((!(tmp8)) && ((len(this.Groups) < 10) || (tmp9[len(tmp9)-1].B <= 1))) {
 			return kaitai.NewValidationExprError(this.EndCheck, this._io, "/seq/1")
 		}
 	}
@@ -88,49 +95,48 @@ func (this *ZigzagVarint) Read(io *kaitai.Stream, parent kaitai.Struct, root *Zi
 }
 
 /**
- * The unsigned LEB128 value (ZigZag form).
+ * The lowest bit of the ZigZag form (set for negative values).
  */
-func (this *ZigzagVarint) Raw() (v int, err error) {
-	if (this._f_raw) {
-		return this.raw, nil
+func (this *ZigzagVarint) IsOdd() (v bool, err error) {
+	if this._f_isOdd {
+		return this.isOdd, nil
 	}
-	this._f_raw = true
-	tmp9 := this.Groups
-	tmp10, err := tmp9[len(tmp9) - 1].Acc()
-	if err != nil {
-		return 0, err
-	}
-	this.raw = int(tmp10)
-	return this.raw, nil
+	this._f_isOdd = true
+	this.isOdd = bool(this.Groups[0].B&1 == 1)
+	return this.isOdd, nil
 }
 
 /**
- * The signed value after undoing ZigZag.
+ * The signed value after undoing ZigZag: half the unsigned LEB128 value
+ * (`half`, below 2^63), negated and less one when the lowest bit is set.
+ * Written so that no target needs an unsigned 64-bit value.
  */
-func (this *ZigzagVarint) Value() (v int, err error) {
-	if (this._f_value) {
+func (this *ZigzagVarint) Value() (v int64, err error) {
+	if this._f_value {
 		return this.value, nil
 	}
 	this._f_value = true
-	var tmp11 int;
-	tmp12, err := this.Raw()
+	var tmp10 int64
+	tmp11, err := this.IsOdd()
 	if err != nil {
 		return 0, err
 	}
-	if (tmp12 & 1 == 0) {
-		tmp13, err := this.Raw()
+	if tmp11 {
+		tmp12 := this.Groups
+		tmp13, err := tmp12[len(tmp12)-1].Half()
 		if err != nil {
 			return 0, err
 		}
-		tmp11 = tmp13 >> 1
+		tmp10 = -(tmp13) - 1
 	} else {
-		tmp14, err := this.Raw()
+		tmp14 := this.Groups
+		tmp15, err := tmp14[len(tmp14)-1].Half()
 		if err != nil {
 			return 0, err
 		}
-		tmp11 = -(tmp14 >> 1) - 1
+		tmp10 = tmp15
 	}
-	this.value = int(tmp11)
+	this.value = int64(int64(tmp10))
 	return this.value, nil
 }
 
@@ -139,21 +145,24 @@ func (this *ZigzagVarint) Value() (v int, err error) {
  * tenth byte holds bit 63 only).
  */
 type ZigzagVarint_Group struct {
-	B uint8
-	Idx uint8
-	Prev uint64
-	_io *kaitai.Stream
-	_root *ZigzagVarint
-	_parent *ZigzagVarint
-	_f_acc bool
-	acc int
-	_f_hasNext bool
-	hasNext bool
+	B		uint8
+	Idx		uint8
+	Prev		int64
+	HalfScale	int64
+	_io		*kaitai.Stream
+	_root		*ZigzagVarint
+	_parent		*ZigzagVarint
+	_f_half		bool
+	half		int64
+	_f_hasNext	bool
+	hasNext		bool
 }
-func NewZigzagVarint_Group(idx uint8, prev uint64) *ZigzagVarint_Group {
+
+func NewZigzagVarint_Group(idx uint8, prev int64, halfScale int64) *ZigzagVarint_Group {
 	return &ZigzagVarint_Group{
-		Idx: idx,
-		Prev: prev,
+		Idx:		idx,
+		Prev:		prev,
+		HalfScale:	halfScale,
 	}
 }
 
@@ -166,30 +175,37 @@ func (this *ZigzagVarint_Group) Read(io *kaitai.Stream, parent *ZigzagVarint, ro
 	this._parent = parent
 	this._root = root
 
-	tmp15, err := this._io.ReadU1()
+	tmp16, err := this._io.ReadU1()
 	if err != nil {
 		return err
 	}
-	this.B = tmp15
+	this.B = tmp16
 	return err
 }
 
 /**
- * The value of this group and the ones before it.
+ * Half the unsigned value of this group and the ones before it (the
+ * lowest bit left out); a tenth byte of at most 1 keeps it below 2^63.
  */
-func (this *ZigzagVarint_Group) Acc() (v int, err error) {
-	if (this._f_acc) {
-		return this.acc, nil
+func (this *ZigzagVarint_Group) Half() (v int64, err error) {
+	if this._f_half {
+		return this.half, nil
 	}
-	this._f_acc = true
-	this.acc = int(this.Prev | (this.B & 127) << (7 * this.Idx))
-	return this.acc, nil
+	this._f_half = true
+	var tmp17 int64
+	if this.Idx == 0 {
+		tmp17 = int64(((this.B & 126) / 2))
+	} else {
+		tmp17 = int64((this.B & 127)) * int64((this.HalfScale))
+	}
+	this.half = int64(int64(int64((this.Prev)) + int64((tmp17))))
+	return this.half, nil
 }
 func (this *ZigzagVarint_Group) HasNext() (v bool, err error) {
-	if (this._f_hasNext) {
+	if this._f_hasNext {
 		return this.hasNext, nil
 	}
 	this._f_hasNext = true
-	this.hasNext = bool(this.B & 128 != 0)
+	this.hasNext = bool(this.B&128 != 0)
 	return this.hasNext, nil
 }

@@ -32,8 +32,11 @@ def commands() -> dict[str, list[str]]:
     """Each language's dump program, as built by tools/install.sh."""
     java = GENERATED / "java" / "target"
     classpath = f"{java / 'paimon-layouts-0.1.0.jar'}:{(java / 'classpath.txt').read_text().strip()}"
+    go_dump = GENERATED / "go" / "target" / "paimon-layouts-dump"
+    subprocess.run(["go", "build", "-o", str(go_dump), "./cmd/paimon-layouts-dump"], cwd=GENERATED / "go", check=True)
     return {
         "Python": [sys.executable, "-m", "paimon_layouts.dump"],
+        "Go": [str(go_dump)],
         "Java": ["java", "-Xss16m", "-cp", classpath, "paimon_layouts.Dump"],
         "JavaScript": ["node", "--stack-size=16000", str(GENERATED / "javascript" / "bin" / "dump.js")],
     }

@@ -104,7 +104,7 @@ var BinaryRow = (function() {
     }
     this.nullBitsPadding = this._io.readBytes((this.bitSetWidth - 1) - Math.floor((this.numFields + 7) / 8));
     var _ = this.nullBitsPadding;
-    if (!( ((_.length == 0) || (KaitaiStream.arrayMax(_) == 0)) )) {
+    if (!((_.length == 0 ? true : KaitaiStream.arrayMax(_) == 0))) {
       throw new KaitaiStream.ValidationExprError(this.nullBitsPadding, this._io, "/seq/4");
     }
     this.fields = [];
@@ -173,7 +173,7 @@ var BinaryRow = (function() {
       }
       this.inlinePadding = this._io.readBytes(0);
       var _ = this.inlinePadding;
-      if (!( ((!(this.isInline)) || (this.lenInline == 7) || (KaitaiStream.arrayMax(this.inlineTail) == 0)) )) {
+      if (!(( ((!(this.isInline)) || (this.lenInline == 7))  ? true : KaitaiStream.arrayMax(this.inlineTail) == 0))) {
         throw new KaitaiStream.ValidationExprError(this.inlinePadding, this._io, "/types/bytes_slot/seq/4");
       }
       this.variableCheck = this._io.readBytes(0);
@@ -551,7 +551,7 @@ var BinaryRow = (function() {
       }
       this.padding = this._io.readBytes(8 - this.width);
       var _ = this.padding;
-      if (!( ((_.length == 0) || (KaitaiStream.arrayMax(_) == 0)) )) {
+      if (!((_.length == 0 ? true : KaitaiStream.arrayMax(_) == 0))) {
         throw new KaitaiStream.ValidationExprError(this.padding, this._io, "/types/int_slot/seq/1");
       }
       this.nullCheck = this._io.readBytes(0);

@@ -3,13 +3,13 @@
 
 (function (root, factory) {
   if (typeof define === 'function' && define.amd) {
-    define(['exports', '../runtime_fixes', './Roaring64', './Roaring32', '../processors/Crc32'], factory);
+    define(['exports', '../runtime_fixes', './Roaring32', './Roaring64', '../processors/Crc32'], factory);
   } else if (typeof exports === 'object' && exports !== null && typeof exports.nodeType !== 'number') {
-    factory(exports, require('../runtime_fixes'), require('./Roaring64'), require('./Roaring32'), require('../processors/Crc32'));
+    factory(exports, require('../runtime_fixes'), require('./Roaring32'), require('./Roaring64'), require('../processors/Crc32'));
   } else {
-    factory(root.DeletionVectors || (root.DeletionVectors = {}), root.KaitaiStream, root.Roaring64 || (root.Roaring64 = {}), root.Roaring32 || (root.Roaring32 = {}), root.Crc32 || (root.Crc32 = {}));
+    factory(root.DeletionVectors || (root.DeletionVectors = {}), root.KaitaiStream, root.Roaring32 || (root.Roaring32 = {}), root.Roaring64 || (root.Roaring64 = {}), root.Crc32 || (root.Crc32 = {}));
   }
-})(typeof self !== 'undefined' ? self : this, function (DeletionVectors_, KaitaiStream, Roaring64_, Roaring32_, Crc32_) {
+})(typeof self !== 'undefined' ? self : this, function (DeletionVectors_, KaitaiStream, Roaring32_, Roaring64_, Crc32_) {
 /**
  * A deletion-vector (DV) index file: one version byte, then one framed
  * vector per data file, back to back. Which data file a vector belongs to is

@@ -3,13 +3,13 @@
 
 (function (root, factory) {
   if (typeof define === 'function' && define.amd) {
-    define(['exports', '../runtime_fixes', './TypedKey', './Roaring32'], factory);
+    define(['exports', '../runtime_fixes', './Roaring32', './TypedKey'], factory);
   } else if (typeof exports === 'object' && exports !== null && typeof exports.nodeType !== 'number') {
-    factory(exports, require('../runtime_fixes'), require('./TypedKey'), require('./Roaring32'));
+    factory(exports, require('../runtime_fixes'), require('./Roaring32'), require('./TypedKey'));
   } else {
-    factory(root.RangeBitmap || (root.RangeBitmap = {}), root.KaitaiStream, root.TypedKey || (root.TypedKey = {}), root.Roaring32 || (root.Roaring32 = {}));
+    factory(root.RangeBitmap || (root.RangeBitmap = {}), root.KaitaiStream, root.Roaring32 || (root.Roaring32 = {}), root.TypedKey || (root.TypedKey = {}));
   }
-})(typeof self !== 'undefined' ? self : this, function (RangeBitmap_, KaitaiStream, TypedKey_, Roaring32_) {
+})(typeof self !== 'undefined' ? self : this, function (RangeBitmap_, KaitaiStream, Roaring32_, TypedKey_) {
 /**
  * The payload of a `range-bitmap` entry of the file-index container. The
  * distinct non-null values of the column are sorted (natural signed order,

@@ -223,7 +223,7 @@ var Roaring32 = (function() {
     Descriptor.prototype._read = function() {
       this.key = this._io.readU2le();
       var _ = this.key;
-      if (!( ((this.idx == 0) || (_ > this._parent.descriptors[this.idx - 1].key)) )) {
+      if (!((this.idx == 0 ? true : _ > this._parent.descriptors[this.idx - 1].key))) {
         throw new KaitaiStream.ValidationExprError(this.key, this._io, "/types/descriptor/seq/0");
       }
       this.cardinalityMinusOne = this._io.readU2le();
@@ -256,7 +256,7 @@ var Roaring32 = (function() {
     Run.prototype._read = function() {
       this.start = this._io.readU2le();
       var _ = this.start;
-      if (!( ((this.idx == 0) || (_ > this._parent.runs[this.idx - 1].last)) )) {
+      if (!((this.idx == 0 ? true : _ > this._parent.runs[this.idx - 1].last))) {
         throw new KaitaiStream.ValidationExprError(this.start, this._io, "/types/run/seq/0");
       }
       this.lenMinusOne = this._io.readU2le();

@@ -57,7 +57,7 @@ var Roaring64 = (function() {
     Bucket.prototype._read = function() {
       this.highKey = this._io.readU4le();
       var _ = this.highKey;
-      if (!( ((this.idx == 0) || (_ > this._parent.buckets[this.idx - 1].highKey)) )) {
+      if (!((this.idx == 0 ? true : _ > this._parent.buckets[this.idx - 1].highKey))) {
         throw new KaitaiStream.ValidationExprError(this.highKey, this._io, "/types/bucket/seq/0");
       }
       this.bitmap = new Roaring32_.Roaring32(this._io, null, null);

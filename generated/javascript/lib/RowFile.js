@@ -377,7 +377,7 @@ var RowFile = (function() {
       this.groups = [];
       var i = 0;
       do {
-        var _ = new BlockVarIntGroup(this._io, this, this._root, i, (i == 0 ? 0 : this.groups[i - 1].acc));
+        var _ = new BlockVarIntGroup(this._io, this, this._root, i, (i == 0 ? 0 : this.groups[i - 1].accLo), (i == 0 ? 0 : this.groups[i - 1].accHi), (i == 0 ? 1 : this.groups[i - 1].nextScale));
         this.groups.push(_);
         i++;
       } while (!(!(_.hasNext)));
@@ -390,7 +390,7 @@ var RowFile = (function() {
       get: function() {
         if (this._m_value !== undefined)
           return this._m_value;
-        this._m_value = (this.groups[this.groups.length - 1].acc >>> 31 == 0 ? this.groups[this.groups.length - 1].acc : this.groups[this.groups.length - 1].acc - 4294967296);
+        this._m_value = (this.groups[this.groups.length - 1].acc >= 2147483648 ? this.groups[this.groups.length - 1].acc - 4294967296 : this.groups[this.groups.length - 1].acc);
         return this._m_value;
       }
     });
@@ -398,25 +398,56 @@ var RowFile = (function() {
     return BlockVarInt;
   })();
 
+  /**
+   * One group of a block varint. Java ORs `(b & 0x7f) << (7 * idx)` into
+   * an int, the shift taken mod 32; the same bits are kept here as two
+   * 16-bit halves ORed separately, and the group's part is made by
+   * multiplying by 2^((7 * idx) % 32) (`scale`), so that no target needs
+   * a bitwise operator on a value of 32 bits or more (JavaScript's are
+   * 32-bit signed, Go's keep the operand's 8-bit type).
+   */
+
   var BlockVarIntGroup = RowFile.BlockVarIntGroup = (function() {
-    function BlockVarIntGroup(_io, _parent, _root, idx, prev) {
+    function BlockVarIntGroup(_io, _parent, _root, idx, prevLo, prevHi, scale) {
       this._io = _io;
       this._parent = _parent;
       this._root = _root;
       this.idx = idx;
-      this.prev = prev;
+      this.prevLo = prevLo;
+      this.prevHi = prevHi;
+      this.scale = scale;
 
       this._read();
     }
     BlockVarIntGroup.prototype._read = function() {
       this.b = this._io.readU1();
     }
+
+    /**
+     * The value of this group and the ones before it, as the unsigned 32 bits Java's int holds.
+     */
     Object.defineProperty(BlockVarIntGroup.prototype, 'acc', {
       get: function() {
         if (this._m_acc !== undefined)
           return this._m_acc;
-        this._m_acc = (this.prev | (this.b & 127) << KaitaiStream.mod(7 * this.idx, 32)) & 4294967295;
+        this._m_acc = (this.accHi * 65536 + this.accLo);
         return this._m_acc;
+      }
+    });
+    Object.defineProperty(BlockVarIntGroup.prototype, 'accHi', {
+      get: function() {
+        if (this._m_accHi !== undefined)
+          return this._m_accHi;
+        this._m_accHi = (this.prevHi | Math.floor(this.part / 65536));
+        return this._m_accHi;
+      }
+    });
+    Object.defineProperty(BlockVarIntGroup.prototype, 'accLo', {
+      get: function() {
+        if (this._m_accLo !== undefined)
+          return this._m_accLo;
+        this._m_accLo = (this.prevLo | KaitaiStream.mod(this.part, 65536));
+        return this._m_accLo;
       }
     });
     Object.defineProperty(BlockVarIntGroup.prototype, 'hasNext', {
@@ -427,6 +458,34 @@ var RowFile = (function() {
         return this._m_hasNext;
       }
     });
+
+    /**
+     * The next group's scale, 2^((7 * (idx + 1)) % 32).
+     */
+    Object.defineProperty(BlockVarIntGroup.prototype, 'nextScale', {
+      get: function() {
+        if (this._m_nextScale !== undefined)
+          return this._m_nextScale;
+        this._m_nextScale = (this.scale * 128 >= 4294967296 ? Math.floor(this.scale / 33554432) : this.scale * 128);
+        return this._m_nextScale;
+      }
+    });
+
+    /**
+     * This group's bits in the 32-bit value (below 2^32).
+     */
+    Object.defineProperty(BlockVarIntGroup.prototype, 'part', {
+      get: function() {
+        if (this._m_part !== undefined)
+          return this._m_part;
+        this._m_part = KaitaiStream.mod((this.b & 127) * this.scale, 4294967296);
+        return this._m_part;
+      }
+    });
+
+    /**
+     * 2^((7 * idx) % 32).
+     */
 
     return BlockVarIntGroup;
   })();

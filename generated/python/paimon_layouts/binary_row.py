@@ -87,7 +87,7 @@ class BinaryRow(KaitaiStruct):
             raise kaitaistruct.ValidationExprError(self.unused_null_bits, self._io, u"/seq/3")
         self.null_bits_padding = self._io.read_bytes((self.bit_set_width - 1) - (self.num_fields + 7) // 8)
         _ = self.null_bits_padding
-        if not  ((len(_) == 0) or (KaitaiStream.byte_array_max(_) == 0)) :
+        if not (True if len(_) == 0 else KaitaiStream.byte_array_max(_) == 0):
             raise kaitaistruct.ValidationExprError(self.null_bits_padding, self._io, u"/seq/4")
         self.fields = []
         for i in range(self.num_fields):
@@ -151,7 +151,7 @@ class BinaryRow(KaitaiStruct):
                 raise kaitaistruct.ValidationExprError(self.inline_check, self._io, u"/types/bytes_slot/seq/3")
             self.inline_padding = self._io.read_bytes(0)
             _ = self.inline_padding
-            if not  (((not (self.is_inline))) or (self.len_inline == 7) or (KaitaiStream.byte_array_max(self.inline_tail) == 0)) :
+            if not (True if  (((not (self.is_inline))) or (self.len_inline == 7))  else KaitaiStream.byte_array_max(self.inline_tail) == 0):
                 raise kaitaistruct.ValidationExprError(self.inline_padding, self._io, u"/types/bytes_slot/seq/4")
             self.variable_check = self._io.read_bytes(0)
             _ = self.variable_check
@@ -555,7 +555,7 @@ class BinaryRow(KaitaiStruct):
                 self.value = self._io.read_s8le()
             self.padding = self._io.read_bytes(8 - self.width)
             _ = self.padding
-            if not  ((len(_) == 0) or (KaitaiStream.byte_array_max(_) == 0)) :
+            if not (True if len(_) == 0 else KaitaiStream.byte_array_max(_) == 0):
                 raise kaitaistruct.ValidationExprError(self.padding, self._io, u"/types/int_slot/seq/1")
             self.null_check = self._io.read_bytes(0)
             _ = self.null_check

@@ -4,8 +4,8 @@
 
 import kaitaistruct
 from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
-from . import roaring64
 from . import roaring32
+from . import roaring64
 from enum import IntEnum
 import paimon_layouts.processors
 

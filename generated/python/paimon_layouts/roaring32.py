@@ -248,7 +248,7 @@ class Roaring32(KaitaiStruct):
         def _read(self):
             self.key = self._io.read_u2le()
             _ = self.key
-            if not  ((self.idx == 0) or (_ > self._parent.descriptors[self.idx - 1].key)) :
+            if not (True if self.idx == 0 else _ > self._parent.descriptors[self.idx - 1].key):
                 raise kaitaistruct.ValidationExprError(self.key, self._io, u"/types/descriptor/seq/0")
             self.cardinality_minus_one = self._io.read_u2le()
 
@@ -276,7 +276,7 @@ class Roaring32(KaitaiStruct):
         def _read(self):
             self.start = self._io.read_u2le()
             _ = self.start
-            if not  ((self.idx == 0) or (_ > self._parent.runs[self.idx - 1].last)) :
+            if not (True if self.idx == 0 else _ > self._parent.runs[self.idx - 1].last):
                 raise kaitaistruct.ValidationExprError(self.start, self._io, u"/types/run/seq/0")
             self.len_minus_one = self._io.read_u2le()
             _ = self.len_minus_one

@@ -63,7 +63,7 @@ class Roaring64(KaitaiStruct):
         def _read(self):
             self.high_key = self._io.read_u4le()
             _ = self.high_key
-            if not  ((self.idx == 0) or (_ > self._parent.buckets[self.idx - 1].high_key)) :
+            if not (True if self.idx == 0 else _ > self._parent.buckets[self.idx - 1].high_key):
                 raise kaitaistruct.ValidationExprError(self.high_key, self._io, u"/types/bucket/seq/0")
             self.bitmap = roaring32.Roaring32(self._io)
 

@@ -359,7 +359,7 @@ class RowFile(KaitaiStruct):
             self.groups = []
             i = 0
             while True:
-                _ = RowFile.BlockVarIntGroup(i, (0 if i == 0 else self.groups[i - 1].acc), self._io, self, self._root)
+                _ = RowFile.BlockVarIntGroup(i, (0 if i == 0 else self.groups[i - 1].acc_lo), (0 if i == 0 else self.groups[i - 1].acc_hi), (1 if i == 0 else self.groups[i - 1].next_scale), self._io, self, self._root)
                 self.groups.append(_)
                 if (not (_.has_next)):
                     break
@@ -379,17 +379,26 @@ class RowFile(KaitaiStruct):
             if hasattr(self, '_m_value'):
                 return self._m_value
 
-            self._m_value = (self.groups[-1].acc if self.groups[-1].acc >> 31 == 0 else self.groups[-1].acc - 4294967296)
+            self._m_value = (self.groups[-1].acc - 4294967296 if self.groups[-1].acc >= 2147483648 else self.groups[-1].acc)
             return getattr(self, '_m_value', None)
 
 
     class BlockVarIntGroup(KaitaiStruct):
-        def __init__(self, idx, prev, _io, _parent=None, _root=None):
+        """One group of a block varint. Java ORs `(b & 0x7f) << (7 * idx)` into
+        an int, the shift taken mod 32; the same bits are kept here as two
+        16-bit halves ORed separately, and the group's part is made by
+        multiplying by 2^((7 * idx) % 32) (`scale`), so that no target needs
+        a bitwise operator on a value of 32 bits or more (JavaScript's are
+        32-bit signed, Go's keep the operand's 8-bit type).
+        """
+        def __init__(self, idx, prev_lo, prev_hi, scale, _io, _parent=None, _root=None):
             super(RowFile.BlockVarIntGroup, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self.idx = idx
-            self.prev = prev
+            self.prev_lo = prev_lo
+            self.prev_hi = prev_hi
+            self.scale = scale
             self._read()
 
         def _read(self):
@@ -401,11 +410,28 @@ class RowFile(KaitaiStruct):
 
         @property
         def acc(self):
+            """The value of this group and the ones before it, as the unsigned 32 bits Java's int holds."""
             if hasattr(self, '_m_acc'):
                 return self._m_acc
 
-            self._m_acc = (self.prev | (self.b & 127) << (7 * self.idx) % 32) & 4294967295
+            self._m_acc = (self.acc_hi * 65536 + self.acc_lo)
             return getattr(self, '_m_acc', None)
+
+        @property
+        def acc_hi(self):
+            if hasattr(self, '_m_acc_hi'):
+                return self._m_acc_hi
+
+            self._m_acc_hi = (self.prev_hi | self.part // 65536)
+            return getattr(self, '_m_acc_hi', None)
+
+        @property
+        def acc_lo(self):
+            if hasattr(self, '_m_acc_lo'):
+                return self._m_acc_lo
+
+            self._m_acc_lo = (self.prev_lo | self.part % 65536)
+            return getattr(self, '_m_acc_lo', None)
 
         @property
         def has_next(self):
@@ -414,6 +440,24 @@ class RowFile(KaitaiStruct):
 
             self._m_has_next = self.b & 128 != 0
             return getattr(self, '_m_has_next', None)
+
+        @property
+        def next_scale(self):
+            """The next group's scale, 2^((7 * (idx + 1)) % 32)."""
+            if hasattr(self, '_m_next_scale'):
+                return self._m_next_scale
+
+            self._m_next_scale = (self.scale // 33554432 if self.scale * 128 >= 4294967296 else self.scale * 128)
+            return getattr(self, '_m_next_scale', None)
+
+        @property
+        def part(self):
+            """This group's bits in the 32-bit value (below 2^32)."""
+            if hasattr(self, '_m_part'):
+                return self._m_part
+
+            self._m_part = (((self.b & 127) * self.scale) % 4294967296)
+            return getattr(self, '_m_part', None)
 
 
     class DeltaArray(KaitaiStruct):

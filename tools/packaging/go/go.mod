@@ -1,9 +1,11 @@
 module github.com/paimon-conform/paimon-layouts-go
 
-go 1.22
+go 1.23.0
 
 require (
 	github.com/kaitai-io/kaitai_struct_go_runtime v0.11.0
 	github.com/klauspost/compress v1.18.0
 	github.com/pierrec/lz4/v4 v4.1.22
 )
+
+require golang.org/x/text v0.28.0 // indirect

@@ -99,7 +99,7 @@ class BinaryRow(KaitaiStruct):
         self.null_bits_padding = self._io.read_bytes((self.bit_set_width - 1) - (self.num_fields + 7) // 8)
         self._debug['null_bits_padding']['end'] = self._io.pos()
         _ = self.null_bits_padding
-        if not  ((len(_) == 0) or (KaitaiStream.byte_array_max(_) == 0)) :
+        if not (True if len(_) == 0 else KaitaiStream.byte_array_max(_) == 0):
             raise kaitaistruct.ValidationExprError(self.null_bits_padding, self._io, u"/seq/4")
         self._debug['fields']['start'] = self._io.pos()
         self._debug['fields']['arr'] = []
@@ -188,7 +188,7 @@ class BinaryRow(KaitaiStruct):
             self.inline_padding = self._io.read_bytes(0)
             self._debug['inline_padding']['end'] = self._io.pos()
             _ = self.inline_padding
-            if not  (((not (self.is_inline))) or (self.len_inline == 7) or (KaitaiStream.byte_array_max(self.inline_tail) == 0)) :
+            if not (True if  (((not (self.is_inline))) or (self.len_inline == 7))  else KaitaiStream.byte_array_max(self.inline_tail) == 0):
                 raise kaitaistruct.ValidationExprError(self.inline_padding, self._io, u"/types/bytes_slot/seq/4")
             self._debug['variable_check']['start'] = self._io.pos()
             self.variable_check = self._io.read_bytes(0)
@@ -646,7 +646,7 @@ class BinaryRow(KaitaiStruct):
             self.padding = self._io.read_bytes(8 - self.width)
             self._debug['padding']['end'] = self._io.pos()
             _ = self.padding
-            if not  ((len(_) == 0) or (KaitaiStream.byte_array_max(_) == 0)) :
+            if not (True if len(_) == 0 else KaitaiStream.byte_array_max(_) == 0):
                 raise kaitaistruct.ValidationExprError(self.padding, self._io, u"/types/int_slot/seq/1")
             self._debug['null_check']['start'] = self._io.pos()
             self.null_check = self._io.read_bytes(0)

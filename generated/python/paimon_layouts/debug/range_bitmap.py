@@ -4,8 +4,8 @@
 
 import kaitaistruct
 from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
-from . import typed_key
 from . import roaring32
+from . import typed_key
 from enum import IntEnum
 import collections
 

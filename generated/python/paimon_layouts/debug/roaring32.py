@@ -305,7 +305,7 @@ class Roaring32(KaitaiStruct):
             self.key = self._io.read_u2le()
             self._debug['key']['end'] = self._io.pos()
             _ = self.key
-            if not  ((self.idx == 0) or (_ > self._parent.descriptors[self.idx - 1].key)) :
+            if not (True if self.idx == 0 else _ > self._parent.descriptors[self.idx - 1].key):
                 raise kaitaistruct.ValidationExprError(self.key, self._io, u"/types/descriptor/seq/0")
             self._debug['cardinality_minus_one']['start'] = self._io.pos()
             self.cardinality_minus_one = self._io.read_u2le()
@@ -338,7 +338,7 @@ class Roaring32(KaitaiStruct):
             self.start = self._io.read_u2le()
             self._debug['start']['end'] = self._io.pos()
             _ = self.start
-            if not  ((self.idx == 0) or (_ > self._parent.runs[self.idx - 1].last)) :
+            if not (True if self.idx == 0 else _ > self._parent.runs[self.idx - 1].last):
                 raise kaitaistruct.ValidationExprError(self.start, self._io, u"/types/run/seq/0")
             self._debug['len_minus_one']['start'] = self._io.pos()
             self.len_minus_one = self._io.read_u2le()

@@ -123,7 +123,7 @@ public class BinaryRow extends KaitaiStruct {
         this.nullBitsPadding = this._io.readBytes((bitSetWidth() - 1) - (numFields() + 7) / 8);
         {
             byte[] _it = this.nullBitsPadding;
-            if (!( ((_it.length == 0) || (KaitaiStream.byteArrayMax(_it) == 0)) )) {
+            if (!((_it.length == 0 ? true : KaitaiStream.byteArrayMax(_it) == 0))) {
                 throw new KaitaiStream.ValidationExprError(this.nullBitsPadding, this._io, "/seq/4");
             }
         }
@@ -233,7 +233,7 @@ public class BinaryRow extends KaitaiStruct {
             this.inlinePadding = this._io.readBytes(0);
             {
                 byte[] _it = this.inlinePadding;
-                if (!( ((!(isInline())) || (lenInline() == 7) || (KaitaiStream.byteArrayMax(inlineTail()) == 0)) )) {
+                if (!(( ((!(isInline())) || (lenInline() == 7))  ? true : KaitaiStream.byteArrayMax(inlineTail()) == 0))) {
                     throw new KaitaiStream.ValidationExprError(this.inlinePadding, this._io, "/types/bytes_slot/seq/4");
                 }
             }
@@ -804,7 +804,7 @@ public class BinaryRow extends KaitaiStruct {
             this.padding = this._io.readBytes(8 - width());
             {
                 byte[] _it = this.padding;
-                if (!( ((_it.length == 0) || (KaitaiStream.byteArrayMax(_it) == 0)) )) {
+                if (!((_it.length == 0 ? true : KaitaiStream.byteArrayMax(_it) == 0))) {
                     throw new KaitaiStream.ValidationExprError(this.padding, this._io, "/types/int_slot/seq/1");
                 }
             }

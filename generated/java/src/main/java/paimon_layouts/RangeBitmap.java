@@ -434,7 +434,7 @@ public class RangeBitmap extends KaitaiStruct {
             this.lenIndexes = this._io.readS4be();
             {
                 int _it = this.lenIndexes;
-                if (!(_it == 8 * numSlices())) {
+                if (!(_it == 8 * ((Number) (numSlices())).intValue())) {
                     throw new KaitaiStream.ValidationExprError(this.lenIndexes, this._io, "/types/code_bsi_header/seq/3");
                 }
             }

@@ -359,7 +359,7 @@ public class Roaring32 extends KaitaiStruct {
             this.key = this._io.readU2le();
             {
                 int _it = this.key;
-                if (!( ((idx() == 0) || (_it > _parent().descriptors().get(((Number) (idx() - 1)).intValue()).key())) )) {
+                if (!((idx() == 0 ? true : _it > _parent().descriptors().get(((Number) (idx() - 1)).intValue()).key()))) {
                     throw new KaitaiStream.ValidationExprError(this.key, this._io, "/types/descriptor/seq/0");
                 }
             }
@@ -372,7 +372,7 @@ public class Roaring32 extends KaitaiStruct {
         public Integer cardinality() {
             if (this.cardinality != null)
                 return this.cardinality;
-            this.cardinality = ((Number) (cardinalityMinusOne() + 1)).intValue();
+            this.cardinality = ((Number) (((Number) (cardinalityMinusOne())).intValue() + 1)).intValue();
             return this.cardinality;
         }
         private int key;
@@ -411,14 +411,14 @@ public class Roaring32 extends KaitaiStruct {
             this.start = this._io.readU2le();
             {
                 int _it = this.start;
-                if (!( ((idx() == 0) || (_it > _parent().runs().get(((Number) (idx() - 1)).intValue()).last())) )) {
+                if (!((idx() == 0 ? true : _it > _parent().runs().get(((Number) (idx() - 1)).intValue()).last()))) {
                     throw new KaitaiStream.ValidationExprError(this.start, this._io, "/types/run/seq/0");
                 }
             }
             this.lenMinusOne = this._io.readU2le();
             {
                 int _it = this.lenMinusOne;
-                if (!(start() + _it <= 65535)) {
+                if (!(((Number) (start())).intValue() + _it <= 65535)) {
                     throw new KaitaiStream.ValidationExprError(this.lenMinusOne, this._io, "/types/run/seq/1");
                 }
             }
@@ -430,7 +430,7 @@ public class Roaring32 extends KaitaiStruct {
         public Integer last() {
             if (this.last != null)
                 return this.last;
-            this.last = ((Number) (start() + lenMinusOne())).intValue();
+            this.last = ((Number) (((Number) (start())).intValue() + lenMinusOne())).intValue();
             return this.last;
         }
         private int start;
@@ -521,7 +521,7 @@ public class Roaring32 extends KaitaiStruct {
     public Integer numContainers() {
         if (this.numContainers != null)
             return this.numContainers;
-        this.numContainers = ((Number) ((hasRun() ? numContainersMinusOne() + 1 : numContainersNoRun()))).intValue();
+        this.numContainers = ((Number) ((hasRun() ? ((Number) (numContainersMinusOne())).intValue() + 1 : numContainersNoRun()))).intValue();
         return this.numContainers;
     }
     private Integer ofsStart;

@@ -83,7 +83,7 @@ public class Roaring64 extends KaitaiStruct {
             this.highKey = this._io.readU4le();
             {
                 long _it = this.highKey;
-                if (!( ((idx() == 0) || (_it > _parent().buckets().get(((Number) (idx() - 1)).intValue()).highKey())) )) {
+                if (!((idx() == 0 ? true : _it > _parent().buckets().get(((Number) (idx() - 1)).intValue()).highKey()))) {
                     throw new KaitaiStream.ValidationExprError(this.highKey, this._io, "/types/bucket/seq/0");
                 }
             }

@@ -536,7 +536,7 @@ public class RowFile extends KaitaiStruct {
                 BlockVarIntGroup _it;
                 int i = 0;
                 do {
-                    _it = new BlockVarIntGroup(this._io, this, _root, i, (i == 0 ? 0 : groups().get(((Number) (i - 1)).intValue()).acc()));
+                    _it = new BlockVarIntGroup(this._io, this, _root, i, (i == 0 ? 0 : groups().get(((Number) (i - 1)).intValue()).accLo()), (i == 0 ? 0 : groups().get(((Number) (i - 1)).intValue()).accHi()), (i == 0 ? 1 : groups().get(((Number) (i - 1)).intValue()).nextScale()));
                     this.groups.add(_it);
                     i++;
                 } while (!(!(_it.hasNext())));
@@ -548,15 +548,15 @@ public class RowFile extends KaitaiStruct {
                 this.groups.get(((Number) (i)).intValue())._fetchInstances();
             }
         }
-        private Integer value;
+        private Long value;
 
         /**
          * The int Java gets (negative when bit 31 ends up set).
          */
-        public Integer value() {
+        public Long value() {
             if (this.value != null)
                 return this.value;
-            this.value = ((Number) ((groups().get(groups().size() - 1).acc() >> 31 == 0 ? groups().get(groups().size() - 1).acc() : groups().get(groups().size() - 1).acc() - 4294967296L))).intValue();
+            this.value = ((Number) (((Number) ((groups().get(groups().size() - 1).acc() >= 2147483648L ? groups().get(groups().size() - 1).acc() - 4294967296L : groups().get(groups().size() - 1).acc()))).longValue())).longValue();
             return this.value;
         }
         private List<BlockVarIntGroup> groups;
@@ -566,22 +566,33 @@ public class RowFile extends KaitaiStruct {
         public RowFile _root() { return _root; }
         public KaitaiStruct _parent() { return _parent; }
     }
+
+    /**
+     * One group of a block varint. Java ORs `(b & 0x7f) << (7 * idx)` into
+     * an int, the shift taken mod 32; the same bits are kept here as two
+     * 16-bit halves ORed separately, and the group's part is made by
+     * multiplying by 2^((7 * idx) % 32) (`scale`), so that no target needs
+     * a bitwise operator on a value of 32 bits or more (JavaScript's are
+     * 32-bit signed, Go's keep the operand's 8-bit type).
+     */
     public static class BlockVarIntGroup extends KaitaiStruct {
 
-        public BlockVarIntGroup(KaitaiStream _io, long idx, long prev) {
-            this(_io, null, null, idx, prev);
+        public BlockVarIntGroup(KaitaiStream _io, long idx, long prevLo, long prevHi, long scale) {
+            this(_io, null, null, idx, prevLo, prevHi, scale);
         }
 
-        public BlockVarIntGroup(KaitaiStream _io, RowFile.BlockVarInt _parent, long idx, long prev) {
-            this(_io, _parent, null, idx, prev);
+        public BlockVarIntGroup(KaitaiStream _io, RowFile.BlockVarInt _parent, long idx, long prevLo, long prevHi, long scale) {
+            this(_io, _parent, null, idx, prevLo, prevHi, scale);
         }
 
-        public BlockVarIntGroup(KaitaiStream _io, RowFile.BlockVarInt _parent, RowFile _root, long idx, long prev) {
+        public BlockVarIntGroup(KaitaiStream _io, RowFile.BlockVarInt _parent, RowFile _root, long idx, long prevLo, long prevHi, long scale) {
             super(_io);
             this._parent = _parent;
             this._root = _root;
             this.idx = idx;
-            this.prev = prev;
+            this.prevLo = prevLo;
+            this.prevHi = prevHi;
+            this.scale = scale;
             _read();
         }
         private void _read() {
@@ -590,12 +601,30 @@ public class RowFile extends KaitaiStruct {
 
         public void _fetchInstances() {
         }
-        private Integer acc;
-        public Integer acc() {
+        private Long acc;
+
+        /**
+         * The value of this group and the ones before it, as the unsigned 32 bits Java's int holds.
+         */
+        public Long acc() {
             if (this.acc != null)
                 return this.acc;
-            this.acc = ((Number) ((prev() | (b() & 127) << KaitaiStream.mod(7 * idx(), 32)) & 4294967295L)).intValue();
+            this.acc = ((Number) (((Number) (accHi() * 65536 + accLo())).longValue())).longValue();
             return this.acc;
+        }
+        private Long accHi;
+        public Long accHi() {
+            if (this.accHi != null)
+                return this.accHi;
+            this.accHi = ((Number) (((Number) (prevHi() | part() / 65536)).longValue())).longValue();
+            return this.accHi;
+        }
+        private Long accLo;
+        public Long accLo() {
+            if (this.accLo != null)
+                return this.accLo;
+            this.accLo = ((Number) (((Number) (prevLo() | KaitaiStream.mod(part(), 65536))).longValue())).longValue();
+            return this.accLo;
         }
         private Boolean hasNext;
         public Boolean hasNext() {
@@ -604,14 +633,44 @@ public class RowFile extends KaitaiStruct {
             this.hasNext = (b() & 128) != 0;
             return this.hasNext;
         }
+        private Long nextScale;
+
+        /**
+         * The next group's scale, 2^((7 * (idx + 1)) % 32).
+         */
+        public Long nextScale() {
+            if (this.nextScale != null)
+                return this.nextScale;
+            this.nextScale = ((Number) (((Number) ((scale() * 128 >= 4294967296L ? scale() / 33554432 : scale() * 128))).longValue())).longValue();
+            return this.nextScale;
+        }
+        private Long part;
+
+        /**
+         * This group's bits in the 32-bit value (below 2^32).
+         */
+        public Long part() {
+            if (this.part != null)
+                return this.part;
+            this.part = ((Number) (((Number) (KaitaiStream.mod((b() & 127) * scale(), 4294967296L))).longValue())).longValue();
+            return this.part;
+        }
         private int b;
         private long idx;
-        private long prev;
+        private long prevLo;
+        private long prevHi;
+        private long scale;
         private RowFile _root;
         private RowFile.BlockVarInt _parent;
         public int b() { return b; }
         public long idx() { return idx; }
-        public long prev() { return prev; }
+        public long prevLo() { return prevLo; }
+        public long prevHi() { return prevHi; }
+
+        /**
+         * 2^((7 * idx) % 32).
+         */
+        public long scale() { return scale; }
         public RowFile _root() { return _root; }
         public RowFile.BlockVarInt _parent() { return _parent; }
     }

@@ -1,0 +1,3 @@
+module paimon-conform/go_fix
+
+go 1.22
