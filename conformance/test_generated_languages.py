@@ -128,11 +128,14 @@ def test_lean_python_package(corpus_jobs: tuple[Path, dict, dict], tmp_path: Pat
     assert [j for j in reference if languages.difference(reference[j], full[j], "py")] == []
 
 
-def test_the_java_testee_on_the_generated_parsers_passes_the_decode_cases(capsys: pytest.CaptureFixture) -> None:
-    """tools/testees/generated_java (Java, the generated package and nothing else of the kit's): every decode case
-    of roaring32, roaring64 and deletion-vectors, the must-reject files and the generated cases included."""
-    languages.dump_command("java")  # builds generated/java
-    launcher = str(ROOT / "tools" / "testees" / "generated_java.py")
+@pytest.mark.parametrize("language", ["java", "go"])
+def test_the_testees_on_the_generated_parsers_pass_the_decode_cases(
+    language: str, capsys: pytest.CaptureFixture
+) -> None:
+    """tools/testees/generated_<language> (the generated package and nothing else of the kit's): every decode
+    case of roaring32, roaring64 and deletion-vectors, the must-reject files and the generated cases included."""
+    languages.dump_command(language)  # builds generated/<language>
+    launcher = str(ROOT / "tools" / "testees" / f"generated_{language}.py")
     kinds = ["roaring32", "roaring64", "deletion-vectors"]
     args = ["testee", *(a for k in kinds for a in ("--kind", k)), "--report", "json", "--", sys.executable, launcher]
     code = cli.main(args)
@@ -140,10 +143,8 @@ def test_the_java_testee_on_the_generated_parsers_passes_the_decode_cases(capsys
     assert code == 0
     decodes = [c for c in doc["cases"] if c["op"] == "decode"]
     assert {c["status"] for c in decodes} == {"passed"}
-    assert {c["id"].split(":")[1].split("/")[0] for c in decodes} == {
-        *(k.replace("-", "_") for k in kinds),
-        "generated",
-    }
+    folders = {c["id"].split(":")[1].split("/")[0] for c in decodes}
+    assert folders == {*(k.replace("-", "_") for k in kinds), "generated"}
     assert sum("must-reject" in c["id"] for c in decodes) >= 25
-    t = tally.tally("languages/java-testee-decode")
+    t = tally.tally(f"languages/{language}-testee-decode")
     t.checked = len(decodes)

@@ -1,0 +1,30 @@
+#!/usr/bin/env python3
+"""Build and start the Go testee built on the generated parsers (tools/testees/generated_go, a Go module that
+takes generated/go through a `replace` directive).
+
+    paimon-conform testee --kind roaring32 --kind deletion-vectors -- python tools/testees/generated_go.py
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def main() -> int:
+    source = Path(__file__).with_name("generated_go")
+    binary = ROOT / "build" / "testees" / "generated-go"
+    done = subprocess.run(["go", "build", "-o", str(binary), "."], cwd=source, capture_output=True, text=True)
+    if done.returncode != 0:
+        print(f"generated_go: go build failed:\n{done.stderr[-3000:]}", file=sys.stderr)
+        return 2
+    os.execv(binary, [str(binary)])  # noqa: S606 - the testee becomes the built program (no shell)
+    return 0  # not reached
+
+
+if __name__ == "__main__":
+    sys.exit(main())
