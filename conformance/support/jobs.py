@@ -19,6 +19,7 @@ from support import (
     damaged_goldens,
     global_index_experiments,
     java_matrix,
+    languages,
     nested_blob_tables,
     packaging,
     testees,
@@ -108,6 +109,12 @@ def connector_workloads_job(factory: pytest.TempPathFactory) -> tuple[Path, dict
     return connector.run_workloads(factory.mktemp("connector"))
 
 
+def generated_languages_job(factory: pytest.TempPathFactory) -> languages.Run:
+    """Every generated language built and run over the corpus jobs and their mutants, the testees on the
+    generated parsers, generated/python installed alone (support/languages.py)."""
+    return languages.run_all(factory.mktemp("languages"))
+
+
 JOBS: dict[str, tuple[str, Callable[[pytest.TempPathFactory], Any]]] = {
     "test_java.py": ("java-tables", java_tables_job),  # first: its module runs before the others'
     "test_type_matrix_peers.py": ("type-matrix", type_matrix_job),
@@ -123,6 +130,7 @@ JOBS: dict[str, tuple[str, Callable[[pytest.TempPathFactory], Any]]] = {
     "test_cli.py": ("main-job", main_job),
     "test_adversarial.py": ("adversarial", adversarial_job),
     "test_spark_connector.py": ("connector-workloads", connector_workloads_job),
+    "test_generated_languages.py": ("generated-languages", generated_languages_job),
 }
 
 

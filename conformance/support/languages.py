@@ -13,10 +13,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from support import packaging
 from support.environment import ROOT, missing, require
 
 GENERATED = ROOT / "generated"
@@ -31,10 +34,17 @@ def _run(cmd: list[str], cwd: Path, timeout: int = 900) -> None:
         raise AssertionError(f"{' '.join(cmd)} failed in {cwd}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
 
 
+LANGUAGES = ("java", "javascript", "go")  # beside Python, the reference
+TESTEES = ("java", "go")  # tools/testees/generated_<language>
+TESTEE_KINDS = ("roaring32", "roaring64", "deletion-vectors")
+
+
 @cache
 def dump_command(language: str) -> tuple[str, ...]:
     """Build the package of `language` with its ecosystem's tool; the command of its dump program."""
     pkg = GENERATED / language
+    if language == "python":
+        return (sys.executable, "-m", "paimon_layouts.dump")
     if language == "java":
         require("mvn")
         require("java")
@@ -114,3 +124,70 @@ def pinned(language: str) -> dict[str, str]:
             if lang == language:
                 out[job] = reason
     return out
+
+
+@dataclass
+class Lean:
+    """The Python package installed alone: what pip installed, and its dump of the corpus without and with the
+    codecs extra (job id -> line)."""
+
+    installed: set[str]
+    bare: dict[str, dict[str, Any]]
+    full: dict[str, dict[str, Any]]
+
+
+@dataclass
+class Run:
+    """Everything test_generated_languages judges, made in child processes (a background job)."""
+
+    where: dict[str, list[str]]
+    lines: dict[tuple[str, str], dict[str, dict[str, Any]]] = field(default_factory=dict)  # (language, set)
+    testees: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    lean: Lean | None = None
+
+
+def lean_package(root: Path, jobs_file: Path) -> Lean:
+    """generated/python as a wheel in a clean venv: its dump of the jobs bare, then with cramjam."""
+    wheel = packaging.build_wheel(root / "wheel", GENERATED / "python", "paimon_layouts")
+    if isinstance(wheel, str):
+        raise AssertionError(wheel)
+    bin_dir = packaging.install(root / "venv", wheel, None, None)
+    if isinstance(bin_dir, str):
+        raise AssertionError(bin_dir)
+    listed = subprocess.run([str(bin_dir / "python"), "-m", "pip", "list", "--format=freeze"], capture_output=True)
+    installed = {line.split("==")[0].lower() for line in listed.stdout.decode().split()}
+
+    def dump() -> dict[str, dict[str, Any]]:
+        cmd = [str(bin_dir / "python"), "-m", "paimon_layouts.dump", "--jobs", str(jobs_file)]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=root)
+        if done.returncode != 0:
+            raise AssertionError(done.stderr[-2000:])
+        return {(d := json.loads(line)).pop("id"): d for line in done.stdout.splitlines()}
+
+    bare = dump()
+    pin = next(line for line in (ROOT / "requirements" / "constraints.txt").read_text().split() if "cramjam" in line)
+    subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "-q", pin], check=True, timeout=600)
+    return Lean(installed, bare, dump())
+
+
+def run_all(root: Path) -> Run:
+    """The jobs (a child process), every language's dumps of them, the testees and the lean package."""
+    env = os.environ | {"PYTHONPATH": str(ROOT / "conformance")}
+    done = subprocess.run(
+        [sys.executable, "-m", "support.tree_jobs", str(root)], capture_output=True, text=True, env=env, timeout=900
+    )
+    if done.returncode != 0:
+        raise AssertionError(f"collecting the jobs failed:\n{done.stderr[-3000:]}")
+    run = Run(json.loads((root / "where.json").read_text()))
+    for language in ("python", *LANGUAGES):
+        for jobs in ("corpus", "fuzz"):
+            run.lines[(language, jobs)] = run_dump(language, root / f"{jobs}.tsv")
+    for language in TESTEES:
+        dump_command(language)  # built
+        launcher = str(ROOT / "tools" / "testees" / f"generated_{language}.py")
+        kinds = [a for k in TESTEE_KINDS for a in ("--kind", k)]
+        cmd = [sys.executable, "-m", "paimon_conform.cli", "testee", *kinds, "--report", "json", "--", sys.executable]
+        done = subprocess.run([*cmd, launcher], capture_output=True, text=True, timeout=900)
+        run.testees[language] = (done.returncode, json.loads(done.stdout) if done.stdout.strip() else {})
+    run.lean = lean_package(root / "lean", root / "corpus.tsv")
+    return run

@@ -144,3 +144,23 @@ def fuzz_jobs(jobs: list[Job], data_dir: Path) -> list[Job]:
             (data_dir / digest).write_bytes(mutant)
             out[Job(j.root, digest, j.params)] = None
     return sorted(out, key=lambda j: j.id)
+
+
+def main(argv: list[str]) -> int:
+    """`python -m support.tree_jobs OUT`: the corpus's jobs and their mutants, in a child process (collecting
+    patches the kit's parse function, which a background job must not do inside the suite's process): OUT/data,
+    OUT/corpus.tsv, OUT/fuzz.tsv and OUT/where.json (job id -> golden files)."""
+    out = Path(argv[0])
+    data = out / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    jobs, where = collect(data)
+    write_jobs(jobs, data, out / "corpus.tsv")
+    write_jobs(fuzz_jobs(jobs, data), data, out / "fuzz.tsv")
+    (out / "where.json").write_text(json.dumps(where))
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main(sys.argv[1:]))
