@@ -5,7 +5,7 @@
     python tools/seeded_faults.py --only dv-positions
 
 The copy is a git worktree of HEAD (deps/, build/ and the Kaitai toolchain linked in from this checkout), run with
-this checkout's venv and PYTHONPATH pointing at the copy's src/ and generated/. First the chosen tests run on the
+this checkout's venv and PYTHONPATH pointing at the copy's src/ and generated/python/. First the chosen tests run on the
 unchanged copy (a control: they must pass, or a fault's failure would mean nothing); then each fault is planted
 (a text replacement that must match exactly once, the parsers regenerated where a spec changed), its tests run
 (caught = they fail as tests fail; an error of pytest itself is not a catch), and the copy is reset. The README's
@@ -80,7 +80,7 @@ FAULTS = (
         "specs/roaring32.ksy",
         (
             (
-                "        valid:\n          expr: idx == 0 or _ > _parent.descriptors[idx - 1].key\n",
+                "        valid:\n          expr: 'idx == 0 ? true : _ > _parent.descriptors[idx - 1].key'\n",
                 "",
             ),
         ),
@@ -147,7 +147,7 @@ def main() -> int:
     base = Path(tempfile.mkdtemp(prefix="seeded-faults-"))
     log = base / "log.txt"
     copy = _worktree(base)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(copy / "src"), str(copy / "generated")])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(copy / "src"), str(copy / "generated" / "python")])}
     env.pop("CI", None)  # a missing tool skips here; the control run says so
     results = []
     try:
@@ -158,7 +158,8 @@ def main() -> int:
         for fault in faults:
             t0 = time.monotonic()
             _plant(copy, fault)
-            if fault.regenerate and _run([str(PYTHON), "tools/gen_parsers.py"], copy, env, log) != 0:
+            gen = [str(PYTHON), "tools/gen_parsers.py", "--language", "python"]  # the tests run the Python parsers
+            if fault.regenerate and _run(gen, copy, env, log) != 0:
                 raise SystemExit(f"{fault.name}: regenerating the parsers failed; see {log}")
             code = _pytest(copy, fault.tests, env, log)
             outcome = "caught" if code == 1 else "MISSED" if code == 0 else f"pytest error {code}"
