@@ -66,7 +66,7 @@ if [ ! -d tools/kaitai/node_modules/kaitai-struct-compiler ] || [ tools/kaitai/p
 fi
 
 # the generated packages' dependencies, from their lock files (Maven Central, npm), so that CI builds them offline
-(cd generated/java && mvn -q -B package -DskipTests && mvn -q -B dependency:build-classpath -Dmdep.outputFile=target/classpath.txt) >/dev/null
+(cd generated/java && mvn -q -B package dependency:build-classpath -DskipTests -Dmdep.outputFile=target/classpath.txt) >/dev/null
 npm ci --no-audit --no-fund --prefix generated/javascript >/dev/null 2>&1 || npm ci --no-audit --no-fund --prefix generated/javascript
 # Go (1.23 or newer: generated/go/go.mod) is not a Debian package of that age; it must be on PATH
 command -v go >/dev/null || { echo "install: Go >= 1.23 is required on PATH (https://go.dev/dl/)" >&2; exit 2; }

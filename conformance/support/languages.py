@@ -48,8 +48,8 @@ def dump_command(language: str) -> tuple[str, ...]:
     if language == "java":
         require("mvn")
         require("java")
-        _run(["mvn", "-q", "-B", "-o", "package", "-DskipTests"], pkg)
-        _run(["mvn", "-q", "-B", "-o", "dependency:build-classpath", "-Dmdep.outputFile=target/classpath.txt"], pkg)
+        goals = ["package", "dependency:build-classpath", "-DskipTests", "-Dmdep.outputFile=target/classpath.txt"]
+        _run(["mvn", "-q", "-B", "-o", *goals], pkg)
         classpath = f"{pkg / 'target' / 'paimon-layouts-0.1.0.jar'}:{(pkg / 'target' / 'classpath.txt').read_text()}"
         return ("java", "-Xss16m", "-cp", classpath, "paimon_layouts.Dump")
     if language == "javascript":
