@@ -42,6 +42,9 @@ KAITAI = ROOT / "tools" / "kaitai"
 PACKAGING = ROOT / "tools" / "packaging"
 GENERATED = ROOT / "generated"
 LANGUAGES = ("python", "java", "javascript", "go")
+# what the languages' tools write inside a package (mvn, npm ci, go build; pip install -e / pip wheel): kept on
+# regeneration, left out of the comparison
+TOOL_OUTPUT = ("target", "node_modules", "build", "paimon_layouts.egg-info")
 # where each language's tree schema goes inside its package (tree_schema.py)
 SCHEMA_PATH = {
     "python": "paimon_layouts/tree_schema.json",
@@ -130,9 +133,7 @@ def compile_into(language: str, pkg: Path) -> None:
 
 def differences(a: Path, b: Path) -> list[str]:
     """Relative paths that differ between two trees (ignoring build output and caches)."""
-    # build output and install metadata of the languages' tools (mvn, npm ci, pip install -e / pip wheel)
-    ignore = ["__pycache__", "target", "node_modules", "build", "paimon_layouts.egg-info"]
-    cmp = filecmp.dircmp(a, b, ignore=ignore)
+    cmp = filecmp.dircmp(a, b, ignore=["__pycache__", *TOOL_OUTPUT])
     out: list[str] = []
 
     def walk(c: filecmp.dircmp, prefix: str) -> None:
@@ -172,7 +173,7 @@ def main() -> int:
                     print(f"  generated/{language}/{d} differs", file=sys.stderr)
                 stale += bool(diff)
                 continue
-            for kept in ("target", "node_modules", "build", "paimon_layouts.egg-info"):  # the tools' output
+            for kept in TOOL_OUTPUT:
                 if (target / kept).exists():
                     shutil.move(target / kept, pkg / kept)
             if target.exists():

@@ -26,6 +26,7 @@ from functools import cache
 from pathlib import Path
 
 import yaml
+from tree_schema import upper_camel
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "specs"
@@ -48,11 +49,10 @@ class FixError(Exception):
     """The compiler's output no longer has the shape a rewrite expects."""
 
 
-def camel(name: str, upper: bool = False) -> str:
-    """A KSY id as ksc names it in Java / Go / JavaScript (lowerCamel, or UpperCamel)."""
-    parts = name.split("_")
-    head = parts[0].capitalize() if upper else parts[0]
-    return head + "".join(p.capitalize() for p in parts[1:])
+def camel(name: str) -> str:
+    """A KSY field id as ksc names it in Java / Go / JavaScript members: lowerCamel."""
+    head, _, rest = name.partition("_")
+    return head + upper_camel(rest)
 
 
 @cache
@@ -139,7 +139,7 @@ def _fix_go(stem: str, text: str) -> str:
                 raise FixError(f"{stem}.go: no Go expression for the argument {argument!r} of {routine}")
             prelude, value = ARGUMENTS_GO[(stem, argument)]
             args = value + ", "
-        routine_go = camel(routine, upper=True)
+        routine_go = upper_camel(routine)
         call = (
             f"{prelude}\tthis._raw_{field}, err = processors.{routine_go}({args}this._raw__raw_{field})\n"
             "\tif err != nil {\n\t\treturn v, err\n\t}\n"
@@ -170,7 +170,7 @@ def _go_param(stem: str, param: dict) -> str:
     if "enum" in param:
         parts = param["enum"].split("::")
         owner = parts[0] if len(parts) > 1 else stem
-        return "_".join(tree_camel(p) for p in [owner, parts[-1]])
+        return "_".join(upper_camel(p) for p in [owner, parts[-1]])
     if param.get("type") == "bytes":
         return "[]byte"
     if param.get("type") == "bool":
@@ -178,11 +178,6 @@ def _go_param(stem: str, param: dict) -> str:
     if param.get("type") in GO_INTS:
         return GO_INTS[param["type"]]
     raise FixError(f"{stem}: no Go type known for parameter {param.get('id')} ({param.get('type')})")
-
-
-def tree_camel(name: str) -> str:
-    """A KSY type or enum id as ksc names its Go type: UpperCamel."""
-    return "".join(p[:1].upper() + p[1:] for p in name.split("_"))
 
 
 def go_roots(spec_files: list[Path]) -> str:
@@ -198,7 +193,7 @@ def go_roots(spec_files: list[Path]) -> str:
             t = _go_param(stem, p)
             got = f"params[{i}].(int64)" if t not in ("[]byte", "bool") else f"params[{i}].({t})"
             args.append(got if t in ("[]byte", "bool", "int64") else f"{t}({got})")
-        cls = tree_camel(stem)
+        cls = upper_camel(stem)
         cases.append(
             f'\tcase "{stem}":\n\t\tobj := New{cls}({", ".join(args)})\n\t\treturn obj, obj.Read(io, nil, obj)\n'
         )

@@ -94,15 +94,6 @@ def write_jobs(jobs: list[Job], data_dir: Path, path: Path) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
-def reference_lines(jobs: list[Job], data_dir: Path) -> dict[str, dict[str, Any]]:
-    """Python's result of every job (the reference), by job id."""
-    out = {}
-    for j in jobs:
-        params = [json.loads(p) for p in j.params]
-        out[j.id] = reference.dump(j.root, (data_dir / j.digest).read_bytes(), params)
-    return out
-
-
 FUZZ_SEED = 20261129  # fixed: the same mutants in every run and every language
 MUTANTS_PER_JOB = 16
 

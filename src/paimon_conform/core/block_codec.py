@@ -11,14 +11,14 @@ from collections.abc import Iterable
 
 import cramjam
 from paimon_layouts import processors
-from paimon_layouts.processors import LZ4, LZ4_HEADER, LZO, NAMES, NONE, ZSTD  # noqa: F401 - BlockCompressionType
+from paimon_layouts.processors import LZ4, LZ4_HEADER, LZO, MAX_INT_BYTES, NAMES, NONE, ZSTD  # noqa: F401 - re-exported
 from zlib_ng.zlib_ng import crc32
 
 from paimon_conform.core.errors import CaseError, EncodeError
 
 WRITTEN = {"none": NONE, "zstd": ZSTD, "lz4": LZ4}  # the codecs the encoders write (a case's `compression`)
 TRAILER = 5  # compression u1 + CRC u4le
-MAX_INT_BYTES, MAX_LONG_BYTES = 5, 10
+MAX_LONG_BYTES = 10
 MAX_BLOCK = 2**31 - 1 - TRAILER  # readCompressibleBlock: "Bitmap block is too large."
 
 
