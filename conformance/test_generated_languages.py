@@ -66,6 +66,16 @@ def test_trees_are_pythons(language: str, jobs: str, run: languages.Run) -> None
     assert not fixed, f"{language} now agrees on listed jobs; unlist them: {fixed}"
 
 
+@pytest.mark.parametrize("language", ["go", "rust"])
+def test_no_parse_panics(language: str, run: languages.Run) -> None:
+    """Go and Rust reject a malformed file with an error, never a panic (which the dump programs catch and print
+    as a rejection starting "panic:", so that it cannot pass as one): a port's parser must not crash on bad input."""
+    lines = [line for jobs in ("corpus", "fuzz") for line in run.lines[(language, jobs)].values()]
+    rejected = [line["error"] for line in lines if not line["ok"]]
+    assert len(rejected) > 5000
+    assert [e for e in rejected if e.startswith("panic")] == []
+
+
 def test_lean_python_package(run: languages.Run) -> None:
     """generated/python is its own distribution (paimon-layouts) whose only dependency is kaitaistruct: built as
     a wheel and installed in a clean venv, its dump gives Python's trees, except that a compressed block needs

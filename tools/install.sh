@@ -71,10 +71,16 @@ npm ci --no-audit --no-fund --prefix generated/javascript >/dev/null 2>&1 || npm
 # Go (1.23 or newer: generated/go/go.mod) is not a Debian package of that age; it must be on PATH
 command -v go >/dev/null || { echo "install: Go >= 1.23 is required on PATH (https://go.dev/dl/)" >&2; exit 2; }
 (cd generated/go && go mod download && go build ./...) >/dev/null
+# Rust (cargo from rustup, which fetches the compiler generated/rust/rust-toolchain.toml pins): the crate with its
+# dump program, the testee on it, and the check build tools/rust_fix.py runs when the code is regenerated
+command -v cargo >/dev/null || { echo "install: Rust (cargo, from https://rustup.rs) is required on PATH" >&2; exit 2; }
+(cd generated/rust && cargo build --release --locked --quiet --features dump && cargo check --lib --locked --quiet) >/dev/null
+(cd tools/testees/generated_rust && CARGO_TARGET_DIR="$PWD/../../../build/testees/generated-rust-target" \
+  cargo build --release --locked --quiet) >/dev/null
 
 # the kit's bytecode, written once here (pip does this for a regular install; an editable one leaves it to the
 # first run, and a PYTHONDONTWRITEBYTECODE environment would recompile the kit on every command)
 .venv/bin/python -m compileall -q src generated >/dev/null
 
 .venv/bin/python tools/paimon_java.py >/dev/null
-echo "install: ready (.venv, .venv-connector, tools/kaitai/node_modules, deps/jars, the Maven cache, build/java)"
+echo "install: ready (.venv, .venv-connector, tools/kaitai/node_modules, deps/jars, the Maven cache, build/java, the Go and Cargo caches)"

@@ -3,8 +3,9 @@ their dump programs over a jobs file, and comparing their trees with Python's (t
 
 The comparison is exact, with one rule per language stated here: JavaScript holds integers as IEEE doubles
 (Kaitai's JavaScript runtime 0.11 has no 64-bit integer), so an integer beyond 2^53 is compared as the double
-nearest to it; Go gives a field its `if` leaves out its type's zero value (it has no null for an integer or an
-array), so where Python prints null, Go's 0, false, 0.0, "", [] or no bytes is the same. Every other difference is a
+nearest to it; Go and Rust give a field its `if` leaves out its type's zero value (they have no null for an
+integer or an array; a Rust enum's is its "unknown 0"), so where Python prints null, their 0, false, 0.0, "", []
+or no bytes is the same. Every other difference is a
 difference, listed or not (language_differences.tsv).
 """
 
@@ -25,6 +26,7 @@ from support.environment import ROOT, missing, require
 GENERATED = ROOT / "generated"
 PINS = Path(__file__).with_name("language_differences.tsv")
 EXACT_IN_DOUBLE = 2**53
+NO_NULL = ("go", "rust")  # a field its `if` leaves out has its type's zero value, not null
 
 
 def _run(cmd: list[str], cwd: Path, timeout: int = 900) -> None:
@@ -34,8 +36,8 @@ def _run(cmd: list[str], cwd: Path, timeout: int = 900) -> None:
         raise AssertionError(f"{' '.join(cmd)} failed in {cwd}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
 
 
-LANGUAGES = ("java", "javascript", "go")  # beside Python, the reference
-TESTEES = ("java", "go")  # tools/testees/generated_<language>
+LANGUAGES = ("java", "javascript", "go", "rust")  # beside Python, the reference
+TESTEES = ("java", "go", "rust")  # tools/testees/generated_<language>
 TESTEE_KINDS = ("roaring32", "roaring64", "deletion-vectors")
 
 
@@ -62,6 +64,10 @@ def dump_command(language: str) -> tuple[str, ...]:
         binary = pkg / "target" / "paimon-layouts-dump"
         _run(["go", "build", "-o", str(binary), "./cmd/paimon-layouts-dump"], pkg)
         return (str(binary),)
+    if language == "rust":
+        require("cargo")
+        _run(["cargo", "build", "--release", "--locked", "--quiet", "--features", "dump"], pkg)
+        return (str(pkg / "target" / "release" / "paimon-layouts-dump"),)
     missing(f"no build known for {language}")
     raise AssertionError  # unreachable: missing() skips or fails
 
@@ -100,7 +106,7 @@ def _same(ref: Any, got: Any, language: str, path: str) -> str | None:
         return None
     if type(ref) is int and language == "javascript" and abs(ref) > EXACT_IN_DOUBLE and isinstance(got, int | float):
         return None if float(ref) == float(got) else f"{path}: {ref} vs {got}"
-    if ref is None and language == "go" and got in (0, False, "", [], {"$bytes": ""}):
+    if ref is None and language in NO_NULL and got in (0, False, "", [], {"$bytes": ""}):
         return None
     if isinstance(ref, bool) or isinstance(got, bool):
         return None if ref is got else f"{path}: {ref!r} vs {got!r}"

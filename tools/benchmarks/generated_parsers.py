@@ -34,11 +34,14 @@ def commands() -> dict[str, list[str]]:
     classpath = f"{java / 'paimon-layouts-0.1.0.jar'}:{(java / 'classpath.txt').read_text().strip()}"
     go_dump = GENERATED / "go" / "target" / "paimon-layouts-dump"
     subprocess.run(["go", "build", "-o", str(go_dump), "./cmd/paimon-layouts-dump"], cwd=GENERATED / "go", check=True)
+    cargo = ["cargo", "build", "--release", "--locked", "--quiet", "--features", "dump"]
+    subprocess.run(cargo, cwd=GENERATED / "rust", check=True)
     return {
         "Python": [sys.executable, "-m", "paimon_layouts.dump"],
         "Go": [str(go_dump)],
         "Java": ["java", "-Xss16m", "-cp", classpath, "paimon_layouts.Dump"],
         "JavaScript": ["node", "--stack-size=16000", str(GENERATED / "javascript" / "bin" / "dump.js")],
+        "Rust": [str(GENERATED / "rust" / "target" / "release" / "paimon-layouts-dump")],
     }
 
 
