@@ -94,13 +94,15 @@ def test_lean_python_package(run: languages.Run) -> None:
 @pytest.mark.parametrize("language", languages.TESTEES)
 def test_the_testees_on_the_generated_parsers_pass_the_decode_cases(language: str, run: languages.Run) -> None:
     """tools/testees/generated_<language> (the generated package and nothing else of the kit's): every decode
-    case of roaring32, roaring64 and deletion-vectors, the must-reject files and the generated cases included."""
+    case of roaring32, roaring64, deletion-vectors and file-index (each payload's values in the column type's
+    JSON form), the must-reject files and the generated cases included."""
     code, doc = run.testees[language]
     assert code == 0, doc
     decodes = [c for c in doc["cases"] if c["op"] == "decode"]
     assert {c["status"] for c in decodes} == {"passed"}
     folders = {c["id"].split(":")[1].split("/")[0] for c in decodes}
     assert folders == {*(k.replace("-", "_") for k in languages.TESTEE_KINDS), "generated"}
-    assert sum("must-reject" in c["id"] for c in decodes) >= 25
+    assert sum("must-reject" in c["id"] for c in decodes) >= 35
+    assert sum(c["id"].startswith("decode:file_index/java-") for c in decodes) >= 21
     t = tally.tally(f"languages/{language}-testee-decode")
     t.checked = len(decodes)

@@ -37,7 +37,10 @@ impl Utf8Strict {
     pub fn decode(&self, data: &[u8]) -> Result<Vec<u8>, String> {
         match std::str::from_utf8(data) {
             Ok(_) => Ok(data.to_vec()),
-            Err(e) => Err(refuse("UTF8_INVALID", format!("malformed UTF-8 at byte {}", e.valid_up_to()))),
+            Err(e) => Err(refuse(
+                "UTF8_INVALID",
+                format!("malformed UTF-8 at byte {}", e.valid_up_to()),
+            )),
         }
     }
 }
@@ -63,15 +66,23 @@ impl JavaMutf8 {
                 i += 1;
             } else if b & 0xE0 == 0xC0 {
                 if !cont(i + 1) {
-                    return Err(refuse("MUTF8_INVALID", format!("malformed 2-byte sequence at byte {i}")));
+                    return Err(refuse(
+                        "MUTF8_INVALID",
+                        format!("malformed 2-byte sequence at byte {i}"),
+                    ));
                 }
                 units.push((((b & 0x1F) as u16) << 6) | (data[i + 1] & 0x3F) as u16);
                 i += 2;
             } else if b & 0xF0 == 0xE0 {
                 if !cont(i + 1) || !cont(i + 2) {
-                    return Err(refuse("MUTF8_INVALID", format!("malformed 3-byte sequence at byte {i}")));
+                    return Err(refuse(
+                        "MUTF8_INVALID",
+                        format!("malformed 3-byte sequence at byte {i}"),
+                    ));
                 }
-                units.push((((b & 0x0F) as u16) << 12) | (((data[i + 1] & 0x3F) as u16) << 6) | (data[i + 2] & 0x3F) as u16);
+                units.push(
+                    (((b & 0x0F) as u16) << 12) | (((data[i + 1] & 0x3F) as u16) << 6) | (data[i + 2] & 0x3F) as u16,
+                );
                 i += 3;
             } else {
                 let msg = format!("byte 0x{b:02x} at {i} cannot start a modified UTF-8 sequence");
@@ -88,14 +99,20 @@ fn stated_length(data: &[u8]) -> Result<(i32, usize), String> {
     let mut acc: u32 = 0;
     for i in 0..5 {
         let Some(&b) = data.get(i) else {
-            return Err(refuse("BLOCK_DECOMPRESS", "the block ends inside its uncompressed length".into()));
+            return Err(refuse(
+                "BLOCK_DECOMPRESS",
+                "the block ends inside its uncompressed length".into(),
+            ));
         };
         acc |= ((b & 0x7F) as u32) << (7 * i);
         if b & 0x80 == 0 {
             return Ok((acc as i32, i + 1));
         }
     }
-    Err(refuse("BLOCK_DECOMPRESS", "the uncompressed length is a malformed varint".into()))
+    Err(refuse(
+        "BLOCK_DECOMPRESS",
+        "the uncompressed length is a malformed varint".into(),
+    ))
 }
 
 /// An SST block's content as Java Paimon's BlockDecompressor gives it (BlockCompressionType id as argument).
@@ -105,7 +122,9 @@ pub struct BlockDecompress {
 
 impl BlockDecompress {
     pub fn new(compression: impl Into<i64>) -> Self {
-        BlockDecompress { compression: compression.into() }
+        BlockDecompress {
+            compression: compression.into(),
+        }
     }
 
     pub fn decode(&self, data: &[u8]) -> Result<Vec<u8>, String> {
@@ -117,15 +136,24 @@ impl BlockDecompress {
                 return Err(refuse("BLOCK_NOT_DECODED", msg));
             }
             other => {
-                return Err(refuse("BLOCK_BAD_COMPRESSION", format!("compression id {other} (Unknown persistentId)")))
+                return Err(refuse(
+                    "BLOCK_BAD_COMPRESSION",
+                    format!("compression id {other} (Unknown persistentId)"),
+                ))
             }
         }
         let (length, pos) = stated_length(data)?;
         if length < 0 {
-            return Err(refuse("BLOCK_DECOMPRESS", format!("uncompressed length {length} is negative")));
+            return Err(refuse(
+                "BLOCK_DECOMPRESS",
+                format!("uncompressed length {length} is negative"),
+            ));
         }
         if length as i64 > MAX_DECOMPRESSED {
-            return Err(refuse("BLOCK_DECOMPRESS", format!("a block stating {length} uncompressed bytes")));
+            return Err(refuse(
+                "BLOCK_DECOMPRESS",
+                format!("a block stating {length} uncompressed bytes"),
+            ));
         }
         if self.compression == 1 {
             zstd_exact(&data[pos..], length as i64, "BLOCK_DECOMPRESS")
@@ -163,10 +191,16 @@ fn zstd_exact(data: &[u8], size: i64, code: &str) -> Result<Vec<u8>, String> {
         .map_err(|e| refuse(code, format!("zstd refuses the block: {e}")))?;
     let got = out.len() as i64;
     if got > size {
-        return Err(refuse(code, format!("zstd gives more than {size} bytes where the index states {size}")));
+        return Err(refuse(
+            code,
+            format!("zstd gives more than {size} bytes where the index states {size}"),
+        ));
     }
     if got < size {
-        return Err(refuse(code, format!("zstd gives {got} bytes where the index states {size}")));
+        return Err(refuse(
+            code,
+            format!("zstd gives {got} bytes where the index states {size}"),
+        ));
     }
     Ok(out)
 }
@@ -174,7 +208,10 @@ fn zstd_exact(data: &[u8], size: i64, code: &str) -> Result<Vec<u8>, String> {
 /// Lz4BlockDecompressor: an 8-byte header (compressed, original length, both s4le) and a raw LZ4 block.
 fn lz4_block(data: &[u8], length: usize) -> Result<Vec<u8>, String> {
     if data.len() < 8 {
-        return Err(refuse("BLOCK_DECOMPRESS", "an LZ4 block shorter than its 8-byte header".into()));
+        return Err(refuse(
+            "BLOCK_DECOMPRESS",
+            "an LZ4 block shorter than its 8-byte header".into(),
+        ));
     }
     let compressed = i32::from_le_bytes([data[0], data[1], data[2], data[3]]);
     let original = i32::from_le_bytes([data[4], data[5], data[6], data[7]]);
@@ -194,7 +231,10 @@ fn lz4_block(data: &[u8], length: usize) -> Result<Vec<u8>, String> {
             .map_err(|e| refuse("BLOCK_DECOMPRESS", format!("lz4 refuses the block: {e}")))?;
     }
     if got != original as usize || got != length {
-        return Err(refuse("BLOCK_DECOMPRESS", format!("lz4 gives {got} bytes where the block states {length}")));
+        return Err(refuse(
+            "BLOCK_DECOMPRESS",
+            format!("lz4 gives {got} bytes where the block states {length}"),
+        ));
     }
     Ok(out)
 }

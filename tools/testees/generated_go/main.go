@@ -1,5 +1,5 @@
 // A testee in Go built on the generated parsers (generated/go, module paimon-layouts-go): `decode` of
-// roaring32, roaring64 and deletion-vectors through the kit's testee protocol 1 (JSON lines on stdin/stdout,
+// roaring32, roaring64, deletion-vectors and file-index (file_index.go) through the kit's testee protocol 1 (JSON lines on stdin/stdout,
 // README "The testee protocol"). The starting point a Go port copies into its own CI: the spec parser does the
 // framing and every check the spec states; this program adds the checks the spec cannot express (a standalone
 // bitmap's trailing bytes, container contents against their cardinality, DV position ranges) and turns the
@@ -125,9 +125,11 @@ func ended(io *kaitai.Stream, data []byte) error {
 	return nil
 }
 
-func decode(kind string, data []byte) (string, error) {
+func decode(kind string, data []byte, types json.RawMessage) (string, error) {
 	io := kaitai.NewStream(bytes.NewReader(data))
 	switch kind {
+	case "file-index":
+		return fileIndex(data, types)
 	case "roaring32":
 		bitmap := layouts.NewRoaring32()
 		if err := bitmap.Read(io, nil, bitmap); err != nil {
@@ -203,10 +205,11 @@ func decode(kind string, data []byte) (string, error) {
 
 func answer(line string) (reply string) {
 	var req struct {
-		ID   int64  `json:"id"`
-		Op   string `json:"op"`
-		Kind string `json:"kind"`
-		Data string `json:"data"`
+		ID    int64           `json:"id"`
+		Op    string          `json:"op"`
+		Kind  string          `json:"kind"`
+		Data  string          `json:"data"`
+		Types json.RawMessage `json:"types"`
 	}
 	if err := json.Unmarshal([]byte(line), &req); err != nil {
 		return ""
@@ -221,7 +224,7 @@ func answer(line string) (reply string) {
 	}
 	if req.Op == "hello" {
 		return `{"id":` + id + `,"name":"generated-go","version":"0.1.0","protocol":1,"java_release":"2.0",` +
-			`"capabilities":{"decode":["roaring32","roaring64","deletion-vectors"]}}`
+			`"capabilities":{"decode":["roaring32","roaring64","deletion-vectors","file-index"]}}`
 	}
 	if req.Op != "decode" {
 		return fail("", "not declared: "+req.Op)
@@ -235,7 +238,7 @@ func answer(line string) (reply string) {
 	if err != nil {
 		return fail("", err.Error())
 	}
-	c, err := decode(req.Kind, data)
+	c, err := decode(req.Kind, data, req.Types)
 	if err != nil {
 		if r, ok := err.(*refused); ok {
 			return fail(r.code, r.msg)

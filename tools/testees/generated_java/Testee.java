@@ -1,11 +1,12 @@
 // A testee in Java built on the generated parsers (generated/java, Maven paimon.conform:paimon-layouts):
-// `decode` of roaring32, roaring64 and deletion-vectors through the kit's testee protocol 1 (JSON lines on
+// `decode` of roaring32, roaring64, deletion-vectors and file-index (FileIndexCase.java) through the kit's
+// testee protocol 1 (JSON lines on
 // stdin/stdout, README "The testee protocol"). The starting point a Java port copies into its own CI: the
 // spec parser does the framing and every check the spec states; this file adds the checks the spec cannot
 // express (a standalone bitmap's trailing bytes, container contents against their cardinality, DV position
 // ranges) and turns the parse tree into the case.
 //
-// Run (tools/testees/generated_java.py builds the classpath):
+// Run (tools/testees/generated_java.py compiles it with FileIndexCase.java and Json.java against the package):
 //   paimon-conform testee --kind roaring32 --kind deletion-vectors -- python tools/testees/generated_java.py
 import io.kaitai.struct.ByteBufferKaitaiStream;
 import io.kaitai.struct.KaitaiStream;
@@ -114,9 +115,11 @@ public final class Testee {
         return out;
     }
 
-    static String decode(String kind, byte[] data) {
+    static String decode(String kind, byte[] data, String line) {
         KaitaiStream io = new ByteBufferKaitaiStream(data);
         switch (kind) {
+            case "file-index":
+                return FileIndexCase.decode(data, ((java.util.Map<?, ?>) Json.parse(line)).get("types"));
             case "roaring32": {
                 Roaring32 bitmap = new Roaring32(io);
                 if (io.pos() != data.length) {
@@ -207,14 +210,14 @@ public final class Testee {
             }
             if ("hello".equals(op)) {
                 out.println("{\"id\":" + id + ",\"name\":\"generated-java\",\"version\":\"0.1.0\",\"protocol\":1,\"java_release\":\"2.0\","
-                        + "\"capabilities\":{\"decode\":[\"roaring32\",\"roaring64\",\"deletion-vectors\"]}}");
+                        + "\"capabilities\":{\"decode\":[\"roaring32\",\"roaring64\",\"deletion-vectors\",\"file-index\"]}}");
                 continue;
             }
             try {
                 if (!"decode".equals(op)) {
                     throw new IllegalArgumentException("not declared: " + op);
                 }
-                out.println("{\"id\":" + id + ",\"case\":" + decode(field(line, "kind"), hex(field(line, "data"))) + "}");
+                out.println("{\"id\":" + id + ",\"case\":" + decode(field(line, "kind"), hex(field(line, "data")), line) + "}");
             } catch (Refused e) {
                 out.println("{\"id\":" + id + ",\"error\":{\"code\":" + quote(e.code) + ",\"message\":" + quote(e.getMessage()) + "}}");
             } catch (Exception | StackOverflowError e) { // a spec check or the end of the input: a refusal

@@ -34,23 +34,36 @@ pub struct ValidationFailedError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KError {
     /// A read of `requested` bytes at `pos` where only `available` are left.
-    Eof { requested: usize, available: usize, pos: usize },
+    Eof {
+        requested: usize,
+        available: usize,
+        pos: usize,
+    },
     /// A seek to a negative position.
-    SeekOutOfRange { pos: usize, size: usize },
+    SeekOutOfRange {
+        pos: usize,
+        size: usize,
+    },
     ValidationFailed(ValidationFailedError),
     /// A value that does not fit the type the spec converts it to.
     CastError,
     /// `first`, `last`, `min` or `max` of an empty list.
     EmptyIterator,
     /// A `process:` routine or a string decoding refused the bytes.
-    BytesDecodingError { msg: String },
-    UnknownEncoding { name: String },
+    BytesDecodingError {
+        msg: String,
+    },
+    UnknownEncoding {
+        name: String,
+    },
     /// A terminator that never comes, where the spec asks for it.
     NoTerminatorFound,
     /// A `_root` or `_parent` that is not (or no longer) there.
     MissingParent,
     /// A parameter the caller gave a root that does not fit it.
-    Parameter { msg: String },
+    Parameter {
+        msg: String,
+    },
 }
 
 pub type KResult<T> = Result<T, KError>;
@@ -58,8 +71,15 @@ pub type KResult<T> = Result<T, KError>;
 impl fmt::Display for KError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            KError::Eof { requested, available, pos } => {
-                write!(f, "end of stream: {requested} bytes requested at {pos}, {available} left")
+            KError::Eof {
+                requested,
+                available,
+                pos,
+            } => {
+                write!(
+                    f,
+                    "end of stream: {requested} bytes requested at {pos}, {available} left"
+                )
             }
             KError::SeekOutOfRange { pos, size } => write!(f, "seek to {pos} in a stream of {size} bytes"),
             KError::ValidationFailed(e) => write!(f, "validation {:?} failed at {}", e.kind, e.src_path),
@@ -299,20 +319,30 @@ pub struct BytesReader {
 
 impl BytesReader {
     pub fn new(bytes: Vec<u8>) -> Self {
-        BytesReader { bytes: Rc::new(bytes), pos: Rc::new(Cell::new(0)) }
+        BytesReader {
+            bytes: Rc::new(bytes),
+            pos: Rc::new(Cell::new(0)),
+        }
     }
 
     /// The same stream, sharing its position.
     #[allow(clippy::should_implement_trait)]
     pub fn clone(&self) -> BytesReader {
-        BytesReader { bytes: self.bytes.clone(), pos: self.pos.clone() }
+        BytesReader {
+            bytes: self.bytes.clone(),
+            pos: self.pos.clone(),
+        }
     }
 
     fn take<const N: usize>(&self) -> KResult<[u8; N]> {
         let pos = self.pos.get();
         let available = self.bytes.len().saturating_sub(pos);
         if available < N {
-            return Err(KError::Eof { requested: N, available, pos });
+            return Err(KError::Eof {
+                requested: N,
+                available,
+                pos,
+            });
         }
         let mut out = [0u8; N];
         out.copy_from_slice(&self.bytes[pos..pos + N]);
@@ -329,7 +359,12 @@ impl Clone for BytesReader {
 
 impl fmt::Debug for BytesReader {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "BytesReader {{ pos: {}, size: {} }}", self.pos.get(), self.bytes.len())
+        write!(
+            f,
+            "BytesReader {{ pos: {}, size: {} }}",
+            self.pos.get(),
+            self.bytes.len()
+        )
     }
 }
 
@@ -374,7 +409,10 @@ impl KStream for BytesReader {
     /// was negative before the generated code cast it to usize is not.
     fn seek(&self, pos: usize) -> KResult<()> {
         if pos > isize::MAX as usize {
-            return Err(KError::SeekOutOfRange { pos, size: self.bytes.len() });
+            return Err(KError::SeekOutOfRange {
+                pos,
+                size: self.bytes.len(),
+            });
         }
         self.pos.set(pos);
         Ok(())
@@ -384,7 +422,11 @@ impl KStream for BytesReader {
         let pos = self.pos.get();
         let available = self.bytes.len().saturating_sub(pos);
         if available < len {
-            return Err(KError::Eof { requested: len, available, pos });
+            return Err(KError::Eof {
+                requested: len,
+                available,
+                pos,
+            });
         }
         self.pos.set(pos + len);
         Ok(self.bytes[pos..pos + len].to_vec())
@@ -448,12 +490,17 @@ pub fn modulo(a: i64, b: i64) -> i64 {
 /// Bytes as a string of `encoding`; malformed bytes are an error, never replaced.
 pub fn bytes_to_str(bytes: &Vec<u8>, encoding: &str) -> KResult<String> {
     match encoding.to_ascii_uppercase().replace('_', "-").as_str() {
-        "UTF-8" | "UTF8" => String::from_utf8(bytes.clone())
-            .map_err(|e| KError::BytesDecodingError { msg: format!("malformed UTF-8: {e}") }),
+        "UTF-8" | "UTF8" => String::from_utf8(bytes.clone()).map_err(|e| KError::BytesDecodingError {
+            msg: format!("malformed UTF-8: {e}"),
+        }),
         "ASCII" | "US-ASCII" if bytes.is_ascii() => Ok(bytes.iter().map(|&b| b as char).collect()),
-        "ASCII" | "US-ASCII" => Err(KError::BytesDecodingError { msg: "a byte outside ASCII".to_string() }),
+        "ASCII" | "US-ASCII" => Err(KError::BytesDecodingError {
+            msg: "a byte outside ASCII".to_string(),
+        }),
         "ISO-8859-1" | "LATIN1" => Ok(bytes.iter().map(|&b| b as char).collect()),
-        _ => Err(KError::UnknownEncoding { name: encoding.to_string() }),
+        _ => Err(KError::UnknownEncoding {
+            name: encoding.to_string(),
+        }),
     }
 }
 
@@ -466,7 +513,14 @@ mod tests {
         let r = BytesReader::new(vec![1, 2, 3, 4, 5]);
         assert_eq!(r.read_u2le().unwrap(), 0x0201);
         assert_eq!(r.read_u2be().unwrap(), 0x0304);
-        assert_eq!(r.read_u2le(), Err(KError::Eof { requested: 2, available: 1, pos: 4 }));
+        assert_eq!(
+            r.read_u2le(),
+            Err(KError::Eof {
+                requested: 2,
+                available: 1,
+                pos: 4
+            })
+        );
         assert_eq!(r.pos(), 4);
     }
 

@@ -23,7 +23,10 @@ struct Job {
 }
 
 fn params(texts: &[String]) -> Result<Vec<Value>, String> {
-    texts.iter().map(|t| serde_json::from_str(t).map_err(|e| format!("parameter {t}: {e}"))).collect()
+    texts
+        .iter()
+        .map(|t| serde_json::from_str(t).map_err(|e| format!("parameter {t}: {e}")))
+        .collect()
 }
 
 fn jobs_file(path: &str) -> Result<Vec<Job>, String> {
@@ -35,14 +38,21 @@ fn jobs_file(path: &str) -> Result<Vec<Job>, String> {
             return Err(format!("{path}: a job line needs ID, ROOT and FILE: {line}"));
         }
         let (id, root, file) = (cols[0].clone(), cols[1].clone(), cols[2].clone());
-        jobs.push(Job { id, root, file, params: params(&cols[3..])? });
+        jobs.push(Job {
+            id,
+            root,
+            file,
+            params: params(&cols[3..])?,
+        });
     }
     Ok(jobs)
 }
 
 /// {"ok": true, "tree"} or {"ok": false, "error"} for one file's bytes.
 fn dump(root: &str, data: Vec<u8>, params: &[Value]) -> Value {
-    let parsed = catch_unwind(AssertUnwindSafe(|| parse_root(root, data, params).and_then(|t| t.to_tree())));
+    let parsed = catch_unwind(AssertUnwindSafe(|| {
+        parse_root(root, data, params).and_then(|t| t.to_tree())
+    }));
     match parsed {
         Ok(Ok(tree)) => json!({"ok": true, "tree": tree}),
         Ok(Err(e)) => json!({"ok": false, "error": format!("{e:?}: {e}")}),
@@ -73,7 +83,8 @@ fn bench(runs: usize, job: &Job) -> Result<(), String> {
 }
 
 fn run(args: Vec<String>) -> Result<(), String> {
-    let usage = "usage: paimon-layouts-dump ROOT FILE [PARAM ...] | --jobs JOBS.tsv | --bench RUNS ROOT FILE [PARAM ...]";
+    let usage =
+        "usage: paimon-layouts-dump ROOT FILE [PARAM ...] | --jobs JOBS.tsv | --bench RUNS ROOT FILE [PARAM ...]";
     match args.first().map(String::as_str) {
         Some("--jobs") if args.len() == 2 => {
             let mut out = String::new();
@@ -90,8 +101,15 @@ fn run(args: Vec<String>) -> Result<(), String> {
             Ok(())
         }
         Some("--bench") if args.len() >= 4 => {
-            let runs: usize = args[1].parse().map_err(|_| format!("--bench {}: not a count", args[1]))?;
-            let job = Job { id: args[3].clone(), root: args[2].clone(), file: args[3].clone(), params: params(&args[4..])? };
+            let runs: usize = args[1]
+                .parse()
+                .map_err(|_| format!("--bench {}: not a count", args[1]))?;
+            let job = Job {
+                id: args[3].clone(),
+                root: args[2].clone(),
+                file: args[3].clone(),
+                params: params(&args[4..])?,
+            };
             bench(runs, &job)
         }
         Some(a) if !a.starts_with("--") && args.len() >= 2 => {
@@ -111,8 +129,13 @@ fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|_| {})); // a parser's panic is reported in its line, not on stderr
     let args: Vec<String> = std::env::args().skip(1).collect();
     // deep trees recurse deeply: the work runs on a thread with a large stack
-    let worker = std::thread::Builder::new().stack_size(512 << 20).spawn(move || run(args));
-    match worker.map_err(|e| e.to_string()).and_then(|h| h.join().map_err(|_| "the dump panicked".to_string())) {
+    let worker = std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(move || run(args));
+    match worker
+        .map_err(|e| e.to_string())
+        .and_then(|h| h.join().map_err(|_| "the dump panicked".to_string()))
+    {
         Ok(Ok(())) => ExitCode::SUCCESS,
         Ok(Err(msg)) | Err(msg) => {
             eprintln!("paimon-layouts-dump: {msg}");

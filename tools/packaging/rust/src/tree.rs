@@ -16,7 +16,11 @@ pub trait ToTree {
     where
         Self: Sized,
     {
-        items.iter().map(ToTree::to_tree).collect::<KResult<Vec<_>>>().map(Value::Array)
+        items
+            .iter()
+            .map(ToTree::to_tree)
+            .collect::<KResult<Vec<_>>>()
+            .map(Value::Array)
     }
 }
 
@@ -135,14 +139,19 @@ fn parameter(msg: String) -> KError {
 /// That a root got as many parameters as its spec takes.
 pub fn check_count(params: &[Value], n: usize) -> KResult<()> {
     if params.len() != n {
-        return Err(parameter(format!("the spec takes {n} parameters, got {}", params.len())));
+        return Err(parameter(format!(
+            "the spec takes {n} parameters, got {}",
+            params.len()
+        )));
     }
     Ok(())
 }
 
 /// A bytes parameter, given as a hex string.
 pub fn bytes_param(v: &Value) -> KResult<Vec<u8>> {
-    let hex = v.as_str().ok_or_else(|| parameter(format!("{v} is not a hex string")))?;
+    let hex = v
+        .as_str()
+        .ok_or_else(|| parameter(format!("{v} is not a hex string")))?;
     if hex.len() % 2 != 0 || !hex.is_ascii() {
         return Err(parameter(format!("{hex} is not a hex string")));
     }
@@ -154,7 +163,8 @@ pub fn bytes_param(v: &Value) -> KResult<Vec<u8>> {
 
 /// A boolean parameter.
 pub fn bool_param(v: &Value) -> KResult<bool> {
-    v.as_bool().ok_or_else(|| parameter(format!("{v} is not true or false")))
+    v.as_bool()
+        .ok_or_else(|| parameter(format!("{v} is not true or false")))
 }
 
 /// An integer parameter (an enum by its id).

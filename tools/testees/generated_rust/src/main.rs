@@ -1,9 +1,11 @@
 //! A testee in Rust built on the generated parsers (generated/rust, crate paimon-layouts): `decode` of
-//! roaring32, roaring64 and deletion-vectors through the kit's testee protocol 1 (JSON lines on stdin/stdout,
+//! roaring32, roaring64, deletion-vectors and file-index through the kit's testee protocol 1 (JSON lines on stdin/stdout,
 //! README "The testee protocol"). The starting point a Rust port copies into its own CI: the spec parser does
 //! the framing and every check the spec states; this program adds the checks the spec cannot express (a
 //! standalone bitmap's trailing bytes, container contents against their cardinality, DV position ranges) and
 //! turns the parse tree into the case. Run through tools/testees/generated_rust.py, which builds it.
+
+mod file_index;
 
 use paimon_layouts::deletion_vectors::{DeletionVectors, DeletionVectors_Blob_Bitmap, DeletionVectors_Magic};
 use paimon_layouts::kaitai::{BytesReader, KError, KStream, KStruct, OptRc};
@@ -87,7 +89,10 @@ fn roaring32(bitmap: &Roaring32, high: i64, out: &mut Ranges) -> Result<(), Refu
                     }
                 }
                 if held == 0 {
-                    return Err(refuse("ROARING_EMPTY_CONTAINER", "bitmap container with no bit set".into()));
+                    return Err(refuse(
+                        "ROARING_EMPTY_CONTAINER",
+                        "bitmap container with no bit set".into(),
+                    ));
                 }
             }
             None => return Err(refuse("", "a container without a body".into())),
@@ -110,7 +115,10 @@ fn roaring64(bitmap: &Roaring64) -> Result<Ranges, Refused> {
 
 fn ended(io: &BytesReader) -> Result<(), Refused> {
     if io.pos() != io.size() {
-        return Err(refuse("ROARING_TRAILING_BYTES", format!("{} bytes after the bitmap", io.size() - io.pos())));
+        return Err(refuse(
+            "ROARING_TRAILING_BYTES",
+            format!("{} bytes after the bitmap", io.size() - io.pos()),
+        ));
     }
     Ok(())
 }
@@ -124,7 +132,10 @@ fn parse<T: KStruct + 'static>(io: &BytesReader) -> Result<OptRc<T>, Refused> {
     Ok(T::read_into::<BytesReader, T>(io, None, None)?)
 }
 
-fn decode(kind: &str, data: Vec<u8>) -> Result<Value, Refused> {
+fn decode(kind: &str, data: Vec<u8>, types: &Value) -> Result<Value, Refused> {
+    if kind == "file-index" {
+        return file_index::decode(data, types);
+    }
     let io = BytesReader::from(data);
     match kind {
         "roaring32" => {
@@ -182,20 +193,27 @@ fn hex(text: &str) -> Option<Vec<u8>> {
     if text.len() % 2 != 0 || !text.is_ascii() {
         return None;
     }
-    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok()).collect()
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok())
+        .collect()
 }
 
 fn answer(line: &str) -> Option<Value> {
     let req: Value = serde_json::from_str(line).ok()?;
     let id = req["id"].clone();
     let fail = |code: &str, msg: String| {
-        let error = if code.is_empty() { json!({"message": msg}) } else { json!({"code": code, "message": msg}) };
+        let error = if code.is_empty() {
+            json!({"message": msg})
+        } else {
+            json!({"code": code, "message": msg})
+        };
         json!({"id": id, "error": error})
     };
     match req["op"].as_str() {
         Some("hello") => Some(json!({
             "id": id, "name": "generated-rust", "version": "0.1.0", "protocol": 1, "java_release": "2.0",
-            "capabilities": {"decode": ["roaring32", "roaring64", "deletion-vectors"]}
+            "capabilities": {"decode": ["roaring32", "roaring64", "deletion-vectors", "file-index"]}
         })),
         Some("decode") => {
             let Some(data) = req["data"].as_str().and_then(hex) else {
@@ -203,11 +221,13 @@ fn answer(line: &str) -> Option<Value> {
             };
             let kind = req["kind"].as_str().unwrap_or("").to_string();
             // a panic in a parser is a refusal, not a crash
-            Some(match catch_unwind(AssertUnwindSafe(|| decode(&kind, data))) {
-                Ok(Ok(case)) => json!({"id": id, "case": case}),
-                Ok(Err(Refused(code, msg))) => fail(&code, msg),
-                Err(_) => fail("", "panic in the parser".into()),
-            })
+            Some(
+                match catch_unwind(AssertUnwindSafe(|| decode(&kind, data, &req["types"]))) {
+                    Ok(Ok(case)) => json!({"id": id, "case": case}),
+                    Ok(Err(Refused(code, msg))) => fail(&code, msg),
+                    Err(_) => fail("", "panic in the parser".into()),
+                },
+            )
         }
         Some(op) => Some(fail("", format!("not declared: {op}"))),
         None => None,
