@@ -75,7 +75,7 @@ command -v go >/dev/null || { echo "install: Go >= 1.23 is required on PATH (htt
 # dump program, the testee on it, and the check build tools/rust_fix.py runs when the code is regenerated
 command -v cargo >/dev/null || { echo "install: Rust (cargo, from https://rustup.rs) is required on PATH" >&2; exit 2; }
 (cd generated/rust && cargo build --release --locked --quiet --features dump && cargo check --lib --locked --quiet) >/dev/null
-(cd tools/testees/generated_rust && CARGO_TARGET_DIR="$PWD/../../../build/testees/generated-rust-target" \
+(cd tools/testees/generated_rust && CARGO_TARGET_DIR="$PWD/../../../generated/rust/target" \
   cargo build --release --locked --quiet) >/dev/null
 
 # the kit's bytecode, written once here (pip does this for a regular install; an editable one leaves it to the

@@ -1,6 +1,6 @@
 """Make the Rust that kaitai-struct-compiler 0.11 writes compile, by the compiler's own diagnostics.
 
-Used by gen_parsers.py only:  rust_fix.fix(PACKAGE_DIR)
+Used by gen_parsers.py only:  rust_fix.fix(PACKAGE_DIR, CARGO_TARGET_DIR)
 
 The Rust backend of ksc 0.11 mixes integer types in one expression (every other target widens them; Rust
 refuses), moves values out of `Ref`s, applies `?` where there is nothing to try and leaves it out where there
@@ -15,7 +15,9 @@ the package compiles (at most ROUNDS rounds). Fixes:
 * `Some(x)` where the field is not an Option: `x`; a switch value assigned without `Some` where it is: `Some`;
 * `*ref_to_vec` moved out of a `Ref`: cloned; `&u8 as u8`: dereferenced;
 * `*instance()` of a `KResult`: `*instance()?`; `?` on a plain `Ref`: dropped;
-* a temporary borrowed past its statement: bound to a variable first.
+* a temporary borrowed past its statement: bound to a variable first;
+* a literal beyond the type ksc gives it (`(x as i32) == (1493475289347502 as i32)` would compare cut values):
+  both operands as i128; a bare literal, typed i128.
 
 An error it does not know stops it with that error: the package is not written half fixed.
 """

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def main(build_only: bool = False) -> int:
     source = Path(__file__).with_name("generated_rust")
-    target = ROOT / "build" / "testees" / "generated-rust-target"
+    target = ROOT / "generated" / "rust" / "target"  # the crate's own build output: its dependencies built once
     cmd = ["cargo", "build", "--release", "--locked", "--quiet"]
     done = subprocess.run(
         cmd, cwd=source, capture_output=True, text=True, env=os.environ | {"CARGO_TARGET_DIR": str(target)}

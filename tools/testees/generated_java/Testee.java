@@ -178,17 +178,9 @@ public final class Testee {
     }
 
     static String quote(String s) {
-        StringBuilder out = new StringBuilder("\"");
-        for (char c : String.valueOf(s).toCharArray()) {
-            if (c == '"' || c == '\\') {
-                out.append('\\').append(c);
-            } else if (c < 0x20) {
-                out.append(String.format("\\u%04x", (int) c));
-            } else {
-                out.append(c);
-            }
-        }
-        return out.append('"').toString();
+        StringBuilder out = new StringBuilder();
+        Json.quote(String.valueOf(s), out);
+        return out.toString();
     }
 
     static byte[] hex(String s) {
