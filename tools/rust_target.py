@@ -1,7 +1,8 @@
 """The Rust package of the parsers: rewrites of kaitai-struct-compiler 0.11's Rust output, and the glue
 gen_parsers.py writes beside it. Used by gen_parsers.py only; then rust_fix.py makes the package compile.
 
-Rewrites (each checked: a pattern that no longer matches stops generation with FixError):
+Rewrites (those that must find their target are checked: a pattern that no longer matches stops generation
+with FixError):
 * the casts to narrow types ksc puts on operands are casts to i64 (NARROW_CAST);
 * a field named like a Rust keyword (`ref`) becomes a raw identifier (`r#ref`);
 * a spec's import of another spec's type (`use super::sst_block::SstBlock;`) takes the whole module, since the
@@ -22,10 +23,11 @@ import re
 from pathlib import Path
 
 import yaml
-from target_fixes import SPECS, FixError
+from target_fixes import FixError, spec_path
 from tree_schema import upper_camel
 
-RUST_KEYWORDS = {"ref", "type", "match", "mod", "move", "fn", "impl", "loop", "box", "use", "where", "self", "super"}
+# keywords a spec could use as a field id (`self`, `super`, `crate` cannot be raw identifiers: rust_fix stops on them)
+RUST_KEYWORDS = {"ref", "type", "match", "mod", "move", "fn", "impl", "loop", "box", "use", "where"}
 INTEGERS = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"}
 # ksc casts both operands of an operator to a "calculated" type, often i32 where an operand is u32 or i64 (a u4
 # field >= 2^31 compared as negative, a long literal cut): every such cast is widened to i64, which holds every
@@ -87,9 +89,6 @@ def _cache_instances(text: str) -> str:
 
 def in_enum_fields(stem: str) -> list[tuple[str, str, str]]:
     """(struct, field, spec path) of every seq field of a spec with `valid: in-enum`."""
-    path = SPECS / f"{stem}.ksy"
-    if not path.exists():
-        path = SPECS / "common" / f"{stem}.ksy"
     out: list[tuple[str, str, str]] = []
 
     def walk(t: dict, struct: str, src: str) -> None:
@@ -99,7 +98,7 @@ def in_enum_fields(stem: str) -> list[tuple[str, str, str]]:
         for name, sub in t.get("types", {}).items():
             walk(sub, f"{struct}_{upper_camel(name)}", f"{src}/types/{name}")
 
-    walk(yaml.safe_load(path.read_text()), upper_camel(stem), "")
+    walk(yaml.safe_load(spec_path(stem).read_text()), upper_camel(stem), "")
     return out
 
 

@@ -55,13 +55,16 @@ def camel(name: str) -> str:
     return head + upper_camel(rest)
 
 
+def spec_path(stem: str) -> Path:
+    """The spec a generated file was compiled from: specs/<stem>.ksy or specs/common/<stem>.ksy."""
+    path = SPECS / f"{stem}.ksy"
+    return path if path.exists() else SPECS / "common" / f"{stem}.ksy"
+
+
 @cache
 def process_sites(stem: str) -> dict[str, tuple[str, str | None]]:
     """lowerCamel field id -> (routine name, argument expression or None) for one spec's `process:` fields."""
-    path = SPECS / f"{stem}.ksy"
-    if not path.exists():
-        path = SPECS / "common" / f"{stem}.ksy"
-    doc = yaml.safe_load(path.read_text())
+    doc = yaml.safe_load(spec_path(stem).read_text())
     sites: dict[str, tuple[str, str | None]] = {}
 
     def walk(t: dict) -> None:
