@@ -26,6 +26,7 @@ import os
 import shutil
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -756,3 +757,37 @@ def test_java_zone_ids():
     assert ots.java_offset_ms("Asia/Shanghai", np.array([wall_ns("1850-01-01T00:00:00") // 10**6])).tolist() == [
         8 * 3600 * 1000
     ]
+
+
+def _chunk(body: bytes, original: bool = False) -> bytes:
+    """One ORC compression chunk: the 3-byte header (length << 1 | original) and the body."""
+    header = len(body) << 1 | int(original)
+    return header.to_bytes(3, "little") + body
+
+
+def test_compressed_chunks_never_exceed_the_block_size():
+    """Decompression bombs in an ORC stream are refused before they are built: a 2 KB zstd chunk of 64 MiB, a
+    snappy chunk stating 4 GiB, a tail whose block size is beyond the memory budget; chunks of exactly the block
+    size, in every codec, still decode."""
+    import cramjam
+
+    block = 256 * 1024
+    bomb = bytes(cramjam.zstd.compress(bytes(64 << 20)))
+    assert len(bomb) < 4096
+    with pytest.raises(ots.OrcTimestampError, match="larger than the compression block size"):
+        ots._decompress(5, block, _chunk(bomb))
+    snappy_bomb = b"\xff\xff\xff\xff\x0f" + b"\x00a"  # states 2^32 - 1 bytes
+    with pytest.raises(ots.OrcTimestampError, match="states 4294967295 bytes, more than the compression block size"):
+        ots._decompress(2, block, _chunk(snappy_bomb))
+    with pytest.raises(ots.OrcTimestampError, match="beyond the memory budget"):
+        ots._decompress(5, 1 << 40, _chunk(bytes(cramjam.zstd.compress(b"x"))))
+    full = bytes(range(256)) * (block // 256)
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    chunks = {
+        1: deflate.compress(full) + deflate.flush(),
+        2: bytes(cramjam.snappy.compress_raw(full)),
+        4: bytes(cramjam.lz4.compress_block(full, store_size=False)),
+        5: bytes(cramjam.zstd.compress(full)),
+    }
+    for codec, body in chunks.items():
+        assert ots._decompress(codec, block, _chunk(body) + _chunk(body)) == full + full, codec

@@ -57,6 +57,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from paimon_conform.core import budget
+from paimon_conform.core.block_codec import read_var_int
 from paimon_conform.core.errors import UsageError
 
 
@@ -234,9 +236,12 @@ def _tail(data: bytes | _FileBytes) -> _Tail:
 
 
 def _decompress(codec: int, block_size: int, raw: bytes) -> bytes:
-    """A stream's bytes without ORC's compression chunks."""
+    """A stream's bytes without ORC's compression chunks; no chunk gives more than the tail's block size, and a
+    block size beyond the memory budget is refused before any chunk is decompressed."""
     if codec == 0:
         return bytes(raw)
+    if block_size < 0 or not budget.fits(block_size + 1):
+        raise OrcTimestampError(f"compression block size {block_size} is beyond the memory budget")
     out = bytearray()
     pos = 0
     while pos < len(raw):
@@ -270,12 +275,25 @@ def _codec_decompress(codec: int, block_size: int, chunk: bytes) -> bytes:
         return result
     import cramjam
 
-    if codec == 2:
+    if codec == 2:  # SNAPPY raw: the length it states comes first, checked before anything is built
+        stated = read_var_int(chunk, 0)
+        if stated is None or not 0 <= stated[0] <= block_size:
+            said = "no length" if stated is None else f"{stated[0] & 0xFFFFFFFF} bytes"
+            raise OrcTimestampError(f"a SNAPPY chunk states {said}, more than the compression block size {block_size}")
         return bytes(cramjam.snappy.decompress_raw(chunk))
     if codec == 4:
         return bytes(cramjam.lz4.decompress_block(chunk, output_len=block_size))
-    if codec == 5:
-        return bytes(cramjam.zstd.decompress(chunk))
+    if codec == 5:  # ZSTD: into a buffer one byte past the block size, so that a larger chunk is seen, never built
+        into = bytearray(block_size + 1)
+        try:
+            got = cramjam.zstd.decompress_into(chunk, into)
+        except cramjam.DecompressionError as exc:
+            if "whole buffer" not in str(exc):
+                raise
+            got = block_size + 1
+        if got > block_size:
+            raise OrcTimestampError("a ZSTD chunk is larger than the compression block size")
+        return bytes(into[:got])
     raise OrcTimestampError(f"ORC compression kind {codec} is not supported")
 
 
