@@ -119,7 +119,8 @@ def compile_into(language: str, pkg: Path) -> None:
     src.mkdir(parents=True, exist_ok=True)
     schema_file = pkg / SCHEMA_PATH[language]
     schema_file.parent.mkdir(parents=True, exist_ok=True)
-    schema_file.write_text(json.dumps(tree_schema.schema(spec_files()), indent=1) + "\n")
+    schema = tree_schema.schema(spec_files())
+    schema_file.write_text(json.dumps(schema, indent=1) + "\n")
     if language == "python":
         ksc("python", src, "--python-relative-imports", "--field-map", str(src / "_ksy_fields.json"))
         ksc("python", src / "debug", "--python-relative-imports", "--debug")
@@ -134,18 +135,18 @@ def compile_into(language: str, pkg: Path) -> None:
             fixed = rust_target.fix(f.stem, text) if language == "rust" else target_fixes.fix(language, f.name, text)
             (src / f.name).write_text(fixed)
     if language == "rust":
-        package_rust(pkg, src)
+        package_rust(pkg, src, schema)
     if language == "go":
         (src / "roots.go").write_text(target_fixes.go_roots(spec_files()))
         # the integer conversions the Go backend leaves out (tools/go_fix), until the package builds
         subprocess.run(["go", "run", ".", str(pkg)], cwd=ROOT / "tools" / "go_fix", check=True)
 
 
-def package_rust(pkg: Path, src: Path) -> None:
-    """The Rust crate's glue (lib.rs, roots.rs, tree_impls.rs), then the fixes that make it compile."""
+def package_rust(pkg: Path, src: Path, schema: dict) -> None:
+    """The Rust crate's glue (lib.rs, roots.rs, tree_impls.rs from the tree schema), then the fixes that make it
+    compile."""
     stems = sorted(p.stem for p in src.glob("*.rs") if p.stem not in ("processors", "tree"))
     sources = rust_target.sources_of(src, stems)
-    schema = tree_schema.schema(spec_files())
     (src / "lib.rs").write_text(rust_target.lib_rs(stems))
     (src / "roots.rs").write_text(rust_target.roots_rs(schema, sources))
     (src / "tree_impls.rs").write_text(rust_target.tree_impls(schema, sources))

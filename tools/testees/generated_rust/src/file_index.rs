@@ -378,6 +378,10 @@ fn range_bitmap(payload: &[u8], t: &ColumnType) -> Result<Value, Refused> {
     Ok(json!({"row_values": out}))
 }
 
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|x| format!("{x:02x}")).collect()
+}
+
 fn index_entry(entry: &FileIndex_IndexEntry, t: Option<&ColumnType>) -> Result<Value, Refused> {
     let name = entry.index_type().value()?.clone();
     let mut out = Map::new();
@@ -391,7 +395,7 @@ fn index_entry(entry: &FileIndex_IndexEntry, t: Option<&ColumnType>) -> Result<V
     let payload = entry.payload()?;
     let (key, value) = match (&*payload, name.as_str(), t) {
         (Some(FileIndex_IndexEntry_Payload::BloomFilter(b)), _, _) => {
-            let bits: String = b.bits().iter().map(|x| format!("{x:02x}")).collect();
+            let bits = hex(&b.bits());
             let bloom =
                 json!({"num_hash_functions": *b.num_hash_functions(), "num_bits": *b.num_bits()?, "bits": bits});
             ("payload", bloom)
@@ -401,10 +405,7 @@ fn index_entry(entry: &FileIndex_IndexEntry, t: Option<&ColumnType>) -> Result<V
         (Some(FileIndex_IndexEntry_Payload::Bytes(bytes)), "range-bitmap", Some(t)) => {
             ("payload", range_bitmap(bytes, t)?)
         }
-        (Some(FileIndex_IndexEntry_Payload::Bytes(bytes)), _, _) => (
-            "payload_hex",
-            json!(bytes.iter().map(|x| format!("{x:02x}")).collect::<String>()),
-        ),
+        (Some(FileIndex_IndexEntry_Payload::Bytes(bytes)), _, _) => ("payload_hex", json!(hex(bytes))),
         (None, _, _) => return Err(refuse("", "an entry without a payload".into())),
     };
     out.insert(key.into(), value);
