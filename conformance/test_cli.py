@@ -232,7 +232,7 @@ def test_corpus_in_processes_reports_the_same(tmp_path, capsys):
         shutil.copytree(GOLDEN / part, root / part)
     shutil.copytree(GOLDEN / "tables" / "java-0.9.0" / "pk-dynamic-parquet", root / "tables" / "j" / "pk")
     shutil.copy(GOLDEN / "tables" / "java-0.9.0" / "pk-dynamic-parquet.json", root / "tables" / "j" / "pk.json")
-    # an ORC table: the workers read it through the ORC reader each forks at its start (orc_isolated.fork_worker)
+    # an ORC table: the workers read it through the ORC reader each forks at its start (orc.worker.fork_worker)
     shutil.copytree(GOLDEN / "tables" / "java-0.9.0" / "pk-fixed4-orc-mor", root / "tables" / "j" / "orc")
     shutil.copy(GOLDEN / "tables" / "java-0.9.0" / "pk-fixed4-orc-mor.json", root / "tables" / "j" / "orc.json")
     (root / "deletion_vectors" / "java-2.0.0" / "dvindex-32.bin").write_bytes(BAD_CRC.read_bytes())

@@ -124,9 +124,13 @@ def test_cycles_are_found():
 # The declared direction: each part of the package and the parts it may import (itself included).
 # Lower parts never import higher ones: the core knows nothing of layouts, layouts nothing of tables,
 # and of the table's roles, read uses only the model, write and validate use read, never each other.
+# Each file format (formats/avro, orc, parquet) is a part of its own: it uses the core and the formats'
+# shared modules, never another format; everything above the formats may use each (FORMATS below).
+FORMATS = {"formats.avro", "formats.orc", "formats.parquet"}
 PARTS = {
     "core": {"core"},
-    "formats": {"core", "formats"},
+    **{f: {"core", "formats", f} for f in FORMATS},
+    "formats": {"core", "formats", *FORMATS},
     "layouts": {"core", "formats", "layouts"},
     "table": {"core", "formats", "layouts", "table"},
     "table.read": {"core", "formats", "layouts", "table", "table.read"},
@@ -153,9 +157,17 @@ def part(module: str) -> str:
     rest = module.removeprefix("paimon_conform").removeprefix(".").split(".")
     if rest[0] == "table" and len(rest) >= 2 and rest[1] in ("read", "write", "validate"):
         return f"table.{rest[1]}"
+    if len(rest) >= 2 and f"{rest[0]}.{rest[1]}" in FORMATS:
+        return f"{rest[0]}.{rest[1]}"
     if rest[0] in PARTS:
         return rest[0]
     return "interface"
+
+
+def allowed(source: str) -> set[str]:
+    """The parts part `source` may import: those PARTS names, and every format where it names the formats."""
+    parts = PARTS[source]
+    return parts | FORMATS if "formats" in parts and source not in FORMATS else parts
 
 
 def against_direction(graph: dict[str, set[str]]) -> list[str]:
@@ -164,7 +176,7 @@ def against_direction(graph: dict[str, set[str]]) -> list[str]:
     bad = []
     for module, targets in sorted(graph.items()):
         for target in sorted(targets):
-            if part(target) not in PARTS[part(module)] or (
+            if part(target) not in allowed(part(module)) or (
                 target == "paimon_conform.layouts.registry" and module.startswith("paimon_conform.layouts.")
             ):
                 bad.append(f"{module} -> {target}")
@@ -187,9 +199,13 @@ def test_imports_against_the_direction_are_found():
             "paimon_conform.formats.columns",
         },
         "paimon_conform.cli": {"paimon_conform.table.write.commit", "paimon_conform.golden"},
+        "paimon_conform.formats.orc.tail": {"paimon_conform.formats.parquet.int96", "paimon_conform.core.codecs"},
+        "paimon_conform.formats.columns": {"paimon_conform.formats.orc.worker"},
+        "paimon_conform.table.read.data_files": {"paimon_conform.formats.avro.container"},
     }
     assert against_direction(graph) == [
         "paimon_conform.core.types -> paimon_conform.layouts.bsi.codec",
+        "paimon_conform.formats.orc.tail -> paimon_conform.formats.parquet.int96",
         "paimon_conform.layouts.file_index.entry -> paimon_conform.layouts.registry",
         "paimon_conform.table.validate.table -> paimon_conform.table.write.commit",
     ]

@@ -1,4 +1,4 @@
-"""ORC TIMESTAMP / TIMESTAMP_LTZ columns read as Java Paimon reads them (paimon_conform.formats.orc_timestamps).
+"""ORC TIMESTAMP / TIMESTAMP_LTZ columns read as Java Paimon reads them (paimon_conform.formats.orc).
 
 pyarrow alone reads some Java-written values a second off near the epoch, TIMESTAMP_LTZ shifted by
 the writer JVM's zone, years outside 1677..2262 wrapped around, and cannot open a file whose writer
@@ -9,8 +9,8 @@ the rows Java's own reader returns for them. One JVM per (jar, zone) serves the 
 tables and answers are cached under build/orc-ts/ by a hash of the inputs (harness source, jar,
 zone, values), so a warm cache needs no Java.
 
-The reads under test are the ones that ship: orc_timestamps.read_timestamps, and the ORC worker process
-(orc_isolated.read_orc: prepare_pyarrow, pyarrow, fix_table in `python -m paimon_conform.formats.orc_isolated`),
+The reads under test are the ones that ship: orc.timestamps.read_timestamps, and the ORC worker process
+(orc_worker.read_orc: prepare_pyarrow, pyarrow, fix_table in `python -m paimon_conform.formats.orc.worker`),
 which the table reader and the validator call.
 """
 
@@ -39,10 +39,13 @@ from hypothesis import strategies as st
 from support.environment import ROOT, require
 
 from paimon_conform.core.types import DataType
-from paimon_conform.formats import orc_isolated
-from paimon_conform.formats import orc_timestamps as ots
 from paimon_conform.formats.columns import internal_values
 from paimon_conform.formats.exact_ns import is_exact_ns
+from paimon_conform.formats.orc import java_zones, protobuf, rle
+from paimon_conform.formats.orc import tail as orc_tail
+from paimon_conform.formats.orc import timestamps as ots
+from paimon_conform.formats.orc import worker as orc_worker
+from paimon_conform.formats.orc.errors import OrcError
 
 EVIDENCE = ("java", "third-party")
 
@@ -294,7 +297,7 @@ def assert_worker_reads_as_java(path: Path, expected: dict[str, list]) -> None:
     """The ORC worker's rows (pyarrow + fix_table in the worker process), typed as the kit types data files,
     equal Java's (to the Arrow unit; exactly where the column is exact decimal nanoseconds, the form for values
     int64 nanoseconds cannot hold)."""
-    table = orc_isolated.read_orc(path)
+    table = orc_worker.read_orc(path)
     for c in COLUMNS:
         col = table.column(c)
         exact = is_exact_ns(table.schema.field(c))
@@ -412,7 +415,7 @@ def test_zone_offsets_are_javas(java):
     instants += [-2208988800001, -2208988800000, -2208988799999]
     answer = java.offsets(OFFSET_ZONES, instants)
     for zone in OFFSET_ZONES:
-        got = ots.java_offset_ms(zone, np.array(instants, dtype=np.int64)).tolist()
+        got = java_zones.java_offset_ms(zone, np.array(instants, dtype=np.int64)).tolist()
         bad = [(t, j, g) for t, j, g in zip(instants, answer["offsets"][zone], got, strict=True) if j != g]
         assert not bad, f"{zone}: (instant, Java, kit) {bad[:5]}"
 
@@ -580,7 +583,7 @@ def test_pyarrow_writes_negative_nanos_java_cannot_read(java, tmp_path):
     assert col.unreadable.any()
     pairs = zip(col.millis.tolist(), col.nanos.tolist(), col.unreadable.tolist(), strict=True)
     assert [(m, n) for m, n, bad in pairs if not bad] == [tuple(v) for v in java_values if not isinstance(v, str)]
-    with pytest.raises(ots.OrcTimestampError, match="negative nanoseconds"):
+    with pytest.raises(OrcError, match="negative nanoseconds"):
         ots.fix_table(path, po.ORCFile(str(path)).read())
     # "keep": the values the writer meant (what pyarrow reads), for a finding of its own
     assert [m * 1_000_000 + n for m, n in col.internal_values("keep")] == values
@@ -591,15 +594,16 @@ def test_pyarrow_writes_negative_nanos_java_cannot_read(java, tmp_path):
 def test_every_run_kind_is_decoded(tmp_path, monkeypatch):
     """The files above exercise every integer run kind, and several stripes."""
     seen: set[str] = set()
-    kinds = {"_short_repeat", "_direct", "_patched_base", "_delta", "_ints_v1"}  # RLE v2 runs, RLE v1
+    kinds = {"_short_repeat", "_direct", "_patched_base", "_delta", "ints_v1"}  # RLE v2 runs, RLE v1
     for kind in sorted(kinds):
-        real = getattr(ots, kind)
+        module = ots if kind == "ints_v1" else rle  # the reader calls ints_v1 by its name in timestamps
+        real = getattr(module, kind)
 
         def spy(*args, _real=real, _kind=kind):
             seen.add(_kind)
             return _real(*args)
 
-        monkeypatch.setattr(ots, kind, spy)
+        monkeypatch.setattr(module, kind, spy)
     rng = np.random.default_rng(1)
     stripes = 0
     for version in ("0.11", "0.12"):
@@ -625,12 +629,12 @@ def test_files_without_timestamps_and_damaged_files(tmp_path):
     for damaged in (data[: len(data) // 2], data[:3] + bytes(len(data) - 3), b"PAR1" + data[4:]):
         bad = tmp_path / "bad.orc"
         bad.write_bytes(damaged)
-        with pytest.raises(ots.OrcTimestampError):
+        with pytest.raises(OrcError):
             ots.read_timestamps(bad)
 
 
 def _encode(msg: dict[int, list]) -> bytes:
-    """A protobuf message of varint and length-delimited fields (as ots._message parses it)."""
+    """A protobuf message of varint and length-delimited fields (as protobuf.message parses it)."""
 
     def varint(v: int) -> bytes:
         out = bytearray()
@@ -653,18 +657,18 @@ def _encode(msg: dict[int, list]) -> bytes:
 def with_writer_zone(data: bytes, zone: str | int) -> bytes:
     """An uncompressed one-stripe ORC file with its stripe footer's writer zone replaced (an int: stored as a
     varint, as a damaged file may)."""
-    tail = ots._tail(data)
+    tail = orc_tail.read_tail(data)
     (stripe,) = tail.stripes
     ps_len = data[-1]
-    ps = ots._message(data[-1 - ps_len : -1])
+    ps = protobuf.message(data[-1 - ps_len : -1])
     footer_at = len(data) - 1 - ps_len - ps[1][0]
-    footer = ots._message(data[footer_at : -1 - ps_len])
+    footer = protobuf.message(data[footer_at : -1 - ps_len])
     body_end = stripe.offset + stripe.index_length + stripe.data_length
-    stripe_footer = ots._message(data[body_end : body_end + stripe.footer_length])
+    stripe_footer = protobuf.message(data[body_end : body_end + stripe.footer_length])
     stripe_footer[3] = [zone if isinstance(zone, int) else zone.encode()]
     new_stripe_footer = _encode(stripe_footer)
     grown = len(new_stripe_footer) - stripe.footer_length
-    info = ots._message(footer[3][0])
+    info = protobuf.message(footer[3][0])
     info[4] = [len(new_stripe_footer)]
     footer[3] = [_encode(info)]
     footer[2] = [footer[2][0] + grown]
@@ -686,10 +690,10 @@ def test_varints_where_bytes_belong(tmp_path, monkeypatch):
     po.write_table(pa.table({"ts": pa.array([0, 10**9], pa.timestamp("ns"))}), buf, compression="uncompressed")
     data = buf.getvalue()
     ps_len = data[-1]
-    ps = ots._message(data[-1 - ps_len : -1])
+    ps = protobuf.message(data[-1 - ps_len : -1])
     footer_at = len(data) - 1 - ps_len - ps[1][0]
-    footer = ots._message(data[footer_at : -1 - ps_len])
-    root = ots._message(footer[4][0])
+    footer = protobuf.message(data[footer_at : -1 - ps_len])
+    root = protobuf.message(footer[4][0])
     root[3] = [2**40]
     footer[4] = [_encode(root), *footer[4][1:]]
     new_footer = _encode(footer)
@@ -698,10 +702,10 @@ def test_varints_where_bytes_belong(tmp_path, monkeypatch):
     names = data[:footer_at] + new_footer + new_ps + bytes([len(new_ps)])
     path = tmp_path / "bad.orc"
     monkeypatch.setattr(data_files, "WINDOW_SHARE", 1 << 40)
-    for damaged, where in ((names, ots.stripe_estimates), (with_writer_zone(data, 2**40), ots.writer_zones)):
+    for damaged, where in ((names, orc_tail.stripe_estimates), (with_writer_zone(data, 2**40), ots.writer_zones)):
         path.write_bytes(damaged)
         for read in (where, ots.read_timestamps):
-            with pytest.raises(ots.OrcTimestampError):
+            with pytest.raises(OrcError):
                 read(path)
         with contextlib.suppress(UsageError):
             list(data_files.read_windows(path))
@@ -733,8 +737,8 @@ def test_any_writer_zone_id(java, tmp_path, zone):
         assert got[name].internal_values() == [tuple(r[i]) for r in answer["rows"]], name
     script = (
         "import json, sys, pyarrow.orc as po\n"
-        "from paimon_conform.formats import orc_timestamps as ots\n"
-        "ots.prepare_pyarrow(sys.argv[1])\n"
+        "from paimon_conform.formats.orc import timestamps as ots, tzdir\n"
+        "tzdir.prepare_pyarrow(sys.argv[1])\n"
         "t = ots.fix_table(sys.argv[1], po.ORCFile(sys.argv[1]).read())\n"
         "print(json.dumps([t.num_rows, str(t.schema.field('ltz').type)]))\n"
     )
@@ -748,13 +752,13 @@ def test_any_writer_zone_id(java, tmp_path, zone):
 
 
 def test_java_zone_ids():
-    assert ots.java_zone("CTT").tz.key == "Asia/Shanghai"  # type: ignore[attr-defined]
-    assert ots.java_zone("GMT+8").raw_seconds == 8 * 3600
-    assert ots.java_zone("GMT-05:30").raw_seconds == -(5 * 3600 + 1800)
-    assert ots.java_zone("EST").raw_seconds == -5 * 3600  # a fixed offset in Java, not America/Panama
-    assert ots.java_zone("No/Such_Zone").raw_seconds == 0  # Java: GMT
+    assert java_zones.java_zone("CTT").tz.key == "Asia/Shanghai"  # type: ignore[attr-defined]
+    assert java_zones.java_zone("GMT+8").raw_seconds == 8 * 3600
+    assert java_zones.java_zone("GMT-05:30").raw_seconds == -(5 * 3600 + 1800)
+    assert java_zones.java_zone("EST").raw_seconds == -5 * 3600  # a fixed offset in Java, not America/Panama
+    assert java_zones.java_zone("No/Such_Zone").raw_seconds == 0  # Java: GMT
     # before 1900 Java's zones have their standard offset, not local mean time
-    assert ots.java_offset_ms("Asia/Shanghai", np.array([wall_ns("1850-01-01T00:00:00") // 10**6])).tolist() == [
+    assert java_zones.java_offset_ms("Asia/Shanghai", np.array([wall_ns("1850-01-01T00:00:00") // 10**6])).tolist() == [
         8 * 3600 * 1000
     ]
 
@@ -774,13 +778,13 @@ def test_compressed_chunks_never_exceed_the_block_size():
     block = 256 * 1024
     bomb = bytes(cramjam.zstd.compress(bytes(64 << 20)))
     assert len(bomb) < 4096
-    with pytest.raises(ots.OrcTimestampError, match="larger than the compression block size"):
-        ots._decompress(5, block, _chunk(bomb))
+    with pytest.raises(OrcError, match="larger than the compression block size"):
+        orc_tail.decompress_stream(5, block, _chunk(bomb))
     snappy_bomb = b"\xff\xff\xff\xff\x0f" + b"\x00a"  # states 2^32 - 1 bytes
-    with pytest.raises(ots.OrcTimestampError, match="states 4294967295 bytes, more than the compression block size"):
-        ots._decompress(2, block, _chunk(snappy_bomb))
-    with pytest.raises(ots.OrcTimestampError, match="beyond the memory budget"):
-        ots._decompress(5, 1 << 40, _chunk(bytes(cramjam.zstd.compress(b"x"))))
+    with pytest.raises(OrcError, match="states 4294967295 bytes, more than the compression block size"):
+        orc_tail.decompress_stream(2, block, _chunk(snappy_bomb))
+    with pytest.raises(OrcError, match="beyond the memory budget"):
+        orc_tail.decompress_stream(5, 1 << 40, _chunk(bytes(cramjam.zstd.compress(b"x"))))
     full = bytes(range(256)) * (block // 256)
     deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
     chunks = {
@@ -790,4 +794,4 @@ def test_compressed_chunks_never_exceed_the_block_size():
         5: bytes(cramjam.zstd.compress(full)),
     }
     for codec, body in chunks.items():
-        assert ots._decompress(codec, block, _chunk(body) + _chunk(body)) == full + full, codec
+        assert orc_tail.decompress_stream(codec, block, _chunk(body) + _chunk(body)) == full + full, codec

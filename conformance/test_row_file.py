@@ -21,7 +21,7 @@ from support.capped import cli_capped
 from support.environment import ROOT
 from support.strategies import INTERNAL_VALUES
 
-from paimon_conform.core import block_codec
+from paimon_conform.core import block_codec, codecs
 from paimon_conform.core.errors import EncodeError
 from paimon_conform.layouts.registry import detect
 from paimon_conform.layouts.row_file import codec, entry
@@ -167,7 +167,7 @@ def test_both_readers_meet_the_same_first_fault(f, data_st):
     rf = codec.load(data, types)
     candidates = _mutations(data, types)
     if rf.blocks:
-        contents = [block_codec.zstd_exact(data[b.offset : b.offset + b.compressed], b.uncompressed) for b in rf.blocks]
+        contents = [codecs.zstd_exact(data[b.offset : b.offset + b.compressed], b.uncompressed) for b in rf.blocks]
         i = data_st.draw(st.integers(0, len(contents) - 1))
         c = bytearray(contents[i])
         pos = data_st.draw(st.integers(0, len(c) - 1))
@@ -240,7 +240,7 @@ def _blocks(path: Path) -> list[tuple[bytes, bytes, int]]:
     out = []
     for b in rf.blocks:
         stored = data[b.offset : b.offset + b.compressed]
-        out.append((block_codec.zstd_exact(stored, b.uncompressed), stored, case.get("zstd_level", 1)))
+        out.append((codecs.zstd_exact(stored, b.uncompressed), stored, case.get("zstd_level", 1)))
     return out
 
 
@@ -277,7 +277,7 @@ def _blocks_of(data: bytes, level: int) -> list[tuple[bytes, bytes, int]]:
     rf = codec.load(data, None)
     return [
         (
-            block_codec.zstd_exact(data[b.offset : b.offset + b.compressed], b.uncompressed),
+            codecs.zstd_exact(data[b.offset : b.offset + b.compressed], b.uncompressed),
             data[b.offset : b.offset + b.compressed],
             level,
         )

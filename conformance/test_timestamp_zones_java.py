@@ -27,8 +27,9 @@ from support import java_matrix_pins as pins
 from support.environment import require
 from support.jobs import java_zones_job
 
-from paimon_conform.formats import orc_timestamps as ots
 from paimon_conform.formats.columns import internal_values
+from paimon_conform.formats.orc import java_zones
+from paimon_conform.formats.orc import timestamps as ots
 from paimon_conform.table.read.reader import logical_rows, read_latest
 from paimon_conform.table.validate.table import validate_table
 
@@ -146,7 +147,7 @@ def test_reader_returns_javas_rows(matrices, version, zone, name):
     if _zone_dependent(name):
         assert ots.writer_zones(next(t.root.rglob("*.orc"))) == [""]  # why the kit cannot know the zone
         ts = schema.fields[0].type
-        ours = [None if v is None else (v[0] + int(ots.java_offset_ms(zone, np.array([v[0]]))[0]), v[1])
+        ours = [None if v is None else (v[0] + int(java_zones.java_offset_ms(zone, np.array([v[0]]))[0]), v[1])
                 for v in internal_values(rows.column("k"), ts)]  # fmt: skip
         javas = [None if r[0] is None else tuple(r[0]) for r in t.report["rows"]]
         assert sorted(ours, key=str) == sorted(javas, key=str)

@@ -24,7 +24,7 @@ from paimon_conform.core.errors import PaimonConformError
 from paimon_conform.core.findings import Finding
 from paimon_conform.core.java_releases import judge
 from paimon_conform.core.report import FileResult
-from paimon_conform.formats import orc_isolated
+from paimon_conform.formats.orc import worker as orc_worker
 from paimon_conform.layouts.hash_index import dynamic_bucket
 from paimon_conform.layouts.registry import get
 
@@ -202,8 +202,8 @@ def check_corpus(root: Path, jobs: int = 1) -> tuple[list[FileResult], Counter]:
     workers = min(jobs, len(work), 4 * (os.cpu_count() or 1))  # more than that only costs memory
     initializer = None
     if any(item[0] == "table" for item in work):
-        orc_isolated.warm()  # each worker forks its ORC reader at its start, ready, instead of starting Python
-        initializer = orc_isolated.fork_worker
+        orc_worker.warm()  # each worker forks its ORC reader at its start, ready, instead of starting Python
+        initializer = orc_worker.fork_worker
     with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork"), initializer=initializer) as pool:
         results = list(pool.map(partial(_check, root=root), work, chunksize=2))
     return results, tally

@@ -42,7 +42,7 @@ CHILD = """
 import json, sys, time
 from pathlib import Path
 from paimon_conform.core import budget
-from paimon_conform.formats import orc_isolated
+from paimon_conform.formats.orc import worker as orc_worker
 from paimon_conform.table.read import data_files
 from paimon_conform.table.validate.table import validate_table
 data_files.WINDOW_SHARE = int(sys.argv[2])
@@ -54,7 +54,7 @@ findings = sorted(f.code for r in results for f in r.findings)
 # VmHWM: this process's own peak (ru_maxrss would carry the forking parent's over exec)
 def hwm(pid):
     return next(int(line.split()[1]) * 1024 for line in open(f"/proc/{pid}/status") if line.startswith("VmHWM:"))
-worker = orc_isolated._worker  # the ORC reads' process, alive until this one exits
+worker = orc_worker._worker  # the ORC reads' process, alive until this one exits
 peak = hwm("self") + (hwm(worker.pid) if worker is not None else 0)
 print(json.dumps({"seconds": seconds, "peak": peak, "findings": findings}))
 """
@@ -111,7 +111,7 @@ def _parts(path: Path) -> int:
 
         with path.open("rb") as f:
             return sum(1 for _ in fastavro.block_reader(f))
-    from paimon_conform.formats.orc_timestamps import stripe_estimates
+    from paimon_conform.formats.orc.tail import stripe_estimates
 
     return len(stripe_estimates(path))
 

@@ -1,7 +1,8 @@
 """Paimon's compressible SST blocks (`org.apache.paimon.sst`, `org.apache.paimon.compression`): the
 5-byte `BlockTrailer`, its checksum, block (de)compression, and `VarLengthIntUtils` varints.
 
-Used by the bitmap global index (BGIX) through the spec's `block_decompress` process and the codec.
+Used by the bitmap global index (BGIX) and the BTree global index; a block is decompressed by the spec's
+`block_decompress` process (core.codecs.sst_block).
 """
 
 from __future__ import annotations
@@ -10,24 +11,16 @@ import struct
 from collections.abc import Iterable
 
 import cramjam
-from paimon_layouts import processors
 from paimon_layouts.processors import LZ4, LZ4_HEADER, LZO, MAX_INT_BYTES, NAMES, NONE, ZSTD  # noqa: F401 - re-exported
 from zlib_ng.zlib_ng import crc32
 
+from paimon_conform.core import varint
 from paimon_conform.core.errors import CaseError, EncodeError
 
 WRITTEN = {"none": NONE, "zstd": ZSTD, "lz4": LZ4}  # the codecs the encoders write (a case's `compression`)
 TRAILER = 5  # compression u1 + CRC u4le
 MAX_LONG_BYTES = 10
 MAX_BLOCK = 2**31 - 1 - TRAILER  # readCompressibleBlock: "Bitmap block is too large."
-
-
-class BlockCodecError(Exception):
-    """A block Java's decompressor refuses; `code` is the finding code."""
-
-    def __init__(self, code: str, msg: str) -> None:
-        super().__init__(msg)
-        self.code = code
 
 
 def checksum(block: bytes, compression: int) -> int:
@@ -40,41 +33,17 @@ def trailer(block: bytes, compression: int) -> bytes:
     return struct.pack("<BI", compression, checksum(block, compression))
 
 
-def leb128(value: int) -> bytes:
-    """Unsigned LEB128 of a non-negative value: 7 bits per byte, low group first, the high bit on all but the last."""
-    out = bytearray()
-    while value > 0x7F:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
 def var_int(value: int, num_bytes: int = MAX_INT_BYTES) -> bytes:
     """VarLengthIntUtils.encodeInt / encodeLong (num_bytes 5 / 10): the LEB128 of a non-negative int / long."""
     if not 0 <= value < 1 << (32 if num_bytes == MAX_INT_BYTES else 64) - 1:
         raise EncodeError(f"{value} is not a non-negative {'int' if num_bytes == MAX_INT_BYTES else 'long'}")
-    return leb128(value)
+    return varint.write(value)
 
 
-read_var_int = processors.read_var_int
-
-
-def decompress(compression: int, data: bytes) -> bytes:
-    """The block's content as Java's BlockDecompressor gives it; BlockCodecError where Java refuses it."""
-    try:
-        return processors.decompress(compression, data)
-    except processors.ProcessError as err:
-        raise BlockCodecError(err.code, str(err)) from None
-
-
-def zstd_exact(data: bytes, size: int) -> bytes:
-    """ZstdBlockDecompressor into a buffer of exactly `size` bytes (processors.zstd_exact); BlockCodecError
-    where Java refuses the block."""
-    try:
-        return processors.zstd_exact(data, size, "BLOCK_DECOMPRESS")
-    except processors.ProcessError as err:
-        raise BlockCodecError(err.code, str(err)) from None
+def read_var_int(data: bytes, pos: int, num_bytes: int = MAX_INT_BYTES) -> tuple[int, int]:
+    """VarLengthIntUtils.decodeInt / decodeLong (num_bytes 5 / 10) at `pos`: (Java's signed value, next position);
+    varint.VarintError when the bytes end inside it or it does not end within num_bytes ("Malformed")."""
+    return varint.read(data, pos, max_bytes=num_bytes, bits=varint.INT if num_bytes == MAX_INT_BYTES else varint.LONG)
 
 
 def zstd_stream(content: bytes, level: int = 1) -> bytes:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from paimon_conform.core.block_codec import leb128
+from paimon_conform.core import varint
 from paimon_conform.core.errors import EncodeError, InvariantError, TruncatedError
 
 MAX_VARINT = 10  # a 64-bit value; the tenth byte carries bit 63 only ("Varint overflow")
@@ -16,7 +16,7 @@ def zigzag_varint(value: int) -> bytes:
     """One signed 64-bit value as DeltaVarintCompressor writes it (ZigZag, then LEB128)."""
     if not -(2**63) <= value < 2**63:
         raise EncodeError(f"{value} does not fit in a signed 64-bit varint")
-    return leb128(((value << 1) ^ (value >> 63)) & 0xFFFF_FFFF_FFFF_FFFF)
+    return varint.write(varint.zigzag(value))
 
 
 def compress(values: Sequence[int]) -> bytes:
@@ -27,17 +27,15 @@ def compress(values: Sequence[int]) -> bytes:
 def read_zigzag(layout: str, data: bytes, pos: int, end: int, base: int, path: str) -> tuple[int, int]:
     """One ZigZag varint of `data[:end]` at `pos` (`base` is where `data` starts in the file): (value, next
     position); the LayoutError the spec's zigzag_varint raises when it ends early or passes 64 bits."""
-    raw = 0
-    for j in range(MAX_VARINT):
-        if pos + j >= end:
+    try:
+        raw, after = varint.read(data, pos, end, max_bytes=MAX_VARINT)
+    except varint.VarintError as exc:
+        if exc.kind == "ends":
             msg = "input ends inside this field: 1 byte(s) needed, 0 available"
-            raise TruncatedError(layout, "TRUNCATED", f"{path}.groups[{j}].b", base + pos + j, msg)
-        b = data[pos + j]
-        raw |= (b & 0x7F) << (7 * j)
-        if not b & 0x80:
-            if j == MAX_VARINT - 1 and b > 1:
-                break
-            return (raw >> 1) ^ -(raw & 1), pos + j + 1
+            raise TruncatedError(layout, "TRUNCATED", f"{path}.groups[{exc.at - pos}].b", base + exc.at, msg) from None
+        raw = after = None
+    if raw is not None and raw >> 64 == 0:
+        return varint.unzigzag(raw), after
     msg = "the varint does not end within 64 bits"
     raise InvariantError(layout, "VARINT_OVERFLOW", f"{path}.groups", base + pos, msg)
 

@@ -46,7 +46,7 @@ def read_table(path: str | Path) -> pa.Table:
         if fmt == "parquet":
             return read_parquet(p)  # not read_table: a dt=... parent would add a column
         if fmt == "orc":
-            from paimon_conform.formats.orc_isolated import read_orc
+            from paimon_conform.formats.orc.worker import read_orc
 
             return read_orc(p)
     except MemoryError:

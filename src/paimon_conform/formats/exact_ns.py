@@ -16,5 +16,5 @@ def exact_ns_field(name: str) -> pa.Field:
 
 
 def is_exact_ns(field: pa.Field) -> bool:
-    """Whether a field is a timestamp held as exact decimal nanoseconds (read_parquet, orc_timestamps)."""
+    """Whether a field is a timestamp held as exact decimal nanoseconds (read_parquet, orc.timestamps)."""
     return bool(field.metadata and field.metadata.get(EXACT_NS))

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from paimon_conform.core import block_codec, budget
+from paimon_conform.core import block_codec, budget, varint
 from paimon_conform.core.block_codec import var_int
 from paimon_conform.core.errors import CaseError, EncodeError, LayoutError
 from paimon_conform.core.findings import Finding
@@ -98,10 +98,15 @@ def read_key(t: DataType, raw: bytes) -> Any:
     if root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
         if _compact(t):
             return (n, 0)
-        got = block_codec.read_var_int(raw, 8)
-        if got is None or got[0] < 0:
+        try:
+            nanos, _ = block_codec.read_var_int(raw, 8)
+        except varint.VarintError as exc:
+            if exc.kind == "too_long":
+                raise ValueError("Malformed") from None
+            nanos = -1
+        if nanos < 0:
             raise ValueError("the nanos of the milli are missing or negative")
-        return (n, got[0])
+        return (n, nanos)
     return n
 
 

@@ -191,7 +191,7 @@ def _columnar(path: Path, fmt: str) -> RecordFile:
         _rows_fit(md.num_rows, md.num_columns, raw, path)
         table = pf.read()
     else:
-        from paimon_conform.formats.orc_isolated import read_orc
+        from paimon_conform.formats.orc.worker import read_orc
 
         table = read_orc(path)  # read in the ORC worker process; its rows are built here
     _rows_fit(table.num_rows, sum(_leaves(t) for t in table.schema.types), table.nbytes, path)

@@ -12,8 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from paimon_conform.core import budget, delta_varint
-from paimon_conform.core.block_codec import BlockCodecError, leb128, zstd_exact, zstd_stream
+from paimon_layouts import processors
+
+from paimon_conform.core import budget, delta_varint, varint
+from paimon_conform.core.block_codec import zstd_stream
+from paimon_conform.core.codecs import zstd_exact
 from paimon_conform.core.errors import EncodeError, InvariantError, LayoutError, TruncatedError
 from paimon_conform.core.types import unscaled_bytes
 from paimon_conform.layouts.row_file.types import RowFieldType, entry_types
@@ -55,7 +58,7 @@ def _var_int(value: int) -> bytes:
     """BlockOutput.writeVarInt: LEB128 of the value's 32-bit pattern."""
     if not -(2**31) <= value < 2**31:
         raise EncodeError(f"{value} does not fit in an int")
-    return leb128(value & 0xFFFF_FFFF)
+    return varint.write(value & 0xFFFF_FFFF)
 
 
 def _len_bytes(data: bytes) -> bytes:
@@ -132,7 +135,7 @@ def row_bytes(types: Sequence[RowFieldType], values: Sequence[Any]) -> bytes:
 def delta_array(values: Sequence[int]) -> bytes:
     """DeltaVarintCompressor.compress, with its varint byte length first (RowBlockIndex.writeArray)."""
     body = delta_varint.compress(values)
-    return leb128(len(body)) + body
+    return varint.write(len(body)) + body
 
 
 def encode(
@@ -267,31 +270,34 @@ class _Cursor:
 
     def var_int(self, where: str) -> int:
         """VarLengthIntUtils-style int as the spec reads it (var_len_int(5)): Java's signed value."""
-        acc, start = 0, self.pos
-        for i in range(5):
-            b = self.take(1, f"{where}.groups[{i}].b")[0]
-            acc |= (b & 0x7F) << (7 * i)
-            if not b & 0x80:
-                acc &= 0xFFFF_FFFF
-                return acc - (1 << 32) if acc >> 31 else acc
-        raise self.fault("VARINT_MALFORMED", f"{where}.groups", start, "the varint does not end within 5 bytes")
+        start = self.pos
+        try:
+            value, self.pos = varint.read(self.data, start, self.end, max_bytes=5, bits=varint.INT)
+        except varint.VarintError as exc:
+            if exc.kind == "too_long":
+                msg = "the varint does not end within 5 bytes"
+                raise self.fault("VARINT_MALFORMED", f"{where}.groups", start, msg) from None
+            self.pos = exc.at
+            self.take(1, f"{where}.groups[{exc.at - start}].b")  # raises: the bytes end here
+            raise
+        return value
 
     def block_var_int(self, where: str, soft: list[LayoutError]) -> int:
         """A row's varint as Java's BlockInput.readVarInt reads it: bytes until one without the high bit, however
         many, each group shifted by 7 more bits (Java's int shift wraps at 32), the value Java's int. More than
         the 5 bytes Java's writer uses is a should (ROW_FILE_VARINT_OVERLONG): Java reads it, run on 2.0.0."""
-        acc, start = 0, self.pos
-        i = 0
-        while True:
-            b = self.take(1, f"{where}.groups[{i}].b")[0]
-            acc = (acc | ((b & 0x7F) << ((7 * i) % 32))) & 0xFFFF_FFFF
-            i += 1
-            if not b & 0x80:
-                break
+        start = self.pos
+        try:
+            value, self.pos = varint.read(self.data, start, self.end, max_bytes=None, bits=varint.INT, shift_mod=32)
+        except varint.VarintError as exc:
+            self.pos = exc.at
+            self.take(1, f"{where}.groups[{exc.at - start}].b")  # raises: the bytes end here
+            raise
+        i = self.pos - start
         if i > 5:
             msg = f"a varint of {i} bytes: Java's writer uses at most 5, its reader takes any"
             soft.append(self.fault("ROW_FILE_VARINT_OVERLONG", f"{where}.groups", start, msg))
-        return acc - (1 << 32) if acc >> 31 else acc
+        return value
 
     def var_bytes(self, where: str, soft: list[LayoutError]) -> bytes:
         start = self.pos
@@ -469,7 +475,7 @@ def _read_block(
     path = f"blocks[{i}].content"
     try:
         content = zstd_exact(data[block.offset : block.offset + block.compressed], block.uncompressed)
-    except BlockCodecError as err:
+    except processors.ProcessError as err:
         raise _bad("ROW_FILE_BLOCK_DECOMPRESS", path, block.offset, str(err)) from None
     n = len(content)
     at = block.offset

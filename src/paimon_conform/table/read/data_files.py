@@ -140,7 +140,7 @@ def _unit(logical_json: str) -> str | None:
 
 
 def _orc(path: Path) -> DataFile:
-    from paimon_conform.formats.orc_isolated import read_orc
+    from paimon_conform.formats.orc.worker import read_orc
 
     return _orc_file(read_orc(path))
 
@@ -189,7 +189,7 @@ WINDOW_SHARE = 16  # a window of rows takes at most this share of the memory bud
 
 def read_windows(path: Path) -> Iterator[DataFile]:
     """The data file as consecutive windows of whole Parquet row groups or ORC stripes, each at most
-    1/WINDOW_SHARE of the memory budget in uncompressed bytes (ORC's estimated: orc_timestamps.stripe_estimates;
+    1/WINDOW_SHARE of the memory budget in uncompressed bytes (ORC's estimated: orc.tail.stripe_estimates;
     a larger row group or stripe is a window of its own), so the memory of a check follows the largest row
     group or stripe, not the file; an Avro file as windows of whole blocks, their decoded records each passing
     that share (avro_rows.read); a Parquet or ORC file within one window whole (read_data_file). A window's
@@ -250,18 +250,19 @@ def _orc_window_reads(path: Path, window_bytes: int) -> Iterator[DataFile] | Non
     """The windows of an ORC file (consecutive stripes), each read by the ORC worker when the caller asks
     for it, planned from the file's tail; None when it fits one window or its tail cannot be decoded (the
     whole-file read then says why)."""
-    from paimon_conform.formats.orc_timestamps import OrcTimestampError, stripe_estimates
+    from paimon_conform.formats.orc.errors import OrcError
+    from paimon_conform.formats.orc.tail import stripe_estimates
 
     try:
         stripes = stripe_estimates(path)
-    except (OSError, OrcTimestampError):
+    except (OSError, OrcError):
         return None
     windows = _grouped([size for _, size in stripes], window_bytes)
     return None if windows is None else _orc_reads(path, windows, sum(rows for rows, _ in stripes))
 
 
 def _orc_reads(path: Path, windows: list[list[int]], file_rows: int) -> Iterator[DataFile]:
-    from paimon_conform.formats.orc_isolated import read_orc
+    from paimon_conform.formats.orc.worker import read_orc
 
     start = 0
     for stripes in windows:

@@ -178,14 +178,15 @@ def zone_unknown_columns(path: Path, facts: FileFacts) -> set[str]:
     such a value as the writer zone's wall clock and its reader adds the reader JVM's offset back, so what Java
     reads from it depends on a zone the file does not name (ORC Java records one only beside a plain timestamp
     column; run: test_timestamp_zones_java)."""
-    from paimon_conform.formats.orc_timestamps import OrcTimestampError, writer_zones
+    from paimon_conform.formats.orc.errors import OrcError
+    from paimon_conform.formats.orc.timestamps import writer_zones
 
     ltz = {n for n, t in facts.types.items() if t.root == "TIMESTAMP_LTZ"}
     if not ltz:
         return set()
     try:
         zones = writer_zones(path)
-    except (OrcTimestampError, OSError):
+    except (OrcError, OSError):
         return set()  # the file's own checks report it
     return ltz if zones and not any(zones) else set()
 

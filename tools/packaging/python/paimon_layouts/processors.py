@@ -146,13 +146,26 @@ def _lz4(data: bytes, out: bytearray) -> int:
         raise ProcessError("BLOCK_DECOMPRESS", f"LZ4 header lengths {compressed}/{original} do not fit the block")
     if original == 0:
         return 0
-    # output_len: no size prefix in the input (cramjam's _into variant reads one in some releases), at most `original`
-    plain = bytes(_cramjam().lz4.decompress_block(data[LZ4_HEADER : LZ4_HEADER + compressed], output_len=original))
-    got = len(plain)
-    out[:got] = plain
+    # the block's actual output, into a buffer of `original` bytes (decompress_block pads a short one with zeros)
+    got = _cramjam().lz4.decompress_block_into(data[LZ4_HEADER : LZ4_HEADER + compressed], out)
     if got != original:
         raise ProcessError("BLOCK_DECOMPRESS", f"LZ4 gives {got} bytes where its header states {original}")
     return got
+
+
+def at_most(name: str, data: bytes, limit: int, code: str) -> bytes:
+    """`data` through cramjam's codec `name` (zstd, brotli, ...) into a buffer one byte past `limit`: the output,
+    limit + 1 bytes long when there is more than `limit` (never more is built); ProcessError (`code`) for
+    damaged bytes."""
+    cramjam = _cramjam()
+    out = bytearray(limit + 1)
+    try:
+        got = getattr(cramjam, name).decompress_into(data, out)
+    except cramjam.DecompressionError as exc:
+        if "whole buffer" not in str(exc):  # cramjam's words when the output passed the buffer
+            raise ProcessError(code, f"{name} refuses the block: {exc}") from None
+        got = limit + 1
+    return bytes(out[:got])
 
 
 def zstd_exact(data: bytes, size: int, code: str = "ROW_FILE_BLOCK_DECOMPRESS") -> bytes:
@@ -160,19 +173,11 @@ def zstd_exact(data: bytes, size: int, code: str = "ROW_FILE_BLOCK_DECOMPRESS") 
     the frames do not decompress to exactly `size` bytes (Java fails on more, and reads the zeros it left on
     fewer)."""
     _reserve(size, f"a block stating {size} uncompressed bytes")
-    cramjam = _cramjam()
-    out = bytearray(size + 1)  # one byte more, to tell "more than stated" from "exactly"
-    try:
-        got = cramjam.zstd.decompress_into(data, out)
-    except cramjam.DecompressionError as exc:
-        if "whole buffer" in str(exc):  # the output passed the buffer
-            got = size + 1
-        else:
-            raise ProcessError(code, f"zstd refuses the block: {exc}") from None
-    if got != size:
-        says = f"more than {size}" if got > size else str(got)
+    out = at_most("zstd", data, size, code)
+    if len(out) != size:
+        says = f"more than {size}" if len(out) > size else str(len(out))
         raise ProcessError(code, f"zstd gives {says} bytes where the index states {size}")
-    return bytes(out[:size])
+    return out
 
 
 class JavaMutf8:

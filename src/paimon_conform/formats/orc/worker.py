@@ -3,7 +3,7 @@
 pyarrow 19's ORC reader can crash the whole process (a segmentation fault in
 `ORCFile.__init__`) on a damaged file, which a validator must survive: damaged files are
 its normal input. Every ORC read therefore goes to one long-lived worker, started as
-`python -m paimon_conform.formats.orc_isolated` (a plain subprocess: nothing of the caller's
+`python -m paimon_conform.formats.orc.worker` (a plain subprocess: nothing of the caller's
 `__main__` is re-run, unlike multiprocessing's spawn). The protocol on its pipes: a request
 per line in (a path, or a path, NUL, the first stripe, NUL, the number of stripes); a status
 byte, a big-endian length and an Arrow IPC stream (or an error text) out. A crashed worker
@@ -41,7 +41,7 @@ def _read_ipc(request: str) -> bytes:
     """(worker) The ORC file's rows (or those of some stripes) as Java Paimon's reader returns them, as an
     Arrow IPC stream.
 
-    Timestamps come from orc_timestamps (Java's arithmetic and zones: pyarrow reads them a second off near
+    Timestamps come from orc.timestamps (Java's arithmetic and zones: pyarrow reads them a second off near
     the epoch, TIMESTAMP_LTZ shifted by the writer's zone, and cannot open files of Java-only zone ids),
     for some stripes always as exact decimal nanoseconds (so every window of a file has one type);
     CHAR(n) values right-trimmed, as Java's reader returns them.
@@ -49,7 +49,9 @@ def _read_ipc(request: str) -> bytes:
     import pyarrow.compute as pc
     import pyarrow.orc as po
 
-    from paimon_conform.formats.orc_timestamps import char_columns, fix_table, prepare_pyarrow
+    from paimon_conform.formats.orc.tail import char_columns
+    from paimon_conform.formats.orc.timestamps import fix_table
+    from paimon_conform.formats.orc.tzdir import prepare_pyarrow
 
     path, *window = request.split("\0")
     prepare_pyarrow(path)  # before pyarrow opens the file: its writer zone must resolve
@@ -90,7 +92,8 @@ def warm() -> None:
     import pyarrow.compute
     import pyarrow.orc  # noqa: F401
 
-    import paimon_conform.formats.orc_timestamps  # noqa: F401
+    import paimon_conform.formats.orc.timestamps
+    import paimon_conform.formats.orc.tzdir  # noqa: F401
 
 
 class _Forked:
@@ -110,9 +113,9 @@ class _Forked:
                     _serve(requests, replies)
                 code = 0
             finally:
-                from paimon_conform.formats import orc_timestamps
+                from paimon_conform.formats.orc import tzdir
 
-                orc_timestamps.drop_private_tzdir()
+                tzdir.drop_private_tzdir()
                 os._exit(code)
         os.close(request_r)
         os.close(reply_w)
@@ -198,7 +201,7 @@ def _start() -> subprocess.Popen:
     global _worker, _owner
     _drop_inherited()
     if _worker is None or _worker.poll() is not None:
-        cmd = [sys.executable, "-m", "paimon_conform.formats.orc_isolated"]
+        cmd = [sys.executable, "-m", "paimon_conform.formats.orc.worker"]
         _worker = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=False)
         _owner = os.getpid()
         atexit.register(_stop)
