@@ -1,4 +1,4 @@
-"""The INT96 page decoder (parquet_int96) against pyarrow, and beyond the years pyarrow can hold.
+"""The INT96 page decoder (formats/parquet/int96.py) against pyarrow, and beyond the years pyarrow can hold.
 
 pyarrow's int64-nanosecond read is exact for 1677-2262: there the decoder must agree with it for
 every page shape (PLAIN and dictionary values, data pages v1 and v2, nulls, codecs, several row
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from paimon_conform.core.errors import UsageError
 from paimon_conform.formats import columns as datafile
-from paimon_conform.formats.parquet_int96 import JULIAN_EPOCH_DAY, NANOS_PER_DAY, read_int96
+from paimon_conform.formats.parquet.int96 import JULIAN_EPOCH_DAY, NANOS_PER_DAY, read_int96
 
 EVIDENCE = ("third-party",)
 

@@ -64,15 +64,25 @@ def decompress(codec: str, data: bytes, limit: int, *, exact: bool = False) -> b
     return out
 
 
+FIRST_BUFFER = 1 << 16  # the smallest output buffer a cramjam codec is first given
+GROWTH = 4
+
+
 def _into(name: str) -> Callable[[bytes, int], bytes]:
-    """cramjam's codec `name` into a buffer one byte past the limit (processors.at_most, shared with the specs'
-    process routines): a fuller buffer means more output."""
+    """cramjam's codec `name` into a buffer one byte past a cap (processors.at_most, shared with the specs'
+    process routines): a fuller buffer means more output. The cap starts small and grows by GROWTH up to the
+    limit, so that a limit that is a budget (not a declared size) never becomes an allocation."""
 
     def decode(data: bytes, limit: int) -> bytes:
-        try:
-            return processors.at_most(name, data, limit, "DECOMPRESS")
-        except processors.ProcessError as exc:
-            raise CodecError(name, str(exc)) from None
+        cap = min(limit, max(GROWTH * len(data), FIRST_BUFFER))
+        while True:
+            try:
+                out = processors.at_most(name, data, cap, "DECOMPRESS")
+            except processors.ProcessError as exc:
+                raise CodecError(name, str(exc)) from None
+            if len(out) <= cap or cap >= limit:
+                return out
+            cap = min(limit, cap * GROWTH)
 
     return decode
 

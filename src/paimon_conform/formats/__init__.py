@@ -14,6 +14,6 @@ def file_format(path: str | Path) -> str | None:
         return "parquet"
     if head[:3] == b"ORC":
         return "orc"
-    if head == b"Obj\x01":  # an Avro object container (avro_container.AVRO_MAGIC)
+    if head == b"Obj\x01":  # an Avro object container (avro.container.AVRO_MAGIC)
         return "avro"
     return None

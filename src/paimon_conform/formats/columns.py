@@ -63,14 +63,14 @@ def read_parquet(
 
     pyarrow reads INT96 (Java's TIMESTAMP(7..9)) as int64 nanoseconds, which wrap outside
     1677-2262 (and its coarser units are biased by Java's negative nanos-of-day). Every INT96
-    column is decoded from its pages as well (parquet_int96); where that differs from pyarrow's
+    column is decoded from its pages as well (parquet.int96); where that differs from pyarrow's
     read, the column comes back as decimal128(38, 0) nanoseconds since the epoch (`internal_values`
     takes it; other columns stay as pyarrow reads them). `row_groups`: only those row groups (all by
     default); `exact`: every INT96 column as decimal nanoseconds (the windows of one file then agree).
     """
     import pyarrow.parquet as pq
 
-    from paimon_conform.formats.parquet_int96 import read_int96
+    from paimon_conform.formats.parquet.int96 import read_int96
 
     pf = pq.ParquetFile(path)
     table = pf.read(columns=columns) if row_groups is None else pf.read_row_groups(row_groups, columns=columns)

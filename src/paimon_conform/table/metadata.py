@@ -16,7 +16,7 @@ from typing import Any
 from paimon_conform.core import budget, json_text
 from paimon_conform.core.errors import PaimonConformError
 from paimon_conform.formats import file_format
-from paimon_conform.table import avro_container
+from paimon_conform.formats.avro import container as avro_container
 
 
 class MetadataProblem(PaimonConformError):
@@ -168,7 +168,7 @@ def read_records(path: Path) -> RecordFile:
 
 
 def read_avro(data: bytes) -> RecordFile:
-    """The records of an Avro metadata file, read within the memory budget (avro_container.py)."""
+    """The records of an Avro metadata file, read within the memory budget (formats/avro/container.py)."""
     try:
         schema, records = avro_container.read(data)
     except avro_container.AvroContainerError as exc:

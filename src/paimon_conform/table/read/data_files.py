@@ -18,6 +18,7 @@ from paimon_conform.core import budget
 from paimon_conform.core.errors import UsageError
 from paimon_conform.core.types import DataType
 from paimon_conform.formats import file_format
+from paimon_conform.formats.avro import rows as avro_rows
 from paimon_conform.formats.columns import (
     internal_values,
     paimon_type,
@@ -26,7 +27,6 @@ from paimon_conform.formats.columns import (
 from paimon_conform.formats.exact_ns import is_exact_ns
 from paimon_conform.table import table_layout as tl
 from paimon_conform.table.paths import contained
-from paimon_conform.table.read import avro_rows
 from paimon_conform.table.schema import Schemas, TableSchema
 
 # Storage families: a data file column matches the schema type when both fall in one family.

@@ -8,23 +8,21 @@ records exhausts memory; this reader is what the table's metadata files go throu
 
 from __future__ import annotations
 
-import bz2
-import functools
 import io
-import lzma
 import sys
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from paimon_conform.core import budget, json_text
+from paimon_conform.core import budget, codecs, json_text, varint
 from paimon_conform.core.errors import PaimonConformError
 
 # An Avro object container file (Avro 1.11 spec, "Object Container Files"), read block by block: the header
 # (magic, metadata map, sync marker), then blocks of (record count, byte size, records, sync marker).
 AVRO_MAGIC = b"Obj\x01"
 AVRO_SYNC_SIZE = 16
+MAX_VARINT = 10  # Avro's long: BinaryDecoder.readLong takes at most 10 bytes
 MAX_AVRO_META_ENTRIES = 1024  # Java writes two (avro.schema, avro.codec)
 STRING_RATIO = 4  # Python bytes per UTF-8 byte of a string, at most (one 4-byte character makes every one 4 wide)
 PRIMITIVES = {  # Avro primitive: (fewest bytes it is written in, Python bytes fastavro builds for it, at most)
@@ -69,17 +67,16 @@ class Cursor:
 
     def long(self, where: str) -> int:
         """One zigzag varint (at most 10 bytes)."""
-        acc = shift = 0
-        for _ in range(10):
-            if self.pos >= self.size:
-                raise _unreadable(where, f"the file ends inside a number at byte {self.pos}")
-            b = self.stream.read(1)[0]
-            self.pos += 1
-            acc |= (b & 0x7F) << shift
-            if b < 0x80:
-                return (acc >> 1) ^ -(acc & 1)
-            shift += 7
-        raise _unreadable(where, f"a number longer than 10 bytes at byte {self.pos - 10}")
+        start = self.pos
+        ahead = self.stream.read(min(MAX_VARINT, self.remaining()))
+        try:
+            raw, used = varint.read(ahead, 0, max_bytes=MAX_VARINT)
+        except varint.VarintError as exc:
+            if exc.kind == "ends":
+                raise _unreadable(where, f"the file ends inside a number at byte {start + exc.at}") from None
+            raise _unreadable(where, f"a number longer than 10 bytes at byte {start}") from None
+        self.seek(start + used)
+        return varint.unzigzag(raw)
 
     def take(self, n: int, where: str) -> bytes:
         """The next `n` bytes, when that many remain."""
@@ -186,69 +183,36 @@ class _Shape:
         return shape
 
 
-@functools.cache
-def _zstd() -> Any:
-    """The zstd module (looked up once: a failed import is searched for again on every call)."""
-    try:
-        from compression import zstd  # Python 3.14
-    except ImportError:
-        from backports import zstd
-    return zstd
-
-
-def _bounded(make: Any, data: bytes, room: int, where: str) -> bytes:
-    """Decompress concatenated streams (bz2, xz, zstd frames) to at most `room` bytes."""
-    out = bytearray()
-    rest = data
-    while rest:
-        d = make()
-        out += d.decompress(rest, max_length=room + 1 - len(out))
-        if len(out) > room or (not d.eof and not d.needs_input):
-            raise budget.BudgetExceeded(f"{where}: the decompressed block", len(out), room)
-        if not d.eof:
-            raise _unreadable(where, "the compressed block ends early")
-        rest = d.unused_data
-    return bytes(out)
+AVRO_CODECS = {  # Avro's codec names -> core.codecs (the codecs Java's Avro writes)
+    "deflate": codecs.DEFLATE,
+    "snappy": codecs.SNAPPY,
+    "zstandard": codecs.ZSTD,
+    "bzip2": codecs.BZIP2,
+    "xz": codecs.XZ,
+}
 
 
 def _decompress(codec: str, raw: bytes, room: int, where: str) -> bytes:
-    """A block's bytes, decompressed to at most `room` bytes (the codecs Java's Avro writes)."""
+    """A block's bytes, decompressed to at most `room` bytes (core.codecs); a snappy block is followed by the
+    CRC32 of its uncompressed bytes."""
     if codec == "null":
         return raw
-    if codec == "deflate":  # raw deflate, no zlib header
-        d = zlib.decompressobj(-15)
-        out = d.decompress(raw, room + 1)
-        if len(out) > room:
-            raise budget.BudgetExceeded(f"{where}: the decompressed block", len(out), room)
-        if not d.eof or d.unconsumed_tail:
-            raise _unreadable(where, "the deflate stream ends early")
-        return out
-    if codec == "snappy":  # a raw snappy block (its length first), then the CRC32 of the uncompressed bytes
+    if codec not in AVRO_CODECS:
+        raise _unreadable("header.meta.avro.codec", f"unknown codec {codec!r}")
+    body = raw
+    if codec == "snappy":
         if len(raw) < 5:
             raise _unreadable(where, "a snappy block shorter than its CRC")
-        cur = Cursor(io.BytesIO(raw[:-4]), len(raw) - 4)
-        size = shift = 0
-        for _ in range(5):
-            b = cur.take(1, where)[0]
-            size |= (b & 0x7F) << shift
-            if b < 0x80:
-                break
-            shift += 7
-        if size > room:
-            raise budget.BudgetExceeded(f"{where}: the decompressed block", size, room)
-        import cramjam
-
-        out = bytes(cramjam.snappy.decompress_raw(raw[:-4]))
-        if zlib.crc32(out) != int.from_bytes(raw[-4:], "big"):
-            raise _unreadable(where, "the snappy block's CRC32 does not match its bytes")
-        return out
-    if codec == "zstandard":
-        return _bounded(_zstd().ZstdDecompressor, raw, room, where)
-    if codec == "bzip2":
-        return _bounded(bz2.BZ2Decompressor, raw, room, where)
-    if codec == "xz":
-        return _bounded(lzma.LZMADecompressor, raw, room, where)
-    raise _unreadable("header.meta.avro.codec", f"unknown codec {codec!r}")
+        body = raw[:-4]
+    try:
+        out = codecs.decompress(AVRO_CODECS[codec], body, room)
+    except codecs.CodecError as exc:
+        if exc.needed is not None:
+            raise budget.BudgetExceeded(f"{where}: the decompressed block", exc.needed, room) from None
+        raise _unreadable(where, str(exc)) from None
+    if codec == "snappy" and zlib.crc32(out) != int.from_bytes(raw[-4:], "big"):
+        raise _unreadable(where, "the snappy block's CRC32 does not match its bytes")
+    return out
 
 
 def _footprint(value: Any) -> int:

@@ -4,7 +4,7 @@ Java writes TIMESTAMP(7..9) as INT96: 8 bytes of nanos-of-day (little-endian, si
 writer leaves it negative before 1970) and 4 bytes of Julian day. pyarrow hands the column over
 as int64 nanoseconds, which wrap outside the years 1677-2262, and its coarser units are biased
 by a negative nanos-of-day; neither gives back what Java reads. This module reads the chunk's
-pages itself: Thrift-compact page headers, pyarrow's codecs, RLE / bit-packed definition levels
+pages itself: Thrift-compact page headers, the kit's codecs (core.codecs), RLE / bit-packed definition levels
 (top-level optional or required columns), PLAIN or dictionary-encoded values, data pages v1
 and v2. Every length and count is checked against the bytes before use.
 """
@@ -15,13 +15,22 @@ import struct
 from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
 
+from paimon_conform.core import budget, codecs, varint
 from paimon_conform.core.errors import UsageError
 
 JULIAN_EPOCH_DAY = 2440588
 NANOS_PER_DAY = 86_400_000_000_000
-CODECS = {0: None, 1: "snappy", 2: "gzip", 3: "lzo", 4: "brotli", 5: "lz4_raw", 6: "zstd", 7: "lz4_raw"}
+# CompressionCodec -> core.codecs (LZ4, the deprecated Hadoop-framed codec, read as a raw block as before)
+CODECS = {
+    0: None,
+    1: codecs.SNAPPY,
+    2: codecs.GZIP,
+    4: codecs.BROTLI,
+    5: codecs.LZ4_BLOCK,
+    6: codecs.ZSTD,
+    7: codecs.LZ4_BLOCK,
+}
 MAX_PAGE = 1 << 31
 
 
@@ -39,18 +48,16 @@ class _Thrift:
         return b
 
     def varint(self) -> int:
-        out, shift = 0, 0
-        for _ in range(10):
-            b = self.byte()
-            out |= (b & 0x7F) << shift
-            if not b & 0x80:
-                return out
-            shift += 7
-        raise UsageError("INT96 column: a varint longer than 10 bytes")
+        try:
+            out, self.pos = varint.read(self.data, self.pos, max_bytes=10)
+        except varint.VarintError as exc:
+            if exc.kind == "ends":
+                raise UsageError("INT96 column: a page header runs past the column chunk") from None
+            raise UsageError("INT96 column: a varint longer than 10 bytes") from None
+        return out
 
     def zigzag(self) -> int:
-        v = self.varint()
-        return (v >> 1) ^ -(v & 1)
+        return varint.unzigzag(self.varint())
 
     def struct(self, depth: int = 0) -> dict[int, object]:
         """A struct as {field id: value}; nested structs as dicts, other values skipped or read."""
@@ -136,12 +143,17 @@ def _unpack(packed: bytes, width: int, count: int) -> list[int]:
 
 
 def _decompress(raw: bytes, codec: int, size: int) -> bytes:
+    """A page's bytes decompressed to exactly the `size` its header states (core.codecs), within the budget."""
     name = CODECS.get(codec)
     if codec == 0:
         return raw
     if name is None or size < 0 or size > MAX_PAGE:
         raise UsageError(f"INT96 column: codec {codec} or page size {size} not readable")
-    return pa.decompress(raw, decompressed_size=size, codec=name).to_pybytes()
+    budget.reserve(size, "an INT96 page's decompressed bytes")
+    try:
+        return codecs.decompress(name, raw, size, exact=True)
+    except codecs.CodecError as exc:
+        raise UsageError(f"INT96 column: {exc}") from None
 
 
 INT96 = np.dtype([("nod", "<i8"), ("day", "<i4")])

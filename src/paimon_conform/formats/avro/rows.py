@@ -1,5 +1,5 @@
 """Avro data files (file.format = avro) read as Arrow: the columns their writer schema declares with their
-storage families, and their rows in windows of whole blocks (avro_container.blocks, every claim checked
+storage families, and their rows in windows of whole blocks (container.blocks, every claim checked
 before decoding), each column's Arrow type fixed by the schema so that every window, and the file read
 whole, give a column the same type."""
 
@@ -16,7 +16,7 @@ import pyarrow as pa
 from paimon_conform.core import budget
 from paimon_conform.core.errors import UsageError
 from paimon_conform.core.types import EPOCH
-from paimon_conform.table import avro_container
+from paimon_conform.formats.avro import container
 
 FAMILY = {  # Avro primitive -> storage family (read.data_files.FAMILY's names)
     "boolean": "bool",
@@ -158,14 +158,14 @@ def read(path: Path, window_bytes: int | None = None) -> Iterator[Window]:
     block's bytes and one window's rows are held at a time. UsageError for a file that is not a readable
     Avro container; BudgetExceeded for a block the budget cannot hold."""
     with path.open("rb") as f:
-        cur = avro_container.Cursor(f, path.stat().st_size)
+        cur = container.Cursor(f, path.stat().st_size)
         try:
-            head = avro_container.read_header(cur)
+            head = container.read_header(cur)
             fields = record_schema(head.schema)["fields"]
             file_rows = None
             if window_bytes is not None:  # the file's rows, from the blocks' frames (their claims)
                 first = cur.pos
-                file_rows = sum(avro_container.block_counts(cur, head))
+                file_rows = sum(container.block_counts(cur, head))
                 cur.seek(first)
             names = [fld["name"] for fld in fields]
             types = [arrow_type(fld["type"]) for fld in fields]
@@ -174,7 +174,7 @@ def read(path: Path, window_bytes: int | None = None) -> Iterator[Window]:
             columns: list[list] = [[] for _ in names]
             start = rows = 0
             logical = [_has_logical(fld["type"]) for fld in fields]
-            for records in avro_container.blocks(cur, head, meter):
+            for records in container.blocks(cur, head, meter):
                 for values, n, plain in zip(columns, names, logical, strict=True):
                     values += [plain_value(r.get(n)) for r in records] if plain else [r.get(n) for r in records]
                 rows += len(records)
@@ -186,7 +186,7 @@ def read(path: Path, window_bytes: int | None = None) -> Iterator[Window]:
                     yield Window(declared, table, start, file_rows)
                     start = rows
             yield Window(declared, _table(names, types, columns), start, file_rows)
-        except avro_container.AvroContainerError as exc:
+        except container.AvroContainerError as exc:
             raise UsageError(f"not a readable Avro file: {exc}") from None
 
 
