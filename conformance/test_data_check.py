@@ -13,14 +13,14 @@ import pytest
 from paimon_conform import cli
 from paimon_conform.core.errors import UsageError
 from paimon_conform.core.types import parse_type, to_internal
-from paimon_conform.formats import columns as datafile
+from paimon_conform.formats import paimon_columns
 from paimon_conform.layouts.file_index import against_data
 from paimon_conform.layouts.file_index import entry as fi
 
 EVIDENCE = ("java", "kit")
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "file_index" / "java-0.9.0"
-ARROW = datafile.ARROW_TYPES | {"TIME": pa.time32("ms")}  # TIME as Paimon writes it: int32 milliseconds
+ARROW = paimon_columns.ARROW_TYPES | {"TIME": pa.time32("ms")}  # TIME as Paimon writes it: int32 milliseconds
 
 
 def arrow_column(type_text: str, values: list) -> pa.Array:
@@ -64,7 +64,7 @@ def test_every_type_payload_agrees_with_its_column(tmp_path, fmt, golden):
     for c in case["columns"]:
         path = data_file(tmp_path, {"columns": [c]}, fmt)
         try:
-            _, columns = datafile.columns(path)
+            _, columns = paimon_columns.columns(path)
             refused = None
         except UsageError as exc:
             refused = str(exc)

@@ -20,7 +20,7 @@ from paimon_conform.core import hashing
 from paimon_conform.core.errors import EncodeError
 from paimon_conform.core.index_keys import ROOTS, java_longs, present_longs
 from paimon_conform.core.types import DataType, parse_type
-from paimon_conform.formats.columns import internal_values
+from paimon_conform.formats.paimon_columns import internal_values
 from paimon_conform.layouts.bitmap_index import codec as bitmap
 from paimon_conform.layouts.bloom_filter import codec as bloom
 from paimon_conform.layouts.bsi import codec as bsi

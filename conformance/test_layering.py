@@ -196,11 +196,11 @@ def test_imports_against_the_direction_are_found():
         "paimon_conform.layouts.file_index.entry": {
             "paimon_conform.layouts.registry",
             "paimon_conform.layouts.bsi.entry",
-            "paimon_conform.formats.columns",
+            "paimon_conform.formats.paimon_columns",
         },
         "paimon_conform.cli": {"paimon_conform.table.write.commit", "paimon_conform.golden"},
         "paimon_conform.formats.orc.tail": {"paimon_conform.formats.parquet.int96", "paimon_conform.core.codecs"},
-        "paimon_conform.formats.columns": {"paimon_conform.formats.orc.worker"},
+        "paimon_conform.formats.paimon_columns": {"paimon_conform.formats.orc.worker"},
         "paimon_conform.table.read.data_files": {"paimon_conform.formats.avro.container"},
     }
     assert against_direction(graph) == [

@@ -39,13 +39,13 @@ from hypothesis import strategies as st
 from support.environment import ROOT, require
 
 from paimon_conform.core.types import DataType
-from paimon_conform.formats.columns import internal_values
 from paimon_conform.formats.exact_ns import is_exact_ns
 from paimon_conform.formats.orc import java_zones, protobuf, rle
 from paimon_conform.formats.orc import tail as orc_tail
 from paimon_conform.formats.orc import timestamps as ots
 from paimon_conform.formats.orc import worker as orc_worker
 from paimon_conform.formats.orc.errors import OrcError
+from paimon_conform.formats.paimon_columns import internal_values
 
 EVIDENCE = ("java", "third-party")
 

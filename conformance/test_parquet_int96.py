@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paimon_conform.core.errors import UsageError
-from paimon_conform.formats import columns as datafile
+from paimon_conform.formats import paimon_columns
 from paimon_conform.formats.parquet.int96 import JULIAN_EPOCH_DAY, NANOS_PER_DAY, read_int96
 
 EVIDENCE = ("third-party",)
@@ -77,9 +77,9 @@ def test_beyond_pyarrows_years_the_decoder_gives_the_instant(tmp_path):
     assert read_int96(path, "ts") == [year_1, year_9999, noon_1500, -1]
     wrapped = pq.ParquetFile(path).read().column("ts").cast(pa.int64()).to_pylist()
     assert wrapped[:3] != [year_1, year_9999, noon_1500]  # what pyarrow alone gives
-    table = datafile.read_parquet(path)
-    t = datafile.DataType("TIMESTAMP", 9)
-    assert datafile.internal_values(table.column("ts"), t) == [divmod(v, 10**6) for v in read_int96(path, "ts")]
+    table = paimon_columns.read_parquet(path)
+    t = paimon_columns.DataType("TIMESTAMP", 9)
+    assert paimon_columns.internal_values(table.column("ts"), t) == [divmod(v, 10**6) for v in read_int96(path, "ts")]
 
 
 def test_damaged_chunk_is_a_usage_error(tmp_path):

@@ -35,8 +35,7 @@ from paimon_conform.table.read import data_files
 from paimon_conform.table.read.data_files import Column, DataFile
 from paimon_conform.table.schema import TableSchema
 from paimon_conform.table.table_layout import Field
-from paimon_conform.table.validate import data_files as file_checks
-from paimon_conform.table.validate import file_meta
+from paimon_conform.table.validate import data_file_checks, file_meta
 from paimon_conform.table.validate.directories import BucketFile
 from paimon_conform.table.validate.file_meta import FileFacts
 from paimon_conform.table.validate.table import TableStats, validate_table
@@ -181,7 +180,7 @@ def test_orc_stripe_windows_hold_javas_timestamps(tmp_path, monkeypatch):
     whole-file read's (where each column is a timestamp of the finest unit holding it)."""
     import pyarrow.orc as po
 
-    from paimon_conform.formats.columns import internal_values
+    from paimon_conform.formats.paimon_columns import internal_values
 
     n = 40
     ns = [1_700_000_000_123_456_789 + i * 86_400 * 10**9 + i for i in range(n)]
@@ -468,8 +467,8 @@ def test_gatherings_equal_the_whole_file(case, data):
     stated = data.draw(st.sampled_from([v for v in keys if v is not None] or [None]))
 
     def gathered(windows: list[DataFile]):
-        vk, facts = file_checks.ValueKinds(), FileFacts(windows[0], schema)
-        buckets = file_checks.Buckets(ref, schema, ref.relative, table.column_names)
+        vk, facts = data_file_checks.ValueKinds(), FileFacts(windows[0], schema)
+        buckets = data_file_checks.Buckets(ref, schema, ref.relative, table.column_names)
         for w in windows:
             vk.add(w)
             facts.add(w)

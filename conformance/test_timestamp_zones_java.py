@@ -27,9 +27,9 @@ from support import java_matrix_pins as pins
 from support.environment import require
 from support.jobs import java_zones_job
 
-from paimon_conform.formats.columns import internal_values
 from paimon_conform.formats.orc import java_zones
 from paimon_conform.formats.orc import timestamps as ots
+from paimon_conform.formats.paimon_columns import internal_values
 from paimon_conform.table.read.reader import logical_rows, read_latest
 from paimon_conform.table.validate.table import validate_table
 

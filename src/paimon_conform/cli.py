@@ -109,9 +109,9 @@ def types_of(args: argparse.Namespace) -> DataType | dict[str, DataType] | None:
     """Column types from --types / --type, else from the --data file's columns."""
     types = parse_types(args.types, args.type)
     if types is None and args.data:
-        from paimon_conform.formats import columns as datafile
+        from paimon_conform.formats import paimon_columns
 
-        types = {name: t for name, (t, _) in datafile.columns(args.data)[1].items()}
+        types = {name: t for name, (t, _) in paimon_columns.columns(args.data)[1].items()}
     return types
 
 
@@ -165,7 +165,7 @@ def shown_name(path: str) -> str:
 
 def against_data(layout: Layout, data: bytes, data_file: str, column: str | None, types: Any) -> list:
     """Findings of an index against the values of a data file (`--data`)."""
-    from paimon_conform.formats import columns as datafile
+    from paimon_conform.formats import paimon_columns
     from paimon_conform.layouts.file_index import entry as file_index
     from paimon_conform.layouts.file_index.against_data import check_payload
 
@@ -177,7 +177,7 @@ def against_data(layout: Layout, data: bytes, data_file: str, column: str | None
         )
     if not column:
         raise UsageError("--data with a lone payload needs --column NAME")
-    _, columns = datafile.columns(data_file)
+    _, columns = paimon_columns.columns(data_file)
     if column not in columns:
         raise UsageError(f"{data_file} has no column {column!r} of a type the kit reads")
     t, values = columns[column]

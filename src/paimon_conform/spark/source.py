@@ -55,7 +55,7 @@ from pyspark.sql.pandas.types import to_arrow_schema as _pyspark_to_arrow_schema
 from pyspark.sql.types import StructType
 
 from paimon_conform.core.errors import UsageError, checking
-from paimon_conform.formats.columns import negative_off_grid
+from paimon_conform.formats.paimon_columns import negative_off_grid
 from paimon_conform.layouts.binary_row.bucketing import bucket_columns
 from paimon_conform.layouts.file_index import query
 from paimon_conform.spark import bucket as spark_bucket
@@ -322,7 +322,7 @@ def _floor_micros(nanos: pa.Array) -> pa.Array:
 
 def _as_spark_columns(rows: pa.Table, target: pa.Schema) -> pa.Table:
     """The kit's rows in the Arrow types Spark takes: TIMESTAMP(7..9) floored to microseconds (Spark holds no
-    nanoseconds; exact INT96 values beyond int64 nanoseconds come as decimals, datafile.read_parquet), TIME read
+    nanoseconds; exact INT96 values beyond int64 nanoseconds come as decimals, paimon_columns.read_parquet), TIME read
     as milliseconds of the day (ORC) as a time of day."""
     for i, f in enumerate(target):
         col = rows.column(i)

@@ -14,7 +14,7 @@ import pyarrow as pa
 
 from paimon_conform.core.errors import PaimonConformError, UsageError
 from paimon_conform.core.types import DataType, parse_type, to_internal, to_json
-from paimon_conform.formats.columns import ARROW_TYPES, internal_values
+from paimon_conform.formats.paimon_columns import ARROW_TYPES, internal_values
 
 MAX_SHOWN = 3  # differing rows a comparison names
 

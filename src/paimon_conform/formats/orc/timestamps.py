@@ -239,7 +239,7 @@ def arrow_array(col: TimestampColumn, arrow_type: pa.TimestampType | None = None
     The unit is `arrow_type`'s (pyarrow reads ORC as ns) when it holds every value exactly;
     else the finest unit that holds them all exactly; else (int64 nanoseconds span only
     1677..2262, Java's values 0001..9999, and some have sub-microsecond digits) exact
-    decimal128(38, 0) nanoseconds since the epoch, as datafile.read_parquet gives for INT96.
+    decimal128(38, 0) nanoseconds since the epoch, as paimon_columns.read_parquet gives for INT96.
     `exact`: that decimal form whatever the values (the windows of one file then agree on the type).
     """
     tz = arrow_type.tz if arrow_type is not None else ("UTC" if col.instant else None)

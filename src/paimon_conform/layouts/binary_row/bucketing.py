@@ -26,7 +26,7 @@ import pyarrow as pa
 from paimon_conform.core import budget, hashing, javahash, kernel_calls
 from paimon_conform.core.errors import EncodeError, UsageError
 from paimon_conform.core.types import DataType, to_internal
-from paimon_conform.formats import columns as datafile
+from paimon_conform.formats import paimon_columns
 from paimon_conform.layouts.binary_row import codec as binary_row
 
 SEED = 42
@@ -319,7 +319,7 @@ def _arrow_internal(column: Any, t: DataType) -> pa.Array:
     if t.is_string or t.is_binary:
         return arr.cast(pa.large_binary()) if not pa.types.is_large_binary(arr.type) else arr
     if pa.types.is_decimal(arr.type) and t.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):  # exact INT96 nanoseconds
-        millis = [None if v is None else v[0] for v in datafile.internal_values(arr, t)]
+        millis = [None if v is None else v[0] for v in paimon_columns.internal_values(arr, t)]
         return pa.array(millis, pa.int64())
     if pa.types.is_decimal(arr.type):
         arr = arr.cast(pa.decimal128(38, t.scale))
@@ -429,7 +429,7 @@ def _internal_lists(types: Sequence[DataType], columns: Sequence[Any]) -> list[l
     for t, c in zip(types, columns, strict=True):
         if isinstance(c, pa.Array | pa.ChunkedArray):
             try:
-                out.append(datafile.internal_values(c, t))
+                out.append(paimon_columns.internal_values(c, t))
             except MemoryError:
                 raise  # never a fault of the input (errors.OutOfMemory)
             except (pa.ArrowException, TypeError, ValueError, UsageError) as exc:

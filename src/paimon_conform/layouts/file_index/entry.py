@@ -293,10 +293,10 @@ def check_against_data(data: bytes, data_file: str, types: Any = None, table: An
     may store TIMESTAMP(3) with ORC's nanosecond type), else from the data file.
     `table`: the data file's rows when the caller has read them already.
     """
-    from paimon_conform.formats import columns as datafile
+    from paimon_conform.formats import paimon_columns
 
     check = AgainstData(data, data_file, types)
-    table = datafile.read_table(data_file) if table is None else table
+    table = paimon_columns.read_table(data_file) if table is None else table
     check.add(table, 0, table.num_rows)
     return check.findings()
 
@@ -320,10 +320,10 @@ class AgainstData:
 
     def add(self, table: Any, start: int, file_rows: int) -> None:
         """The rows of one window of the data file (`start`: its first row's number; `file_rows`: the file's)."""
-        from paimon_conform.formats import columns as datafile
+        from paimon_conform.formats import paimon_columns
         from paimon_conform.layouts.file_index import against_data
 
-        _, columns = datafile.columns(self.data_file, self.names, table, self.bloom_only, self.types)
+        _, columns = paimon_columns.columns(self.data_file, self.names, table, self.bloom_only, self.types)
         if self.slots is None:
             self.slots = self._slots(columns, file_rows)
         for check, name in self.slots:

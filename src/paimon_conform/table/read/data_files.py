@@ -19,12 +19,12 @@ from paimon_conform.core.errors import UsageError
 from paimon_conform.core.types import DataType
 from paimon_conform.formats import file_format
 from paimon_conform.formats.avro import rows as avro_rows
-from paimon_conform.formats.columns import (
+from paimon_conform.formats.exact_ns import is_exact_ns
+from paimon_conform.formats.paimon_columns import (
     internal_values,
     paimon_type,
     read_parquet,
 )
-from paimon_conform.formats.exact_ns import is_exact_ns
 from paimon_conform.table import table_layout as tl
 from paimon_conform.table.paths import contained
 from paimon_conform.table.schema import Schemas, TableSchema
@@ -281,7 +281,9 @@ def count_in(col: pa.ChunkedArray, values: list[int]) -> tuple[int, int]:
     return hits, first_out
 
 
-def _internal(df: DataFile, name: str, t: DataType) -> list[Any]:
+def internal_of(df: DataFile, name: str, t: DataType) -> list[Any]:
+    """Column `name` of a read data file as Paimon's internal values of type `t` (what the validate side
+    compares with indexes, statistics and buckets)."""
     col = df.table.column(name)
     if df.format == "avro" and t.root == "DECIMAL":
         with localcontext(Context(prec=100)):  # the default 28 digits would round DECIMAL(38, s)
@@ -307,7 +309,7 @@ def whole_key(keys: list[tuple[str, DataType]], names: list[str]) -> bool:
 
 def hash_input(df: DataFile, name: str, t: DataType) -> Any:
     """A column as bucketing.hash_columns takes it (Avro rows are converted to internal values first)."""
-    return df.table.column(name) if df.format != "avro" else _internal(df, name, t)
+    return df.table.column(name) if df.format != "avro" else internal_of(df, name, t)
 
 
 def read_columns(path: Path, columns: list[str]) -> pa.Table:

@@ -14,7 +14,7 @@ import pyarrow as pa
 
 from paimon_conform.core.errors import UsageError, checking
 from paimon_conform.core.types import DataType
-from paimon_conform.formats import columns as datafile
+from paimon_conform.formats import paimon_columns
 from paimon_conform.layouts.file_index import query
 from paimon_conform.table.chain import snapshot_ids
 from paimon_conform.table.read import data_files, scan
@@ -48,7 +48,7 @@ def _read_latest(
     parts = [scan.read_split(root, schema, s, schemas) for s in splits]
     if not parts:
         return schema, scan.empty(schema)
-    return schema, datafile.concat_exact(parts)
+    return schema, paimon_columns.concat_exact(parts)
 
 
 def logical_rows(schema: TableSchema, rows: pa.Table) -> list[list]:
@@ -64,6 +64,6 @@ def logical_rows(schema: TableSchema, rows: pa.Table) -> list[list]:
         if f.name in blobs and pa.types.is_binary(rows.schema.field(f.name).type):  # BLOB: the data, as hex
             columns.append([None if v is None else v.hex() for v in rows.column(f.name).to_pylist()])
             continue
-        values = data_files._internal(df, f.name, t)
+        values = data_files.internal_of(df, f.name, t)
         columns.append([None if v is None else to_json(t, v) for v in values])
     return [list(r) for r in zip(*columns, strict=True)] if columns else []

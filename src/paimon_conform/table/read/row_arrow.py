@@ -10,7 +10,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from paimon_conform.formats.columns import ARROW_TYPES
+from paimon_conform.formats.paimon_columns import ARROW_TYPES
 from paimon_conform.layouts.row_file.types import RowFieldType
 
 UNIT = ((3, "ms", 1_000_000), (6, "us", 1_000), (9, "ns", 1))

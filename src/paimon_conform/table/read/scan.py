@@ -24,7 +24,7 @@ import numpy as np
 import pyarrow as pa
 
 from paimon_conform.core.errors import LayoutError, UsageError
-from paimon_conform.formats import columns as datafile
+from paimon_conform.formats import paimon_columns
 from paimon_conform.layouts.binary_row import bucketing
 from paimon_conform.layouts.file_index import query
 from paimon_conform.table import features
@@ -371,7 +371,7 @@ def read_split(root: str | Path, schema: TableSchema, split: Split, schemas: Sch
             data_evolution.read_group(root, schema, schemas, g, lambda f, cols: _file_rows(root, f, cols))
             for g in data_evolution.groups(split.files)
         ]
-        rows = datafile.concat_exact(parts) if parts else empty(schema)
+        rows = paimon_columns.concat_exact(parts) if parts else empty(schema)
         return _partition_from_row(rows, schema, split).select([f.name for f in schema.fields])
     names = [f.name for f in schema.fields]
     seq, kind = (tl.spec()["system_fields"][k]["name"] for k in ("sequence_number", "value_kind"))
@@ -383,7 +383,7 @@ def read_split(root: str | Path, schema: TableSchema, split: Split, schemas: Sch
         parts.append(_partition_from_row(evolution.evolve(rows, schema, written, system), schema, split))
     if not parts:
         return empty(schema)
-    rows = datafile.concat_exact(parts)
+    rows = paimon_columns.concat_exact(parts)
     if split.merge:
         rows = merge.merge(rows, schema.primary_keys, seq, kind, merge.engine(schema))
     return rows.select(names)
@@ -395,7 +395,9 @@ def _partition_from_row(rows: pa.Table, schema: TableSchema, split: Split) -> pa
     for key, value in zip(schema.partition_keys, split.partition_values, strict=True):
         if key in rows.column_names:
             i = rows.column_names.index(key)
-            column = datafile.constant_column(schema.field(key).type, value, rows.num_rows, rows.schema.field(i).type)
+            column = paimon_columns.constant_column(
+                schema.field(key).type, value, rows.num_rows, rows.schema.field(i).type
+            )
             rows = rows.set_column(i, key, column)
     return rows
 

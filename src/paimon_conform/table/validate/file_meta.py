@@ -17,18 +17,18 @@ from paimon_conform.core.findings import Finding
 from paimon_conform.core.findings import file_finding as _f
 from paimon_conform.core.java_releases import between
 from paimon_conform.core.types import DataType, java_equals, java_order
-from paimon_conform.formats.columns import min_max_rows
+from paimon_conform.formats.paimon_columns import min_max_rows
 from paimon_conform.layouts.binary_row import codec as binary_row
 from paimon_conform.table import table_layout as tl
 from paimon_conform.table.chain import LiveFile
 from paimon_conform.table.metadata import ManifestEntry
-from paimon_conform.table.read.data_files import DataFile, _internal, count_in, key_columns, whole_key
+from paimon_conform.table.read.data_files import DataFile, count_in, internal_of, key_columns, whole_key
 from paimon_conform.table.schema import TableSchema
 
 
 def _row_values(df: DataFile, cols: list[tuple[str, DataType]], row: int) -> list[Any]:
     small = DataFile(df.format, df.columns, df.table.slice(row, 1))
-    return [_internal(small, name, t)[0] for name, t in cols]
+    return [internal_of(small, name, t)[0] for name, t in cols]
 
 
 class FileFacts:
@@ -502,7 +502,7 @@ def _min_max(facts: FileFacts, name: str, t: DataType, col: pa.ChunkedArray) -> 
     except (pa.ArrowException, TypeError, UnicodeDecodeError):  # DATA_FILE_BAD_UTF8 reports bad strings
         return None
     try:
-        lo, hi = _internal(DataFile(facts.format, facts.columns, small), name, t)
+        lo, hi = internal_of(DataFile(facts.format, facts.columns, small), name, t)
     except MemoryError:
         raise  # never a fault of the input (errors.OutOfMemory)
     except (pa.ArrowException, TypeError, ValueError):

@@ -22,7 +22,7 @@ from paimon_conform.table.read import data_files
 from paimon_conform.table.read.data_files import DataFile
 from paimon_conform.table.read.index_files import MAX_INDEX_BYTES
 from paimon_conform.table.schema import TableSchema
-from paimon_conform.table.validate import data_files as file_checks
+from paimon_conform.table.validate import data_file_checks
 from paimon_conform.table.validate.blob_files import InlineDescriptors
 from paimon_conform.table.validate.directories import BucketFile
 from paimon_conform.table.validate.file_meta import FileFacts, check_file_meta
@@ -44,19 +44,19 @@ class LayoutChecks:
         self.rows_ok = not any(f.code == "DATA_FILE_COLUMNS" for f in self.found) or thin is not None
         if thin is not None:
             self.found = thin  # the rows can still be checked: the key is in the value columns
-        self.kinds = file_checks.ValueKinds()
+        self.kinds = data_file_checks.ValueKinds()
         self.descriptors = InlineDescriptors(schema, ref.relative)
         self.nan: dict[str, None] = {}
         self.int96: set[str] = set()
         self.partition: dict[str, str] = {}
-        self.buckets = file_checks.Buckets(ref, schema, ref.relative, first.table.column_names)
+        self.buckets = data_file_checks.Buckets(ref, schema, ref.relative, first.table.column_names)
         self.bucket_seconds = 0.0
 
     def _columns(self, write_cols: tuple[str, ...] | None) -> tuple[list[Finding], list[Finding] | None]:
         """The column findings, and those of an undeclared thin-mode file (None when it is not one)."""
         df, schema, file = self.first, self.schema, self.ref.relative
         expected = features.expected_columns(schema, write_cols, [c.name for c in df.columns])
-        found = file_checks.check_columns(df, expected, file, self.partition_keys)
+        found = data_file_checks.check_columns(df, expected, file, self.partition_keys)
         if any(f.code == "DATA_FILE_COLUMNS" for f in found):
             return found, _undeclared_thin_mode(df, schema, file)
         elif schema.primary_keys and tl.LayoutOptions.of(schema.options).thin_mode and _is_thin(df, schema):
@@ -83,9 +83,9 @@ class LayoutChecks:
             return
         self.kinds.add(df)
         self.descriptors.add(df)
-        self.nan.update(dict.fromkeys(file_checks.nan_columns(df, self.partition_keys)))
-        self.int96 |= file_checks.int96_before_1970(df, self.partition_keys)
-        for key, value in file_checks.partition_misses(df, self.ref, self.schema).items():
+        self.nan.update(dict.fromkeys(data_file_checks.nan_columns(df, self.partition_keys)))
+        self.int96 |= data_file_checks.int96_before_1970(df, self.partition_keys)
+        for key, value in data_file_checks.partition_misses(df, self.ref, self.schema).items():
             self.partition.setdefault(key, value)
         t1 = time.perf_counter()
         self.buckets.add(df)
@@ -97,9 +97,9 @@ class LayoutChecks:
         df, file = self.first, self.ref.relative
         found = self.found + self.kinds.findings(file) + self.descriptors.findings()
         order = [c.name for c in df.columns]
-        found += file_checks.check_parquet_nan_statistics(df, file, sorted(self.nan, key=order.index))
-        found += file_checks.check_int96_before_1970(df, file, self.int96)
-        found += file_checks.check_partition(self.ref, self.schema, file, self.partition)
+        found += data_file_checks.check_parquet_nan_statistics(df, file, sorted(self.nan, key=order.index))
+        found += data_file_checks.check_int96_before_1970(df, file, self.int96)
+        found += data_file_checks.check_partition(self.ref, self.schema, file, self.partition)
         bucket_findings, rows = self.buckets.findings()
         stats.seconds["bucket"] += self.bucket_seconds
         stats.bucket_rows += rows
@@ -130,7 +130,7 @@ def _undeclared_thin_mode(df: DataFile, schema: TableSchema, file: str) -> list[
     )
     return [
         Finding("DATA_FILE_COLUMNS", "must", "columns", None, msg, file, java_releases=PRE_THIN_MODE),
-        *file_checks.check_columns(df, _thin_fields(schema), file),
+        *data_file_checks.check_columns(df, _thin_fields(schema), file),
     ]
 
 

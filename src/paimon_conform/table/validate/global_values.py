@@ -189,7 +189,7 @@ def _check_one(root: Path, live: list[LiveFile], e: IndexManifestEntry, t: DataT
         except (UsageError, PaimonConformError):
             return None
         fmt = lf.relative.rsplit(".", 1)[-1]
-        values = data_files._internal(data_files.DataFile(fmt, [], table), name, t)
+        values = data_files.internal_of(data_files.DataFile(fmt, [], table), name, t)
         deleted = _deleted(run.state, lf, groups[(first, n, lf.entry.partition)])
         for i, v in enumerate(values):
             row = first + i - start

@@ -27,8 +27,7 @@ from paimon_conform.table.paths import OutsideRoot, contained, is_file, list_nam
 from paimon_conform.table.read import data_files
 from paimon_conform.table.read.index_files import IndexReader, load_index_files
 from paimon_conform.table.schema import Schemas, TableSchema, branch_folders, read_schema, schema_ids
-from paimon_conform.table.validate import data_files as file_checks
-from paimon_conform.table.validate import file_scan, global_index
+from paimon_conform.table.validate import data_file_checks, file_scan, global_index
 from paimon_conform.table.validate.blob_files import check_blob_file
 from paimon_conform.table.validate.directories import DATA_SUFFIXES, BucketFile, kind_by_suffix, walk
 from paimon_conform.table.validate.global_values import check_values
@@ -451,7 +450,7 @@ class _Scan:
     def add(self, df: data_files.DataFile) -> None:
         run, ref = self.run, self.ref
         self.rows += df.table.num_rows
-        for f in file_checks.check_strings(df, ref.relative, set(self.bad_strings)):
+        for f in data_file_checks.check_strings(df, ref.relative, set(self.bad_strings)):
             self.bad_strings[f.path.split(".", 1)[1]] = f
         if self.first is None:
             self.first = df.header()

@@ -22,7 +22,7 @@ from paimon_conform.core import hashing
 from paimon_conform.core.errors import EncodeError, UsageError
 from paimon_conform.core.options import parse_memory_size
 from paimon_conform.core.types import DataType, java_order
-from paimon_conform.formats import columns as datafile
+from paimon_conform.formats import paimon_columns
 from paimon_conform.layouts.binary_row import codec as binary_row
 from paimon_conform.layouts.bitmap_index import codec as bitmap
 from paimon_conform.layouts.bitmap_index import entry as bitmap_index
@@ -54,7 +54,7 @@ def internal(column: pa.Array | pa.ChunkedArray, t: DataType) -> list[Any]:
     """Values of an Arrow column in the kit's internal form."""
     if isinstance(column, pa.Array):
         column = pa.chunked_array([column])
-    return datafile.internal_values(column, t)
+    return paimon_columns.internal_values(column, t)
 
 
 def _truncate(value: Any, is_max: bool) -> Any:
@@ -81,7 +81,7 @@ def stats(table: pa.Table, names: list[str], types: list[DataType], truncate: bo
         elif t.is_binary:
             pair = None  # Java before 2.0 writes none, and its readers compare bytes signed (2.0: unsigned)
         else:
-            pair = datafile.min_max_rows(col)
+            pair = paimon_columns.min_max_rows(col)
         if pair is None:
             mins.append(None)
             maxs.append(None)
@@ -164,8 +164,8 @@ def _index_options(kind: str, opts: dict) -> dict:
 
 def arrow_type(t: DataType) -> pa.DataType:
     """The Arrow type a Paimon column is read as (timestamps in microseconds; LTZ in UTC)."""
-    if t.root in datafile.ARROW_TYPES:
-        return datafile.ARROW_TYPES[t.root]
+    if t.root in paimon_columns.ARROW_TYPES:
+        return paimon_columns.ARROW_TYPES[t.root]
     if t.root == "DECIMAL":
         return pa.decimal128(t.precision, t.scale)
     if t.root == "TIME":
@@ -205,7 +205,7 @@ def write_data(path: Path, table: pa.Table, fmt: str) -> None:
         # (Java before 2.0 cannot read INT64 nanoseconds; pyarrow sets INT96 for every timestamp column or none)
         precise = [f.name for f in table.schema if pa.types.is_timestamp(f.type) and f.type.unit == "ns"]
         for name in precise:
-            if pc.any(datafile.negative_off_grid(table.column(name).cast(pa.int64()), 10**6)).as_py():
+            if pc.any(paimon_columns.negative_off_grid(table.column(name).cast(pa.int64()), 10**6)).as_py():
                 raise UsageError(
                     f"column {name}: a TIMESTAMP(7..9) before 1970 with digits below the millisecond cannot be "
                     "written to Parquet as Java 0.9 / 1.0 read it (their INT96 reader throws on it)"
@@ -251,7 +251,7 @@ def write_row(path: Path, table: pa.Table, plan: WritePlan) -> None:
         schema.fields, schema.primary_keys, schema.partition_keys, tl.LayoutOptions.of(schema.options)
     )
     types = [atomic(f.type) for f in fields]
-    columns = [datafile.internal_values(table.column(f.name), f.type) for f in fields]
+    columns = [paimon_columns.internal_values(table.column(f.name), f.type) for f in fields]
     block = schema.options.get("file.block-size")
     data = row_file.encode(
         types,
@@ -271,7 +271,7 @@ def _orc_writable(table: pa.Table) -> None:
             continue
         units = table.column(f.name).cast(pa.int64())
         per_second = {"s": 1, "ms": 1000, "us": 1_000_000, "ns": 1_000_000_000}[f.type.unit]
-        if pc.any(datafile.negative_off_grid(units, per_second)).as_py():
+        if pc.any(paimon_columns.negative_off_grid(units, per_second)).as_py():
             raise UsageError(
                 f"column {f.name}: a timestamp before 1970 with a fraction of a second cannot be written to ORC "
                 "as Java reads it (pyarrow's ORC writer stores negative nanoseconds); write Parquet"

@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 
 from paimon_conform.core.errors import EncodeError, UsageError
 from paimon_conform.core.types import DataType
-from paimon_conform.formats import columns as datafile
+from paimon_conform.formats import paimon_columns
 from paimon_conform.layouts.binary_row import bucketing
 from paimon_conform.layouts.binary_row import codec as binary_row
 from paimon_conform.table import features
@@ -42,7 +42,7 @@ ROW_KINDS = tuple(name for _, name in sorted(tl.row_kind_bytes().items()))  # po
 
 def arrow_to_paimon(t: pa.DataType, where: str) -> DataType:
     """The Paimon type a column of this Arrow type is stored as."""
-    out = datafile.paimon_type(t)
+    out = paimon_columns.paimon_type(t)
     if out is None or out.root == "TIME":
         raise UsageError(f"column {where}: Arrow type {t} has no Paimon type in this kit")
     return out
@@ -185,7 +185,9 @@ def _partition_keys(plan: WritePlan, table: pa.Table) -> tuple[np.ndarray, list[
     for k in keys:
         enc = pc.dictionary_encode(table.column(k).combine_chunks(), null_encoding="encode")
         codes.append(np.asarray(enc.indices.to_numpy(zero_copy_only=False), dtype=np.int64))
-        dictionaries.append(datafile.internal_values(pa.chunked_array([enc.dictionary]), plan.schema.field(k).type))
+        dictionaries.append(
+            paimon_columns.internal_values(pa.chunked_array([enc.dictionary]), plan.schema.field(k).type)
+        )
     combined = codes[0]
     for c, d in zip(codes[1:], dictionaries[1:], strict=True):
         combined = combined * len(d) + c

@@ -14,13 +14,13 @@ from paimon_conform.core.errors import EncodeError, UsageError
 from paimon_conform.core.findings import Finding
 from paimon_conform.core.java_releases import between
 from paimon_conform.core.types import DataType
-from paimon_conform.formats.columns import (
+from paimon_conform.formats.paimon_columns import (
     distinct_values,
     negative_off_grid,
 )
 from paimon_conform.layouts.binary_row import bucketing
 from paimon_conform.table import table_layout as tl
-from paimon_conform.table.read.data_files import FAMILY, Column, DataFile, _internal, count_in, hash_input
+from paimon_conform.table.read.data_files import FAMILY, Column, DataFile, count_in, hash_input, internal_of
 from paimon_conform.table.schema import TableSchema, bucket_rule
 from paimon_conform.table.validate.directories import BucketFile
 from paimon_conform.table.validate.file_meta import GREGORIAN_MILLIS
@@ -286,7 +286,7 @@ def partition_misses(df: DataFile, ref: BucketFile, schema: TableSchema) -> dict
         t = schema.field(key).type
         if key not in df.table.column_names or t.root == "UNSUPPORTED" or t.is_binary:
             continue  # binary partition values have no path form (TABLE_PARTITION_TYPE)
-        for v in dict.fromkeys(_internal(_distinct(df, key), key, t)):  # each distinct value once
+        for v in dict.fromkeys(internal_of(_distinct(df, key), key, t)):  # each distinct value once
             if not tl.same_partition_value(t, text, v, options):
                 out[key] = tl.partition_values([(key, t)], [v], options)[0]
                 break
@@ -345,7 +345,7 @@ class Buckets:
             if t.root == "TIMESTAMP_LTZ":
                 out[:] = True
             elif t.root == "TIMESTAMP":
-                millis = [v[0] if isinstance(v, tuple) else 0 for v in _internal(df, k, t)]
+                millis = [v[0] if isinstance(v, tuple) else 0 for v in internal_of(df, k, t)]
                 out |= np.asarray(millis, dtype=np.int64) < GREGORIAN_MILLIS
         return out
 
