@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from pyroaring import BitMap
 
 from paimon_conform.core.errors import EncodeError
-from paimon_conform.core.javahash import JavaHashMap, binary_string_hash
+from paimon_conform.core.hashing.java import JavaHashMap
+from paimon_conform.core.hashing.murmur import binary_string_hash
 from paimon_conform.core.types import parse_type, to_internal, to_json
 from paimon_conform.layouts.bitmap_index import codec as bitmap
 from paimon_conform.layouts.bitmap_index import entry as layout

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support.strategies import hx
 
-from paimon_conform.core import hashing
+from paimon_conform.core.hashing import fasthash
 from paimon_conform.core.types import parse_type, to_internal, to_json
 from paimon_conform.layouts.bloom_filter import codec as bloom
 from paimon_conform.layouts.file_index import entry as fi
@@ -65,7 +65,7 @@ def column(draw):
 )
 def test_fast_hash_vectors(type_, value, hash64):
     t = T(type_)
-    assert hashing.fast_hash(t, to_internal(t, value)) == hash64
+    assert fasthash.fast_hash(t, to_internal(t, value)) == hash64
 
 
 @pytest.mark.parametrize(
@@ -124,7 +124,7 @@ def test_vectorized_hash_equals_scalar(col):
     type_, values = col
     t = T(type_)
     internal = [to_internal(t, v) for v in values if v is not None]
-    assert hashing.fast_hash_many(t, internal).tolist() == [hashing.fast_hash(t, v) for v in internal]
+    assert fasthash.fast_hash_many(t, internal).tolist() == [fasthash.fast_hash(t, v) for v in internal]
 
 
 @pytest.mark.parametrize(("items", "fpp"), [(1000, 0.1), (1000, 0.01), (5000, 0.05), (200, 0.3)])
@@ -144,7 +144,7 @@ def test_measured_false_positive_rate(items, fpp, type_):
     payload = bloom.build(t, inserted, items, fpp)
     num_bits, k = bloom.sizing(items, fpp)
     bits = np.unpackbits(np.frombuffer(payload[4:], dtype=np.uint8), bitorder="little")
-    hashes = hashing.fast_hash_many(t, fresh)
+    hashes = fasthash.fast_hash_many(t, fresh)
     hit = bits[bloom.positions(hashes, k, num_bits).reshape(k, -1)].all(axis=0)
     measured = hit.mean()
     this_filter = (bits.mean()) ** k  # the rate of this filter, from the bits it has set
@@ -172,4 +172,4 @@ def test_column_xxh64_equals_the_xxhash_library(values):
     xxhash's digest of each value: every tail shape, the 32-byte boundary, empty values."""
     offsets = np.cumsum([0, *map(len, values)]).astype(np.int64)
     data = np.frombuffer(b"".join(values), dtype=np.uint8)
-    assert hashing.xxh64_column(offsets, data).tolist() == [hashing.xxh64(v) for v in values]
+    assert fasthash.xxh64_column(offsets, data).tolist() == [fasthash.xxh64(v) for v in values]

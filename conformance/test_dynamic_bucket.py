@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from paimon_conform.core.errors import EncodeError
-from paimon_conform.core.javahash import JavaHashMap
+from paimon_conform.core.hashing.java import JavaHashMap
 from paimon_conform.layouts.hash_index import dynamic_bucket as db
 
 EVIDENCE = ("java", "kit")

@@ -1,5 +1,5 @@
 """index_keys.java_longs (a column's Java longs, column-wise) against the scalar forms written value by value
-(hashing.integer_key, bitmap_index map_key, bsi to_long), and every file-index build from an Arrow column
+(fasthash.integer_key, bitmap_index map_key, bsi to_long), and every file-index build from an Arrow column
 against the build from the column's internal values: bloom filter, bitmap V1 / V2, range-bitmap and BSI, for
 every type each takes, in the Arrow forms the kit's readers and writer give (the engine's time64[us] TIME and
 timestamp[us] of every precision, Avro's float64 FLOAT, ORC / Parquet units), nulls, NaN, -0.0 and the
@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paimon_conform.core import hashing
 from paimon_conform.core.errors import EncodeError
+from paimon_conform.core.hashing import fasthash
 from paimon_conform.core.index_keys import ROOTS, java_longs, present_longs
 from paimon_conform.core.types import DataType, parse_type
 from paimon_conform.formats.paimon_columns import internal_values
@@ -67,7 +67,7 @@ def reference(t: DataType, v) -> int:
         return bsi.to_long(t, v)
     if t.root == "BOOLEAN":
         return int(bitmap.map_key(t, v))
-    key = hashing.integer_key(t, v)
+    key = fasthash.integer_key(t, v)
     assert bitmap.map_key(t, v) == key
     if t.root in bsi.SUPPORTED:
         assert bsi.to_long(t, v) == key
@@ -155,7 +155,7 @@ def test_java_longs_of_arrow_columns_equal_their_internal_values(column):
 
 BUILDS = {  # index kind -> (the types it takes, build(t, values))
     "bloom-filter": (
-        lambda t: t.is_string or t.root in hashing.BLOOM_INTEGER_ROOTS,
+        lambda t: t.is_string or t.root in fasthash.BLOOM_INTEGER_ROOTS,
         lambda t, v: bloom.build(t, v, 64),
     ),
     "bitmap-v1": (lambda t: t.root in bitmap.KEY_KINDS, lambda t, v: bitmap.build(t, v, 1)),
@@ -202,7 +202,7 @@ def test_a_float_beyond_javas_range_is_refused():
     with pytest.raises(EncodeError, match="float range"):
         java_longs(parse_type("FLOAT"), [1e300])
     assert java_longs(parse_type("FLOAT"), [float(np.float32(3.4e38))])[1].tolist() == [
-        hashing.float_bits(float(np.float32(3.4e38)))
+        fasthash.float_bits(float(np.float32(3.4e38)))
     ]
 
 

@@ -1,4 +1,4 @@
-"""The compiled kernels (core/kernels.py) against references written apart from them: mmh3 over the BinaryRow
+"""The compiled kernels (core/hashing/kernels.py) against references written apart from them: mmh3 over the BinaryRow
 bytes the scalar writer builds, the xxhash library, the scalar Python wang64, the numpy bloom positions
 (`bloom.positions`, Java's loop spelled out), and a dict for first-occurrence codes. Lengths reach past
 XXH64's 32-byte stripes and BinaryRow's 7-byte inline limit; nulls, empty values and empty columns included."""
@@ -11,7 +11,7 @@ import xxhash
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paimon_conform.core import hashing, kernel_calls, kernels
+from paimon_conform.core.hashing import fasthash, kernel_calls, kernels
 from paimon_conform.core.types import parse_type
 from paimon_conform.layouts.binary_row import bucketing as bk
 from paimon_conform.layouts.binary_row import codec as br
@@ -45,7 +45,7 @@ def test_xxh64_every_length_to_four_stripes():
 @given(st.lists(st.integers(-(2**63), 2**63 - 1), max_size=50))
 def test_wang64_equals_the_scalar_hash(values):
     got = kernels.wang64_values(np.array(values, dtype=np.int64).view(np.uint64)).view(np.int64)
-    assert got.tolist() == [hashing.wang64(v) for v in values]
+    assert got.tolist() == [fasthash.wang64(v) for v in values]
 
 
 @given(st.lists(st.integers(-(2**63), 2**63 - 1), max_size=60), st.integers(0, 12), st.integers(1, 5000))
@@ -109,7 +109,7 @@ def test_bloom_from_string_columns_equals_lists(values, binary):
     assert bloom.build(t, col, 50) == bloom.build(t, listed, 50)
 
 
-# The small-input paths (core/kernel_calls.py and bloom.bit_set: numpy / Python below COMPILED_FROM values, so
+# The small-input paths (core/hashing/kernel_calls.py and bloom.bit_set: numpy / Python below COMPILED_FROM values, so
 # that a process checking only small files never loads numba) against the kernels, on the same inputs; then the
 # dispatch.
 
@@ -125,7 +125,7 @@ def test_small_xxh64_equals_the_kernel(values, cut):
 def test_small_wang64_equals_the_kernel(values):
     v = np.array(values, dtype=np.int64).view(np.uint64)
     assert kernel_calls.wang64_values(v).tolist() == kernels.wang64_values(v).tolist()
-    assert kernel_calls.wang64_numpy(v).tolist() == [hashing.wang64(x) & (2**64 - 1) for x in values]
+    assert kernel_calls.wang64_numpy(v).tolist() == [fasthash.wang64(x) & (2**64 - 1) for x in values]
 
 
 @given(st.lists(st.integers(-(2**63), 2**63 - 1), max_size=60), st.integers(0, 12), st.integers(1, 5000))

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import paimon_java
 from timing import best_of
 
-from paimon_conform.core import hashing
+from paimon_conform.core.hashing import fasthash
 from paimon_conform.core.types import parse_type
 from paimon_conform.layouts.bitmap_index import codec as bitmap
 from paimon_conform.layouts.bloom_filter import codec as bloom
@@ -39,8 +39,8 @@ def python_loop_bloom(values, items: int) -> bytes:
     num_bits, k = bloom.sizing(items, bloom.DEFAULT_FPP)
     bits = bytearray(num_bits // 8)
     for v in values:
-        h = hashing.wang64(v)
-        h1 = hashing.signed64(h) & 0xFFFFFFFF
+        h = fasthash.wang64(v)
+        h1 = fasthash.signed64(h) & 0xFFFFFFFF
         h1 = h1 - (1 << 32) if h1 >> 31 else h1
         h2 = (h >> 32) & 0xFFFFFFFF
         h2 = h2 - (1 << 32) if h2 >> 31 else h2

@@ -1,7 +1,7 @@
 """The Java long each value of a fixed-width column is keyed by in Paimon's file indexes, for a whole column at
 once: integers, DATE and TIME as themselves, TIMESTAMP as milliseconds (precision <= 3) or microseconds
 (Timestamp.toMillis / toMicros), FLOAT and DOUBLE by floatToIntBits / doubleToLongBits (one canonical NaN,
-sign-extended), BOOLEAN as 0 / 1, DECIMAL as its unscaled value. The scalar forms (hashing.integer_key,
+sign-extended), BOOLEAN as 0 / 1, DECIMAL as its unscaled value. The scalar forms (hashing.fasthash.integer_key,
 bitmap_index.codec.map_key, bsi.codec.to_long) stay the references these equal, value by value.
 
 A column comes as internal values (None = null) or as an Arrow array of the types the kit's readers and
@@ -17,12 +17,11 @@ import numpy as np
 import pyarrow as pa
 
 from paimon_conform.core.errors import EncodeError
+from paimon_conform.core.java_floats import DOUBLE_NAN_BITS, FLOAT_NAN_BITS
 from paimon_conform.core.types import DataType
 
 INTEGER_ROOTS = ("TINYINT", "SMALLINT", "INT", "BIGINT", "DATE", "TIME")
 ROOTS = (*INTEGER_ROOTS, "TIMESTAMP", "TIMESTAMP_LTZ", "FLOAT", "DOUBLE", "BOOLEAN", "DECIMAL")
-FLOAT_NAN_BITS = 0x7FC00000
-DOUBLE_NAN_BITS = 0x7FF8000000000000
 LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
 MICROS_MILLIS_MIN, MICROS_MILLIS_MAX = -(2**63 // 1000), (2**63 - 1) // 1000  # millis whose * 1000 fits a long
 UNIT_NANOS = {"s": 1_000_000_000, "ms": 1_000_000, "us": 1_000, "ns": 1}

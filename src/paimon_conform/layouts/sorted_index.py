@@ -5,7 +5,6 @@ order, the `_INDEX_META` bytes, grouping a column's rows by key, and the checks 
 
 from __future__ import annotations
 
-import math
 import struct
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -16,6 +15,7 @@ from paimon_conform.core import block_codec, budget, varint
 from paimon_conform.core.block_codec import var_int
 from paimon_conform.core.errors import CaseError, EncodeError, LayoutError
 from paimon_conform.core.findings import Finding
+from paimon_conform.core.java_floats import double_bits, float_bits
 from paimon_conform.core.types import DataType, java_order
 from paimon_conform.layouts.base import parse_fits
 
@@ -55,9 +55,9 @@ def key_bytes(t: DataType, v: Any) -> bytes:
     if root == "BIGINT":
         return struct.pack("<q", v)
     if root == "FLOAT":  # Float.floatToIntBits: one NaN pattern
-        return struct.pack("<I", 0x7FC00000) if math.isnan(v) else struct.pack("<f", v)
+        return struct.pack("<i", float_bits(v))
     if root == "DOUBLE":
-        return struct.pack("<Q", 0x7FF8000000000000) if math.isnan(v) else struct.pack("<d", v)
+        return struct.pack("<q", double_bits(v))
     if root == "DECIMAL":
         unscaled = v[0]
         if _compact(t):

@@ -10,7 +10,7 @@ function that calls the kit's vectorized hash (`spark.bucket_batches`, through m
 
 from __future__ import annotations
 
-from paimon_conform.core.javahash import mix_h1, mix_k1
+from paimon_conform.core.hashing.murmur import mix_h1, mix_k1
 from paimon_conform.core.types import DataType
 from paimon_conform.layouts.binary_row.codec import bit_set_width
 

@@ -13,83 +13,25 @@
 
 from __future__ import annotations
 
-import math
 import struct
 from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_UP, Context, Decimal, localcontext
 from typing import Any
 
-import mmh3
 import numpy as np
 import pyarrow as pa
 
-from paimon_conform.core import budget, hashing, javahash, kernel_calls
+from paimon_conform.core import budget
 from paimon_conform.core.errors import EncodeError, UsageError
+from paimon_conform.core.hashing import fasthash, java, kernel_calls
+from paimon_conform.core.hashing.murmur import hash_code, hash_rows, murmur_words
+from paimon_conform.core.java_floats import double_bits, float_bits
 from paimon_conform.core.types import DataType, to_internal
 from paimon_conform.formats import paimon_columns
 from paimon_conform.layouts.binary_row import codec as binary_row
 
-SEED = 42
-C1, C2 = javahash.C1, javahash.C2
 BUCKET_FUNCTIONS = ("default", "mod", "hive")
 HIVE_MAX_DIGITS = 38
-
-
-def hash_code(row: bytes) -> int:
-    """BinaryRow.hashCode(): Murmur3 x86_32 over the row's LE words, seed 42, signed."""
-    if len(row) % 4:
-        raise EncodeError(f"hashByWords needs a multiple of 4 bytes, not {len(row)}")
-    return mmh3.hash(row, SEED, signed=True)
-
-
-def murmur_words(words: Sequence[int | np.ndarray], n: int) -> np.ndarray:
-    """hashBytesByWords over n rows given word by word: each word an int (same in every row) or a uint32 array.
-
-    Leading words that are the same in every row (the row kind and null bits
-    of a column without nulls) are mixed once, as scalars.
-    """
-    h: int | np.ndarray = SEED
-    k = np.empty(n, dtype=np.uint32)
-    t = np.empty(n, dtype=np.uint32)
-    with np.errstate(over="ignore"):
-        for w in words:
-            if isinstance(h, int) and isinstance(w, int):
-                h = javahash.mix_h1(h, javahash.mix_k1(w))
-                continue
-            if isinstance(h, int):
-                h = np.full(n, h, dtype=np.uint32)
-            if isinstance(w, int):
-                h ^= np.uint32(javahash.mix_k1(w))
-            else:
-                np.multiply(w, np.uint32(C1), out=k)
-                np.left_shift(k, np.uint32(15), out=t)
-                k >>= np.uint32(17)
-                k |= t
-                k *= np.uint32(C2)
-                h ^= k
-            np.left_shift(h, np.uint32(13), out=t)
-            h >>= np.uint32(19)
-            h |= t
-            h *= np.uint32(5)
-            h += np.uint32(0xE6546B64)
-        if isinstance(h, int):
-            h = np.full(n, h, dtype=np.uint32)
-        h ^= np.uint32(4 * len(words))
-        h ^= h >> np.uint32(16)
-        h *= np.uint32(0x85EBCA6B)
-        h ^= h >> np.uint32(13)
-        h *= np.uint32(0xC2B2AE35)
-        h ^= h >> np.uint32(16)
-    return h.view(np.int32)
-
-
-def hash_rows(rows: np.ndarray) -> np.ndarray:
-    """hashCode of many rows of one size: `rows` is (n, size) uint8, size a multiple of 4; int32 out."""
-    n, size = rows.shape
-    if size % 4:
-        raise EncodeError(f"hashByWords needs a multiple of 4 bytes, not {size}")
-    words = np.ascontiguousarray(rows).view("<u4")
-    return murmur_words([np.ascontiguousarray(words[:, j]) for j in range(size // 4)], n)
 
 
 def _check_buckets(num_buckets: int) -> None:
@@ -120,7 +62,7 @@ def _bytes_hash(data: bytes) -> int:
     h = 0
     for b in data:
         h = (31 * h + (b - 256 if b > 127 else b)) & 0xFFFFFFFF
-    return javahash.int32(h)
+    return java.int32(h)
 
 
 def _big_integer_hash(n: int) -> int:
@@ -129,7 +71,7 @@ def _big_integer_hash(n: int) -> int:
     h = 0
     for (word,) in struct.iter_unpack(">I", mag.to_bytes(-(-mag.bit_length() // 32) * 4, "big")):
         h = (31 * h + word) & 0xFFFFFFFF
-    return javahash.int32(h * (1 if n > 0 else -1 if n < 0 else 0))
+    return java.int32(h * (1 if n > 0 else -1 if n < 0 else 0))
 
 
 def normalize_decimal(value: Decimal) -> Decimal | None:
@@ -158,7 +100,7 @@ def big_decimal_hash(d: Decimal | None) -> int:
         return 0
     sign, digits, exponent = d.as_tuple()
     unscaled = int("".join(map(str, digits)) or "0") * (-1 if sign else 1)
-    return javahash.int32(31 * _big_integer_hash(unscaled) - exponent)
+    return java.int32(31 * _big_integer_hash(unscaled) - exponent)
 
 
 HIVE_ROOTS = ("BOOLEAN", "TINYINT", "SMALLINT", "INT", "DATE", "TIME", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL")
@@ -183,12 +125,11 @@ def hive_field_hash(t: DataType, v: Any) -> int:
     if root in ("TINYINT", "SMALLINT", "INT", "DATE", "TIME"):
         return int(v)
     if root == "BIGINT":
-        return javahash.long_hash(v)
+        return java.long_hash(v)
     if root == "FLOAT":
-        return 0 if v == 0.0 else javahash.int32(struct.unpack("<i", struct.pack("<f", math.nan if v != v else v))[0])
+        return 0 if v == 0.0 else float_bits(v)
     if root == "DOUBLE":
-        bits = 0 if v == 0.0 else struct.unpack("<q", struct.pack("<d", math.nan if v != v else v))[0]
-        return javahash.long_hash(bits)
+        return java.long_hash(0 if v == 0.0 else double_bits(v))
     if t.is_string:
         return _bytes_hash(v.encode("utf-8"))
     if t.is_binary:
@@ -206,7 +147,7 @@ def hive_hash(types: Sequence[DataType], values: Sequence[Any]) -> int:
     h = 0
     for t, v in zip(types, values, strict=True):
         h = (31 * h + hive_field_hash(t, v)) & 0xFFFFFFFF
-    return javahash.int32(h)
+    return java.int32(h)
 
 
 def hive_bucket(types: Sequence[DataType], values: Sequence[Any], num_buckets: int) -> int:
@@ -351,7 +292,7 @@ def _nulls(arr: pa.Array) -> np.ndarray:
 
 def _string_parts(arr: pa.Array, nulls: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(starts, lengths, data) of a large_binary array, lengths 0 where null."""
-    offsets, data = hashing.binary_buffers(arr)
+    offsets, data = fasthash.binary_buffers(arr)
     starts = offsets[:-1]
     lengths = np.diff(offsets)
     lengths[nulls] = 0

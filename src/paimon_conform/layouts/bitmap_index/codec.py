@@ -17,12 +17,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pyroaring import BitMap
 
-from paimon_conform.core import kernel_calls, structure
+from paimon_conform.core import structure
 from paimon_conform.core.errors import EncodeError, LayoutError
 from paimon_conform.core.findings import Finding
-from paimon_conform.core.hashing import double_bits, float_bits, timestamp_from_long, timestamp_long
+from paimon_conform.core.hashing import kernel_calls
+from paimon_conform.core.hashing.fasthash import timestamp_from_long, timestamp_long
+from paimon_conform.core.hashing.java import JavaHashMap, int32, long_hash
+from paimon_conform.core.hashing.murmur import binary_string_hash
 from paimon_conform.core.index_keys import java_longs
-from paimon_conform.core.javahash import JavaHashMap, binary_string_hash, int32, long_hash
+from paimon_conform.core.java_floats import double_bits, float_bits
 from paimon_conform.core.types import DataType
 from paimon_conform.layouts.roaring32 import codec as roaring
 

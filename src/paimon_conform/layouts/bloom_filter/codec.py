@@ -15,9 +15,10 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from paimon_conform.core import budget, kernel_calls
+from paimon_conform.core import budget
 from paimon_conform.core.errors import EncodeError
-from paimon_conform.core.hashing import fast_hash, fast_hash_many
+from paimon_conform.core.hashing import kernel_calls
+from paimon_conform.core.hashing.fasthash import fast_hash, fast_hash_many
 from paimon_conform.core.types import DataType
 
 DEFAULT_ITEMS = 1_000_000

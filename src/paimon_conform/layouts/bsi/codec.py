@@ -17,7 +17,7 @@ from pyroaring import BitMap
 from paimon_conform.core import budget, structure
 from paimon_conform.core.errors import EncodeError, LayoutError
 from paimon_conform.core.findings import Finding
-from paimon_conform.core.hashing import timestamp_long
+from paimon_conform.core.hashing.fasthash import timestamp_long
 from paimon_conform.core.index_keys import java_longs
 from paimon_conform.core.types import DataType
 from paimon_conform.layouts.bitmap_index.codec import serialize

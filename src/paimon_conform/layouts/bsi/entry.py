@@ -9,7 +9,7 @@ import pyarrow as pa
 
 from paimon_conform.core.errors import LayoutError
 from paimon_conform.core.findings import Finding
-from paimon_conform.core.hashing import timestamp_from_long
+from paimon_conform.core.hashing.fasthash import timestamp_from_long
 from paimon_conform.core.types import DataType, parse_type, to_internal, to_json
 from paimon_conform.layouts.base import Layout, case_header, never_detected, payload_rows, require_type, stated_type
 from paimon_conform.layouts.bsi import codec as bsi

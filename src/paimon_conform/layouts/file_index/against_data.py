@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from paimon_conform.core import hashing
 from paimon_conform.core.errors import LayoutError
 from paimon_conform.core.findings import Finding
+from paimon_conform.core.hashing import fasthash
 from paimon_conform.core.types import DataType, java_order, to_json
 from paimon_conform.layouts.bitmap_index import codec as bitmap
 from paimon_conform.layouts.bloom_filter import codec as bloom
@@ -100,7 +100,7 @@ class PayloadCheck:
             return
         present = list(distinct.values())
         k, bits = self.bloom
-        for i in np.flatnonzero(~bloom.contains(hashing.fast_hash_many(self.t, present), k, bits)).tolist():
+        for i in np.flatnonzero(~bloom.contains(fasthash.fast_hash_many(self.t, present), k, bits)).tolist():
             self.missing.setdefault(identity(present[i]), present[i])
 
     def _bitmap(self, values: list[Any], start: int) -> None:

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from paimon_conform.core.errors import EncodeError, UsageError
+from paimon_conform.core.hashing.java import JavaHashMap
 from paimon_conform.core.java_releases import AFTER_NEWEST, NEWEST, RELEASES
-from paimon_conform.core.javahash import JavaHashMap
 
 SHORT_MAX = 32767
 DEFAULT_TARGET_ROW_NUM = 2_000_000

@@ -18,8 +18,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from paimon_conform.core import hashing
 from paimon_conform.core.errors import EncodeError, UsageError
+from paimon_conform.core.hashing import fasthash
 from paimon_conform.core.options import parse_memory_size
 from paimon_conform.core.types import DataType, java_order
 from paimon_conform.formats import paimon_columns
@@ -121,7 +121,7 @@ def index_columns(options: dict[str, str]) -> list[tuple[str, list[tuple[str, di
 
 
 TYPE_CHECKS = {  # EncodeError for a column type Java's index of that kind does not take
-    "bloom-filter": hashing.check_bloom_type,
+    "bloom-filter": fasthash.check_bloom_type,
     "bitmap": bitmap.key_kind,
     "range-bitmap": range_bitmap.key_kind,
     "bsi": bsi.check_type,

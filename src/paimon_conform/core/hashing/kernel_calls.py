@@ -1,4 +1,4 @@
-"""Where the kit calls the compiled kernels (core/kernels.py): inputs of fewer than COMPILED_FROM values take
+"""Where the kit calls the compiled kernels (core/hashing/kernels.py): inputs of fewer than COMPILED_FROM values take
 a numpy / plain Python path instead, so that a process checking only small files (the golden corpus, a
 table's manifests) never imports numba nor loads a kernel (about 0.4 s of CPU a process, paid again by
 every worker the corpus check forks). Each small path returns what its kernel returns, dtype included;
@@ -19,7 +19,7 @@ COMPILED_FROM = 4096  # values; below this the small paths are faster than loadi
 
 def compiled() -> ModuleType:
     """The kernels module (numba imported on the first call)."""
-    from paimon_conform.core import kernels
+    from paimon_conform.core.hashing import kernels
 
     return kernels
 

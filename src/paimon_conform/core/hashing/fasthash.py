@@ -9,8 +9,6 @@ Results are signed 64-bit, like Java's long.
 
 from __future__ import annotations
 
-import math
-import struct
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,8 +16,9 @@ import numpy as np
 import pyarrow as pa
 import xxhash
 
-from paimon_conform.core import kernel_calls
 from paimon_conform.core.errors import EncodeError
+from paimon_conform.core.hashing import kernel_calls
+from paimon_conform.core.java_floats import double_bits, float_bits
 from paimon_conform.core.types import DataType
 
 MASK64 = (1 << 64) - 1
@@ -69,20 +68,6 @@ def binary_buffers(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
 def xxh64_column(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
     """XXH64 (seed 0, signed) of every value of a binary column given by its offsets (n + 1) and data bytes."""
     return kernel_calls.xxh64_values(np.ascontiguousarray(offsets, dtype=np.int64), data).view(np.int64)
-
-
-def float_bits(v: float) -> int:
-    """Java Float.floatToIntBits (canonical NaN), sign-extended."""
-    if math.isnan(v):
-        return 0x7FC00000
-    return struct.unpack(">i", struct.pack(">f", v))[0]
-
-
-def double_bits(v: float) -> int:
-    """Java Double.doubleToLongBits (canonical NaN)."""
-    if math.isnan(v):
-        return 0x7FF8000000000000
-    return struct.unpack(">q", struct.pack(">d", v))[0]
 
 
 def timestamp_long(t: DataType, v: tuple[int, int]) -> int:

@@ -1,4 +1,4 @@
-"""Java's hashCode for index keys, and java.util.HashMap iteration order.
+"""Java's hashCode for index keys (BinaryString's is Murmur: murmur.py), and java.util.HashMap iteration order.
 
 Paimon's bitmap index fills a `HashMap` with `computeIfAbsent` once per
 non-null row, and writes entries in the map's iteration order, so the bytes
@@ -10,54 +10,18 @@ bins iterated in ascending index. A bin that Java would turn into a tree
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 from paimon_conform.core.errors import EncodeError
 
 M32 = 0xFFFFFFFF
-C1, C2 = 0xCC9E2D51, 0x1B873593
 
 
 def int32(x: int) -> int:
     """Wrap to a signed 32-bit int."""
     x &= M32
     return x - (1 << 32) if x >> 31 else x
-
-
-def _rotl(x: int, r: int) -> int:
-    return ((x << r) | (x >> (32 - r))) & M32
-
-
-def mix_k1(k: int) -> int:
-    """Murmur3 x86_32 mixing of one 32-bit word."""
-    return (_rotl((k * C1) & M32, 15) * C2) & M32
-
-
-def mix_h1(h: int, k: int) -> int:
-    """Murmur3 x86_32 state update with a mixed word."""
-    return (_rotl(h ^ k, 13) * 5 + 0xE6546B64) & M32
-
-
-def _fmix(h: int, length: int) -> int:
-    h ^= length
-    h ^= h >> 16
-    h = (h * 0x85EBCA6B) & M32
-    h ^= h >> 13
-    h = (h * 0xC2B2AE35) & M32
-    return h ^ (h >> 16)
-
-
-def binary_string_hash(data: bytes) -> int:
-    """BinaryString.hashCode: MurmurHashUtils.hashBytes, seed 42, each tail byte a full round."""
-    h = 42
-    aligned = len(data) - len(data) % 4
-    for (word,) in struct.iter_unpack("<I", data[:aligned]):
-        h = mix_h1(h, mix_k1(word))
-    for b in data[aligned:]:
-        h = mix_h1(h, mix_k1((b - 256 if b > 127 else b) & M32))
-    return int32(_fmix(h, len(data)))
 
 
 def long_hash(v: int) -> int:
