@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paimon_conform.core import json_text
 from paimon_conform.core.errors import InvalidType, UsageError
@@ -15,6 +15,9 @@ from paimon_conform.layouts.binary_row import bucketing
 from paimon_conform.table import table_layout
 from paimon_conform.table.paths import OutsideRoot, contained, is_dir, list_names
 from paimon_conform.table.table_layout import Field, LayoutOptions, bool_option
+
+if TYPE_CHECKING:  # types only: metadata imports this module's neighbours
+    from paimon_conform.table.metadata import ManifestEntry
 
 MAX_SCHEMA_BYTES = 16 << 20
 
@@ -227,7 +230,7 @@ class Schemas:
         self.loaded[schema_id] = schema
         return schema
 
-    def of_file(self, entry: Any, columns: list[str]) -> TableSchema | None:
+    def of_file(self, entry: ManifestEntry | None, columns: list[str]) -> TableSchema | None:
         """The schema a data file was written with: the `_SCHEMA_ID` of the manifest entry that added it; for
         a file no kept snapshot adds, the newest schema whose data-file columns are the file's (else the newest)."""
         if entry is not None:

@@ -4,11 +4,11 @@ and the columns of a file a scan or a compaction reads, with the rows its deleti
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Context, Decimal, localcontext
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -28,6 +28,8 @@ from paimon_conform.formats.paimon_columns import (
 from paimon_conform.table import table_layout as tl
 from paimon_conform.table.paths import contained
 from paimon_conform.table.schema import Schemas, TableSchema
+
+_T = TypeVar("_T")
 
 # Storage families: a data file column matches the schema type when both fall in one family.
 FAMILY = {
@@ -81,6 +83,15 @@ class DataFile:
         """The same file without its rows (what stays known of a window once the next is read)."""
         empty = pa.Table.from_batches([], schema=self.table.schema)  # Schema.empty_table() imports pandas
         return DataFile(self.format, self.columns, empty, self.parquet_metadata)
+
+
+class WindowCheck(Protocol):
+    """A check fed one data file window by window (read_windows: whole row groups, stripes or Avro blocks), so
+    that no file is held whole; it is asked for its findings when the file ends (each check's `findings` takes
+    what that check is judged against)."""
+
+    def add(self, df: DataFile) -> None:
+        """Take the next window's rows."""
 
 
 def live_file(root: Path, relative: str) -> Path:
@@ -174,7 +185,7 @@ def _read_known(path: Path) -> DataFile | None:
     return None if read is None else read(path)
 
 
-def _guarded(read: Any, *args: Any) -> Any:
+def _guarded(read: Callable[..., _T], *args: object) -> _T:
     """`read(*args)` with a damaged file's many exception kinds turned into UsageError."""
     try:
         return read(*args)

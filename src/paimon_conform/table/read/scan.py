@@ -30,7 +30,7 @@ from paimon_conform.layouts.file_index import query
 from paimon_conform.table import features
 from paimon_conform.table import table_layout as tl
 from paimon_conform.table.chain import load_chain, snapshot_ids
-from paimon_conform.table.metadata import MetadataProblem, read_snapshot
+from paimon_conform.table.metadata import DataFileMeta, MetadataProblem, read_snapshot
 from paimon_conform.table.paths import contained, inside, is_file, plain_name
 from paimon_conform.table.read import data_evolution, data_files, evolution, merge
 from paimon_conform.table.read.index_files import load_index_files, replaced_data_file
@@ -355,7 +355,7 @@ def _file_rows(root: Path, f: SplitFile, columns: list[str]) -> pa.Table:
     return table
 
 
-def _row_ids(root: Path, f: Any) -> data_evolution.RowIds:
+def _row_ids(root: Path, f: DataFileMeta) -> data_evolution.RowIds:
     """A data-evolution file's row ids and columns (UsageError when it has no `_FIRST_ROW_ID`)."""
     if f.first_row_id is None:
         raise UsageError(f"{root}: {f.file_name} has no _FIRST_ROW_ID in a data-evolution table; not read")

@@ -19,7 +19,7 @@ from paimon_conform.layouts.blob_file.elements import BLOB
 from paimon_conform.table import features
 from paimon_conform.table.metadata import ManifestEntry
 from paimon_conform.table.paths import OutsideRoot, contained
-from paimon_conform.table.read.data_files import DataFile
+from paimon_conform.table.read.data_files import DataFile, WindowCheck
 from paimon_conform.table.schema import TableSchema
 from paimon_conform.table.validate.file_meta import check_size_and_rows
 
@@ -68,7 +68,7 @@ def check_inline_descriptors(df: DataFile, schema: TableSchema, file: str) -> li
     return check.findings()
 
 
-class InlineDescriptors:
+class InlineDescriptors(WindowCheck):
     """check_inline_descriptors over the windows of a file (rows numbered from each window's `start`)."""
 
     def __init__(self, schema: TableSchema, file: str) -> None:

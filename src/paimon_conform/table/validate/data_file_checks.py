@@ -20,7 +20,15 @@ from paimon_conform.formats.paimon_columns import (
 )
 from paimon_conform.layouts.binary_row import bucketing
 from paimon_conform.table import table_layout as tl
-from paimon_conform.table.read.data_files import FAMILY, Column, DataFile, count_in, hash_input, internal_of
+from paimon_conform.table.read.data_files import (
+    FAMILY,
+    Column,
+    DataFile,
+    WindowCheck,
+    count_in,
+    hash_input,
+    internal_of,
+)
 from paimon_conform.table.schema import TableSchema, bucket_rule
 from paimon_conform.table.validate.directories import BucketFile
 from paimon_conform.table.validate.file_meta import GREGORIAN_MILLIS
@@ -232,7 +240,7 @@ def check_strings(df: DataFile, file: str, skip: set[str] | frozenset[str] = fro
     return out
 
 
-class ValueKinds:
+class ValueKinds(WindowCheck):
     """Every _VALUE_KIND is a row-kind byte: counted over the windows of a file."""
 
     def __init__(self) -> None:
@@ -293,7 +301,7 @@ def partition_misses(df: DataFile, ref: BucketFile, schema: TableSchema) -> dict
     return out
 
 
-class Buckets:
+class Buckets(WindowCheck):
     """Every row's bucket key hashes to the file's bucket: over the windows of a file."""
 
     def __init__(self, ref: BucketFile, schema: TableSchema, file: str, names: list[str]) -> None:

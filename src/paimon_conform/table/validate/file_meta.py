@@ -21,8 +21,8 @@ from paimon_conform.formats.paimon_columns import min_max_rows
 from paimon_conform.layouts.binary_row import codec as binary_row
 from paimon_conform.table import table_layout as tl
 from paimon_conform.table.chain import LiveFile
-from paimon_conform.table.metadata import ManifestEntry
-from paimon_conform.table.read.data_files import DataFile, count_in, internal_of, key_columns, whole_key
+from paimon_conform.table.metadata import DataFileMeta, ManifestEntry
+from paimon_conform.table.read.data_files import DataFile, WindowCheck, count_in, internal_of, key_columns, whole_key
 from paimon_conform.table.schema import TableSchema
 
 
@@ -31,7 +31,7 @@ def _row_values(df: DataFile, cols: list[tuple[str, DataType]], row: int) -> lis
     return [internal_of(small, name, t)[0] for name, t in cols]
 
 
-class FileFacts:
+class FileFacts(WindowCheck):
     """What the checks against a manifest entry need of a file's rows, gathered window by window (read_windows):
     the rows, the sequence-number range, the -U/-D rows, the first and last key, and per column its nulls
     and a few of its values holding every extreme (minimum and maximum in Arrow's order, in signed byte order
@@ -186,7 +186,7 @@ def _no_creation_time(schema: TableSchema, owner: str, at: str) -> Finding:
     return finding
 
 
-def _sequence(facts: FileFacts, meta: Any, owner: str, at: str) -> list[Finding]:
+def _sequence(facts: FileFacts, meta: DataFileMeta, owner: str, at: str) -> list[Finding]:
     name = tl.spec()["system_fields"]["sequence_number"]["name"]
     if name not in facts.names:
         return []
@@ -200,7 +200,7 @@ def _sequence(facts: FileFacts, meta: Any, owner: str, at: str) -> list[Finding]
     return []
 
 
-def _deletes(facts: FileFacts, meta: Any, owner: str, at: str) -> list[Finding]:
+def _deletes(facts: FileFacts, meta: DataFileMeta, owner: str, at: str) -> list[Finding]:
     name = tl.spec()["system_fields"]["value_kind"]["name"]
     if meta.delete_row_count is None or name not in facts.names:
         return []
@@ -210,7 +210,7 @@ def _deletes(facts: FileFacts, meta: Any, owner: str, at: str) -> list[Finding]:
     return []
 
 
-def _key_range(facts: FileFacts, meta: Any, owner: str, at: str) -> list[Finding]:
+def _key_range(facts: FileFacts, meta: DataFileMeta, owner: str, at: str) -> list[Finding]:
     if not whole_key(facts.keys, facts.names):
         return []
     types = [t for _, t in facts.keys]
@@ -272,7 +272,7 @@ def _nan(v: Any) -> bool:
     return isinstance(v, float) and math.isnan(v)
 
 
-def _value_stats(facts: FileFacts, meta: Any, schema: TableSchema, owner: str, at: str) -> list[Finding]:
+def _value_stats(facts: FileFacts, meta: DataFileMeta, schema: TableSchema, owner: str, at: str) -> list[Finding]:
     names = list(meta.value_stats_cols) if meta.value_stats_cols is not None else [f.name for f in schema.fields]
     try:
         fields = [schema.field(n) for n in names]
@@ -282,7 +282,7 @@ def _value_stats(facts: FileFacts, meta: Any, schema: TableSchema, owner: str, a
     return _stats(facts, meta.value_stats, columns, owner, f"{at}._VALUE_STATS", "MANIFEST_VALUE_STATS")
 
 
-def _key_stats(facts: FileFacts, meta: Any, schema: TableSchema, owner: str, at: str) -> list[Finding]:
+def _key_stats(facts: FileFacts, meta: DataFileMeta, schema: TableSchema, owner: str, at: str) -> list[Finding]:
     """`_KEY_STATS` over the trimmed primary key (Java filters primary-key files by them)."""
     keys = tl.trimmed_primary_keys(schema.primary_keys, schema.partition_keys)
     columns = [(k, col, t) for k, (col, t) in zip(keys, facts.keys, strict=True)]

@@ -5,8 +5,9 @@ window and judges at the end, with the findings it would give over the file read
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,23 +18,28 @@ from paimon_conform.core.java_releases import between
 from paimon_conform.layouts.binary_row import bucketing
 from paimon_conform.table import features
 from paimon_conform.table import table_layout as tl
+from paimon_conform.table.chain import LiveFile
 from paimon_conform.table.paths import contained, inside, plain_name
 from paimon_conform.table.read import data_files
-from paimon_conform.table.read.data_files import DataFile
-from paimon_conform.table.read.index_files import MAX_INDEX_BYTES
+from paimon_conform.table.read.data_files import DataFile, WindowCheck
+from paimon_conform.table.read.index_files import MAX_INDEX_BYTES, IndexState
 from paimon_conform.table.schema import TableSchema
 from paimon_conform.table.validate import data_file_checks
 from paimon_conform.table.validate.blob_files import InlineDescriptors
 from paimon_conform.table.validate.directories import BucketFile
 from paimon_conform.table.validate.file_meta import FileFacts, check_file_meta
-from paimon_conform.table.validate.index_files import check_vector
+from paimon_conform.table.validate.index_files import KeyHashes, check_vector
+
+if TYPE_CHECKING:  # types only: the table check imports this module
+    from paimon_conform.layouts.file_index.against_data import AgainstData
+    from paimon_conform.table.validate.table import TableStats
 
 # Java reads thin-mode files from 1.0.0 on, with or without the option (apache/paimon#4651, FormatReaderMapping
 # maps every _KEY_ column to its value column); 0.9 (and 1.0-SNAPSHOT builds before #4651) read _KEY_ columns.
 PRE_THIN_MODE = between(None, "0.9")
 
 
-class LayoutChecks:
+class LayoutChecks(WindowCheck):
     """The layout checks of one data or changelog file: columns (from its first window), then over every window
     value kinds, inline blob descriptors, NaN statistics, INT96 before 1970, partition values and buckets."""
 
@@ -91,7 +97,7 @@ class LayoutChecks:
         self.buckets.add(df)
         self.bucket_seconds += time.perf_counter() - t1
 
-    def findings(self, stats: Any) -> list[Finding]:
+    def findings(self, stats: TableStats) -> list[Finding]:
         if not self.rows_ok:
             return self.found
         df, file = self.first, self.ref.relative
@@ -134,14 +140,14 @@ def _undeclared_thin_mode(df: DataFile, schema: TableSchema, file: str) -> list[
     ]
 
 
-class IndexCheck:
+class IndexCheck(WindowCheck):
     """One file-index container (a separate .index file or embedded bytes) against its data file's windows."""
 
     def __init__(self, data: bytes, df_path: Path, schema: TableSchema, owner: str) -> None:
         from paimon_conform.layouts.file_index import entry as file_index
 
         self.owner = owner
-        self.against: Any = None
+        self.against: AgainstData | None = None
         types = {f.name: f.type for f in schema.fields if f.type.root != "UNSUPPORTED"}
         try:
             self.found = file_index.validate(data, types)
@@ -152,7 +158,7 @@ class IndexCheck:
         if not unreadable(self.found) and df_path.suffix in (".parquet", ".orc", ".avro"):
             self._guard(lambda: setattr(self, "against", file_index.AgainstData(data, str(df_path), types)))
 
-    def _guard(self, step: Any) -> None:
+    def _guard(self, step: Callable[[], object]) -> None:
         try:
             step()
         except BudgetExceeded:
@@ -194,7 +200,7 @@ def zone_unknown_columns(path: Path, facts: FileFacts) -> set[str]:
 Slot = Finding | tuple[IndexCheck, str]  # a finding known before any row is read, or a check and its path prefix
 
 
-def index_checks(root: Path, live: Any, schema: TableSchema) -> list[Slot]:
+def index_checks(root: Path, live: LiveFile, schema: TableSchema) -> list[Slot]:
     """The data file's file indexes, separate `.index` extra files and embedded bytes, in that order."""
     meta = live.entry.file
     out: list[Slot] = []
@@ -215,11 +221,11 @@ def index_checks(root: Path, live: Any, schema: TableSchema) -> list[Slot]:
     return out
 
 
-class EntryChecks:
+class EntryChecks(WindowCheck):
     """A live data file against its manifest entry, deletion vector, file indexes and (dynamic buckets) the
     HASH index, over its windows."""
 
-    def __init__(self, first: DataFile, live: Any, schema: TableSchema, root: Path, hashes: bool) -> None:
+    def __init__(self, first: DataFile, live: LiveFile, schema: TableSchema, root: Path, hashes: bool) -> None:
         self.live, self.schema, self.root = live, schema, root
         self.facts = FileFacts(first, schema)
         if first.format == "orc":
@@ -239,7 +245,7 @@ class EntryChecks:
             types = [t for _, t in cols]
             self.hashes.append(bucketing.hash_columns(types, [data_files.hash_input(df, n, t) for n, t in cols]))
 
-    def findings(self, state: Any, seen: Any, relative: str) -> list[Finding]:
+    def findings(self, state: IndexState, seen: KeyHashes, relative: str) -> list[Finding]:
         found = check_file_meta(self.facts, self.live, self.schema, self.root)
         e = self.live.entry
         found += check_vector(state, e.partition, e.bucket, e.file.file_name, self.facts.rows)

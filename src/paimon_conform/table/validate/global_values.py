@@ -30,6 +30,7 @@ from paimon_conform.table.chain import LiveFile
 from paimon_conform.table.metadata import IndexManifestEntry
 from paimon_conform.table.paths import OutsideRoot, contained
 from paimon_conform.table.read import data_files
+from paimon_conform.table.read.index_files import IndexState
 from paimon_conform.table.schema import Schemas
 from paimon_conform.table.validate import global_index
 
@@ -119,7 +120,7 @@ def _by_range(files: list) -> dict[tuple[int, int], list]:
     return out
 
 
-def _deleted(state: Any, lf: LiveFile, group: list) -> set[int]:
+def _deleted(state: IndexState, lf: LiveFile, group: list) -> set[int]:
     """Positions (from the range's first row) a deletion vector of any file over the range deletes: Java
     applies a data-evolution group's vector to the merged rows of the range (DeletionVectorWithRange)."""
     vectors = getattr(state, "vectors", {}).get((lf.entry.partition, lf.entry.bucket), {})

@@ -11,7 +11,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 from paimon_conform.core import budget, known_bugs
 from paimon_conform.core.budget import BudgetExceeded
@@ -22,10 +21,12 @@ from paimon_conform.core.report import FileResult
 from paimon_conform.formats import file_format
 from paimon_conform.table import features
 from paimon_conform.table import table_layout as tl
-from paimon_conform.table.chain import Chain, load_chain
+from paimon_conform.table.chain import Chain, LiveFile, load_chain
+from paimon_conform.table.metadata import ManifestEntry
 from paimon_conform.table.paths import OutsideRoot, contained, is_file, list_names, pinned_root
 from paimon_conform.table.read import data_files
-from paimon_conform.table.read.index_files import IndexReader, load_index_files
+from paimon_conform.table.read.data_files import WindowCheck
+from paimon_conform.table.read.index_files import IndexReader, IndexState, load_index_files
 from paimon_conform.table.schema import Schemas, TableSchema, branch_folders, read_schema, schema_ids
 from paimon_conform.table.validate import data_file_checks, file_scan, global_index
 from paimon_conform.table.validate.blob_files import check_blob_file
@@ -61,7 +62,9 @@ class TableStats:
             self.seconds[phase] += seconds
 
 
-def _read(run: FileRun, relative: str, entry: Any) -> tuple[Iterator[data_files.DataFile] | None, list[Finding]]:
+def _read(
+    run: FileRun, relative: str, entry: ManifestEntry | None
+) -> tuple[Iterator[data_files.DataFile] | None, list[Finding]]:
     """A data file's windows of rows (read_windows; each read when asked for); a row file, which has no columns
     of its own, read whole with the types of the schema its entry names."""
     try:
@@ -152,7 +155,7 @@ class FileRun:
     schema: TableSchema  # the newest
     schemas: Schemas
     stats: TableStats
-    state: object
+    state: IndexState
     live_by_path: dict
     added: dict  # every data file a kept snapshot adds → that entry (its schema id)
     latest_data: set[str]
@@ -433,11 +436,11 @@ def _check_one(run: FileRun, ref: BucketFile) -> list[Finding]:
     return findings + scan.findings()
 
 
-class _Scan:
+class _Scan(WindowCheck):
     """One file's checks fed window by window: UTF-8 first (a file with invalid strings gets no row-level
     check, as no value of it can be decoded), then the layout checks and, for a live file, the entry checks."""
 
-    def __init__(self, run: FileRun, ref: BucketFile, lf: Any, entry: Any) -> None:
+    def __init__(self, run: FileRun, ref: BucketFile, lf: LiveFile | None, entry: ManifestEntry | None) -> None:
         self.run, self.ref, self.lf, self.entry = run, ref, lf, entry
         self.rows = 0
         self.first: data_files.DataFile | None = None
