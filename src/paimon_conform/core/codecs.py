@@ -37,6 +37,9 @@ DEFLATE, DEFLATE_UNTERMINATED, GZIP, SNAPPY, LZ4_BLOCK, ZSTD, BZIP2, XZ, BROTLI 
     "brotli",
 )
 SNAPPY_LENGTH_BYTES = 5  # snappy states its uncompressed length as an unsigned 32-bit varint
+# An xz stream states the dictionary its decoder allocates (up to 1.5 GiB); preset 9, the largest a writer
+# uses, needs 65 MiB to decode (Java's Avro writes preset 6: 9 MiB). More is refused before it is allocated.
+XZ_MEMLIMIT = 80 << 20
 
 
 class CodecError(ValueError):
@@ -185,7 +188,7 @@ _DECODERS: dict[str, Callable[[bytes, int], bytes]] = {
     LZ4_BLOCK: _lz4_block,
     ZSTD: _zstd,
     BZIP2: _streams(bz2.BZ2Decompressor, BZIP2),
-    XZ: _streams(lzma.LZMADecompressor, XZ),
+    XZ: _streams(lambda: lzma.LZMADecompressor(memlimit=XZ_MEMLIMIT), XZ),
     BROTLI: _into(BROTLI),
 }
 

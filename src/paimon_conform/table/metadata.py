@@ -160,7 +160,11 @@ def read_records(path: Path) -> RecordFile:
             return read_avro(path.read_bytes())
         if fmt in ("parquet", "orc"):
             return _columnar(path, fmt)
-    except (MetadataProblem, budget.BudgetExceeded, MemoryError):  # the kit cannot check it: not a finding
+    except budget.BudgetExceeded as exc:  # the kit cannot check it: not a finding; the reason names the file
+        if path.name in exc.what:
+            raise
+        raise budget.BudgetExceeded(f"{path.name}: {exc.what}", exc.needed, exc.limit) from None
+    except (MetadataProblem, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001 - fastavro and pyarrow raise many kinds on damaged files
         raise MetadataProblem("MANIFEST_UNREADABLE", "", f"{exc.__class__.__name__}: {exc}") from None
