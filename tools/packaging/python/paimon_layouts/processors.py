@@ -123,14 +123,19 @@ def decompress(compression: int, data: bytes) -> bytes:
         raise ProcessError("BLOCK_NOT_DECODED", "an LZO block: no LZO decoder is at hand, the content is not checked")
     length, pos = _stated_length(data)
     _reserve(length, f"a block stating {length} uncompressed bytes")
-    cramjam = _cramjam()
-    out = bytearray(length)
-    try:
-        got = cramjam.zstd.decompress_into(data[pos:], out) if compression == ZSTD else _lz4(data[pos:], out)
-    except cramjam.DecompressionError as exc:
-        raise ProcessError("BLOCK_DECOMPRESS", f"{NAMES[compression]} refuses the block: {exc}") from None
+    if compression == ZSTD:
+        out = at_most("zstd", data[pos:], length, "BLOCK_DECOMPRESS")
+        got = len(out)
+    else:
+        cramjam = _cramjam()
+        out = bytearray(length)
+        try:
+            got = _lz4(data[pos:], out)
+        except cramjam.DecompressionError as exc:
+            raise ProcessError("BLOCK_DECOMPRESS", f"lz4 refuses the block: {exc}") from None
     if got != length:
-        msg = f"{NAMES[compression]} gives {got} bytes where the block states {length}"
+        says = f"more than {length}" if got > length else str(got)
+        msg = f"{NAMES[compression]} gives {says} bytes where the block states {length}"
         raise ProcessError("BLOCK_DECOMPRESS", msg)
     return bytes(out)
 
