@@ -187,13 +187,13 @@ def test_embedded_bytes_as_hex(capsys):
 
 def test_a_bug_in_a_check_exits_2_naming_the_file_not_a_traceback(monkeypatch, capsys):
     """An exception outside the kit's hierarchy is an InternalError naming the file being checked: exit 2."""
-    from paimon_conform.table.validate import data_files
+    from paimon_conform.table.validate import data_file_checks
 
     def broken(*args, **kwargs):
         raise KeyError("boom")
 
     table = GOLDEN / "tables" / "java-0.9.0" / "append-fixed3-avro"
-    monkeypatch.setattr(data_files.ValueKinds, "add", broken)
+    monkeypatch.setattr(data_file_checks.ValueKinds, "add", broken)
     assert cli.main(["validate", str(table)]) == 2
     err = capsys.readouterr().err
     assert "internal error while checking" in err

@@ -20,7 +20,7 @@ from paimon_conform.core.java_releases import judge
 from paimon_conform.core.types import parse_type
 from paimon_conform.table.read.data_files import read_data_file
 from paimon_conform.table.table_layout import Field
-from paimon_conform.table.validate.data_files import check_columns
+from paimon_conform.table.validate.data_file_checks import check_columns
 
 EVIDENCE = ("kit",)  # the verdicts the rules encode are Java's, run in test_java_verdicts
 

@@ -23,7 +23,7 @@ class Refused(Exception):
 
 
 def old_orc_protobuf(buf: bytes, pos: int) -> tuple[int, int]:
-    """formats/orc_timestamps.py _varint: unsigned, up to 70 bits of groups."""
+    """formats/orc_timestamps.py _varint (now formats/orc/protobuf.py): unsigned, up to 70 bits of groups."""
     result = shift = 0
     while True:
         if pos >= len(buf):
@@ -39,7 +39,7 @@ def old_orc_protobuf(buf: bytes, pos: int) -> tuple[int, int]:
 
 
 def old_parquet_thrift(data: bytes, pos: int) -> tuple[int, int]:
-    """formats/parquet_int96.py _Thrift.varint: unsigned, at most 10 bytes."""
+    """formats/parquet_int96.py _Thrift.varint (now formats/parquet/int96.py): unsigned, at most 10 bytes."""
     out, shift = 0, 0
     for _ in range(10):
         if pos >= len(data):

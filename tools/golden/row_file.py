@@ -105,8 +105,8 @@ def write(out: Path) -> None:
 def _rejects(folder: Path) -> None:
     """Files Java 2.0's reader refuses, or reads wrongly (rows past a block, positions deletion vectors
     select by); the expected field and offset are the codec's, which test_row_file checks the spec meets."""
-    from paimon_conform.core.block_codec import leb128
     from paimon_conform.core.errors import LayoutError
+    from paimon_conform.core.varint import write as leb128
     from paimon_conform.layouts.row_file import codec, entry
 
     fields = [{"name": "f0", "type": "INT"}, {"name": "f1", "type": "STRING"}, {"name": "f2", "type": "TIMESTAMP(6)"}]

@@ -68,6 +68,7 @@ def decompress(codec: str, data: bytes, limit: int, *, exact: bool = False) -> b
 
 
 FIRST_BUFFER = 1 << 16  # the smallest output buffer a cramjam codec is first given
+DIRECT = 4 << 20  # a limit up to this size (an ORC block, a page, an SST block) is the first buffer itself
 GROWTH = 4
 
 
@@ -77,7 +78,7 @@ def _into(name: str) -> Callable[[bytes, int], bytes]:
     limit, so that a limit that is a budget (not a declared size) never becomes an allocation."""
 
     def decode(data: bytes, limit: int) -> bytes:
-        cap = min(limit, max(GROWTH * len(data), FIRST_BUFFER))
+        cap = limit if limit <= DIRECT else min(limit, max(GROWTH * len(data), FIRST_BUFFER))
         while True:
             try:
                 out = processors.at_most(name, data, cap, "DECOMPRESS")
@@ -112,7 +113,8 @@ def _snappy(data: bytes, limit: int) -> bytes:
 
 
 def _lz4_block(data: bytes, limit: int) -> bytes:
-    """A raw LZ4 block (no size prefix): its actual output, which may not pass the limit."""
+    """A raw LZ4 block (no size prefix): its actual output, which may not pass the limit (a declared size: ORC's
+    block size, a Parquet page's; cramjam's LZ4 cannot tell a fuller buffer from a damaged block)."""
     out = bytearray(limit + 1)
     try:
         got = cramjam.lz4.decompress_block_into(data, out)

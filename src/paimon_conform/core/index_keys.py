@@ -6,7 +6,7 @@ bitmap_index.codec.map_key, bsi.codec.to_long) stay the references these equal, 
 
 A column comes as internal values (None = null) or as an Arrow array of the types the kit's readers and
 writers give (ints, date32, time32 / time64, timestamp of any unit, float32 / float64, bool, decimal128 at
-the type's scale); another Arrow type is refused (formats.columns.internal_values reads it as values)."""
+the type's scale); another Arrow type is refused (formats.paimon_columns.internal_values reads it as values)."""
 
 from __future__ import annotations
 

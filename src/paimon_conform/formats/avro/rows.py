@@ -50,7 +50,7 @@ ARROW = {
     "fixed": pa.binary(),
 }
 # Dates, times and timestamps as plain_value gives them (days, milliseconds of the day, microseconds since the
-# epoch), typed as the Parquet reader types them, so that formats.columns.internal_values reads every format alike
+# epoch), typed as the Parquet reader types them, so that paimon_columns.internal_values reads every format alike
 TEMPORAL = {
     "date": pa.date32(),
     "time-millis": pa.time32("ms"),

@@ -31,7 +31,7 @@ from paimon_conform.table.validate.file_meta import FileFacts, check_file_meta
 from paimon_conform.table.validate.index_files import KeyHashes, check_vector
 
 if TYPE_CHECKING:  # types only: the table check imports this module
-    from paimon_conform.layouts.file_index.against_data import AgainstData
+    from paimon_conform.layouts.file_index.entry import AgainstData
     from paimon_conform.table.validate.table import TableStats
 
 # Java reads thin-mode files from 1.0.0 on, with or without the option (apache/paimon#4651, FormatReaderMapping
