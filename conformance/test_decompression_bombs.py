@@ -247,3 +247,17 @@ def test_a_row_file_block_bomb_is_refused():
     with pytest.raises(processors.ProcessError, match="more than 1048576"):
         codecs.zstd_exact(zstd_of_zeros(), 1 << 20)
     assert peak_while(lambda: codecs.zstd_exact(zstd_of_zeros(), 1 << 20)) < 4 << 20
+
+
+def test_an_lz4_block_gives_its_own_output_never_padding():
+    """cramjam's decompress_block(output_len=N) pads a short block with zeros to N: the codec module and the SST
+    routine take the block's actual output, so a block shorter than its header states is refused as Java's
+    Lz4BlockDecompressor refuses it, and an ORC chunk is as long as its data."""
+    content = bytes(range(100))
+    raw = bytes(cramjam.lz4.compress_block(content, store_size=False))
+    assert codecs.decompress(codecs.LZ4_BLOCK, raw, 256) == content
+    short = varint.write(200) + struct.pack("<ii", len(raw), 200) + raw
+    with pytest.raises(processors.ProcessError, match="LZ4 gives 100 bytes where its header states 200"):
+        codecs.sst_block(processors.LZ4, short)
+    exact = varint.write(100) + struct.pack("<ii", len(raw), 100) + raw  # control: the same block, stated right
+    assert codecs.sst_block(processors.LZ4, exact) == content
