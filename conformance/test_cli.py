@@ -38,7 +38,7 @@ def test_validate_exit_codes(capsys):
 def test_finding_line_names_file_path_offset_and_code(capsys):
     cli.main(["validate", "--java-version", "0.9.0", str(BAD_CRC)])
     line = capsys.readouterr().out.splitlines()[0]
-    assert line.startswith(f"{BAD_CRC}: vectors[1].crc @59 DV_CRC_MISMATCH [must]")
+    assert line.startswith(f"{BAD_CRC}: vectors[1].crc (byte 59) DV_CRC_MISMATCH [must]")
     assert line.endswith("[Java 0.9-1.1]")  # a must-finding names the releases it is about
 
 

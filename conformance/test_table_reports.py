@@ -135,3 +135,65 @@ def test_missing_schema_is_unusable_input(tmp_path, capsys):
     shutil.rmtree(root / "schema")
     assert cli.main(["validate", str(root)]) == 2
     capsys.readouterr()
+
+
+def test_text_report_groups_a_repeated_code_per_file(tmp_path, capsys):
+    """With every data file removed, each manifest's DATA_FILE_MISSING findings are one line with their count
+    (the count the JSON report gives that manifest), each reference below it, and no finding without a byte
+    offset prints a placeholder for one."""
+    root = table(tmp_path)
+    for v in root.rglob("bucket-*/data-*.parquet"):
+        v.unlink()
+    report = tmp_path / "report.json"
+    assert cli.main(["validate", str(root), "--report", "json", "-o", str(report)]) == 1
+    per_file = {
+        f["file"]: n
+        for f in json.loads(report.read_text())["files"]
+        if (n := sum(x["code"] == "DATA_FILE_MISSING" for x in f["findings"]))
+    }
+    assert any(n > 1 for n in per_file.values()), "a manifest naming several removed files"
+    capsys.readouterr()
+    assert cli.main(["validate", str(root)]) == 1
+    out = capsys.readouterr().out
+    heads = {}
+    for line in out.splitlines():
+        name, _, rest = line.partition(": ")
+        if rest.startswith("DATA_FILE_MISSING [must] "):
+            heads[name] = int(rest.split()[2])
+        elif "DATA_FILE_MISSING" in rest:
+            heads[name] = 1
+    assert heads == per_file
+    shown = sum(" which does not exist" in line for line in out.splitlines())
+    more = [int(line.split()[2]) for line in out.splitlines() if line.startswith("  ... and ")]
+    assert shown == sum(min(n, 5) for n in per_file.values())
+    assert shown + sum(more) == sum(per_file.values())
+    assert "@-" not in out
+    assert "byte None" not in out
+    assert "(no byte offset)" in out
+
+
+def test_junit_says_when_a_finding_has_no_byte_offset(tmp_path, capsys):
+    root = with_must_finding(table(tmp_path))
+    out = tmp_path / "report.xml"
+    assert cli.main(["validate", str(root), "--report", "junit", "-o", str(out)]) == 1
+    messages = [f.get("message") for f in ET.parse(out).getroot().iter("failure")]
+    missing = [m for m in messages if m.startswith("DATA_FILE_MISSING")]
+    assert len(missing) == 1
+    assert "(no byte offset)" in missing[0]
+    assert not any("byte None" in m for m in messages)
+
+
+def test_a_long_group_shows_five_and_counts_the_rest():
+    from paimon_conform.core.findings import Finding
+    from paimon_conform.core.report import FileResult, render_text
+
+    repeated = [Finding("X_BAD", "should", f"items[{i}]", 10 * i, f"item {i}", "f.bin") for i in range(8)]
+    alone = Finding("Y_ODD", "warning", "footer", None, "odd footer", "f.bin")
+    lines = render_text([FileResult("f.bin", "k", [repeated[0], alone, *repeated[1:]])], "should").splitlines()
+    assert lines == [
+        "f.bin: X_BAD [should] 8 times:",
+        *(f"  items[{i}] (byte {10 * i}): item {i}" for i in range(5)),
+        "  ... and 3 more X_BAD in this file (the JSON report lists every one)",
+        "f.bin: footer (no byte offset) Y_ODD [warning] odd footer",
+        "1 file(s) checked, 1 failed, 9 finding(s) (level should)",
+    ]

@@ -58,15 +58,20 @@ class Finding:
             out["java_releases"] = None
         return out
 
-    def line(self) -> str:
-        """One text line: file, path, offset, code, severity, message, and for musts the Java releases."""
-        where = f"@{self.offset}" if self.offset is not None else "@-"
+    def where(self) -> str:
+        """Where in the file, in words: the field path and the byte offset, or that the finding has none."""
+        at = f"byte {self.offset}" if self.offset is not None else "no byte offset"
+        return f"{self.path or '<root>'} ({at})"
+
+    def tail(self) -> str:
+        """The message with, for musts, the Java releases, and the reason an expected finding is listed."""
         known = f" (expected: {self.expected})" if self.expected is not None else ""
         releases = f" [{self.affects()}]" if self.severity == "must" else ""
-        return (
-            f"{self.file}: {self.path or '<root>'} {where} {self.code} [{self.severity}] "
-            f"{self.message}{releases}{known}"
-        )
+        return f"{self.message}{releases}{known}"
+
+    def line(self) -> str:
+        """One text line: file, path, offset, code, severity, message, and for musts the Java releases."""
+        return f"{self.file}: {self.where()} {self.code} [{self.severity}] {self.tail()}"
 
 
 def file_finding(

@@ -32,15 +32,38 @@ def exit_code(results: list[FileResult], level: Severity) -> int:
     return 1 if any(r.failed(level) for r in results) else 0
 
 
+SHOWN_PER_GROUP = 5  # a group of repeated findings shows this many, then how many more
+
+
+def _grouped(findings: list[Finding]) -> list[list[Finding]]:
+    """The findings of one file grouped by code and severity, in the order each group first appears."""
+    groups: dict[tuple[str, str], list[Finding]] = {}
+    for f in findings:
+        groups.setdefault((f.code, f.severity), []).append(f)
+    return list(groups.values())
+
+
+def _text_lines(r: FileResult) -> list[str]:
+    """The text report's lines of one file: a finding alone on a line, a repeated code once with a count."""
+    lines = [f"{r.file}: UNUSABLE {r.unusable}"] if r.unusable else []
+    for group in _grouped(r.findings):
+        first = group[0]
+        if len(group) == 1:
+            lines.append(first.line())
+            continue
+        lines.append(f"{r.file}: {first.code} [{first.severity}] {len(group)} times:")
+        lines.extend(f"  {f.where()}: {f.tail()}" for f in group[:SHOWN_PER_GROUP])
+        if len(group) > SHOWN_PER_GROUP:
+            more = len(group) - SHOWN_PER_GROUP
+            lines.append(f"  ... and {more} more {first.code} in this file (the JSON report lists every one)")
+    if r.info_text:
+        lines.append(f"{r.file}: {r.info_text}")
+    return lines
+
+
 def render_text(results: list[FileResult], level: Severity) -> str:
-    """One line per finding, then a summary line."""
-    lines = []
-    for r in results:
-        if r.unusable:
-            lines.append(f"{r.file}: UNUSABLE {r.unusable}")
-        lines.extend(f.line() for f in r.findings)
-        if r.info_text:
-            lines.append(f"{r.file}: {r.info_text}")
+    """Each file's findings (repeated codes grouped with a count), then a summary line."""
+    lines = [line for r in results for line in _text_lines(r)]
     bad = sum(r.failed(level) for r in results)
     n = sum(len(r.findings) for r in results)
     lines.append(f"{len(results)} file(s) checked, {bad} failed, {n} finding(s) (level {level})")
@@ -87,7 +110,7 @@ def render_junit(results: list[FileResult], level: Severity, suite: str = "paimo
             continue
         for f in failing:
             tc = ET.Element("testcase", classname=r.kind, name=f"{r.file} {f.code} {f.path}")
-            msg = f"{f.code} [{f.severity}] at {f.path or '<root>'} byte {f.offset}: {f.message}"
+            msg = f"{f.code} [{f.severity}] at {f.where()}: {f.message}"
             ET.SubElement(tc, "failure", type=f.code, message=msg).text = f.line()
             cases.append(tc)
     failures = sum(1 for c in cases if c.find("failure") is not None)
