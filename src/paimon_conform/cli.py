@@ -641,6 +641,8 @@ def build_parser() -> argparse.ArgumentParser:
     h.set_defaults(func=cmd_hash)
 
     c = sub.add_parser("corpus", help="check every golden file against its sidecar")
+    # also after the command (a corpus release extracted elsewhere); the global option stays
+    c.add_argument("--golden", default=argparse.SUPPRESS, help="golden corpus root (default: the checkout's golden/)")
     c.add_argument("--report", choices=sorted(RENDERERS), default="text")
     c.add_argument("-o", "--output")
     c.add_argument(

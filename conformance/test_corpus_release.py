@@ -1,0 +1,167 @@
+"""The versioned corpus release (tools/corpus_release.py): the same bytes twice, every checksum right by
+`sha256sum -c` and by the manifest, `paimon-conform corpus` passing on the extracted tree, and versions that
+follow what changed."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import corpus_release
+import pytest
+from support.environment import GOLDEN, ROOT, require
+
+EVIDENCE = ("contract",)
+
+
+@pytest.fixture(scope="module")
+def release(tmp_path_factory) -> tuple[Path, Path]:
+    """(the archive, its extracted top folder)."""
+    out = tmp_path_factory.mktemp("release")
+    archive = corpus_release.write_archive(out)
+    with tarfile.open(archive) as tar:
+        tar.extractall(out / "x", filter="data")
+    return archive, out / "x" / archive.name.removesuffix(".tar.gz")
+
+
+def test_golden_is_the_recorded_release():
+    """A changed golden needs a recorded release (`--record`): the check fails until then."""
+    assert corpus_release.check() == []
+
+
+def test_the_archive_is_reproducible(release, tmp_path):
+    archive, _ = release
+    again = corpus_release.write_archive(tmp_path)
+    assert again.name == archive.name
+    assert again.read_bytes() == archive.read_bytes()
+    stated = (archive.parent / f"{archive.name}.sha256").read_text().split()
+    assert stated == [hashlib.sha256(archive.read_bytes()).hexdigest(), archive.name]
+
+
+def test_sha256sum_verifies_the_archive_and_every_file(release):
+    require("sha256sum")
+    archive, top = release
+    done = subprocess.run(["sha256sum", "-c", f"{archive.name}.sha256"], cwd=archive.parent, capture_output=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    done = subprocess.run(["sha256sum", "-c", "--quiet", "SHA256SUMS"], cwd=top, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    listed = {line.split("  ", 1)[1] for line in (top / "SHA256SUMS").read_text().splitlines()}
+    on_disk = {p.relative_to(top).as_posix() for p in (top / "golden").rglob("*") if p.is_file()}
+    assert listed == on_disk
+    assert on_disk == {f"golden/{p.relative_to(GOLDEN).as_posix()}" for p in GOLDEN.rglob("*") if p.is_file()}
+
+
+def test_a_changed_byte_fails_sha256sum(release, tmp_path):
+    """Control: the check above can fail."""
+    require("sha256sum")
+    _, top = release
+    copy_top = shutil.copytree(top, tmp_path / "t")
+    victim = next((copy_top / "golden" / "roaring32").rglob("*.bin"))
+    data = bytearray(victim.read_bytes())
+    data[-1] ^= 1
+    victim.write_bytes(bytes(data))
+    done = subprocess.run(["sha256sum", "-c", "--quiet", "SHA256SUMS"], cwd=copy_top, capture_output=True, text=True)
+    assert done.returncode == 1
+    assert victim.relative_to(copy_top).as_posix() in done.stdout
+
+
+def test_the_manifest_lists_each_file_once_with_its_checksum(release):
+    _, top = release
+    doc = json.loads((top / "MANIFEST.json").read_text())
+    assert doc["name"] == "paimon-conform-corpus"
+    assert doc["version"] == json.loads(corpus_release.RELEASED.read_text())["version"]
+    files = [f for c in doc["cases"] for f in c["files"]]
+    assert len(files) == len({f["path"] for f in files}) == sum(1 for p in GOLDEN.rglob("*") if p.is_file())
+    for f in files:
+        data = (top / "golden" / f["path"]).read_bytes()
+        assert (hashlib.sha256(data).hexdigest(), len(data)) == (f["sha256"], f["size"]), f["path"]
+
+
+def test_the_manifest_says_what_each_case_expects(release):
+    """Expectations come from the sidecars: every must-reject sidecar is a reject with its code, field and
+    byte; every Java-written golden names its release as it appears in its folder name."""
+    _, top = release
+    doc = json.loads((top / "MANIFEST.json").read_text())
+    by_path = {c["path"]: c for c in doc["cases"]}
+    rejects = 0
+    for sidecar in sorted(GOLDEN.glob("*/must-reject/*.json")):
+        case = by_path[sidecar.with_suffix(".bin").relative_to(GOLDEN).as_posix()]
+        stated = json.loads(sidecar.read_text())["must_reject"]
+        assert case["expected"] == {
+            "verdict": "reject",
+            "codes": [stated["code"]],
+            "path": stated["path"],
+            "offset": stated.get("offset"),
+        }
+        rejects += 1
+    assert rejects == sum(c["expected"]["verdict"] == "reject" for c in doc["cases"]) > 100
+    for c in doc["cases"]:
+        folder = Path(c["path"]).parts[-2] if c["check"] != "table" else Path(c["path"]).parts[1]
+        if folder.startswith("java-"):
+            assert c["java_release"] == folder.removeprefix("java-"), c["path"]
+            assert c["producer"] == "java-paimon"
+    tables = [c for c in doc["cases"] if c["check"] == "table"]
+    assert tables
+    assert all(c["expected"]["verdict"] == "accept" for c in tables)
+    assert {"file", "table", "sequence"} == {c["check"] for c in doc["cases"]}
+
+
+def test_the_extracted_corpus_passes_its_check(release):
+    _, top = release
+    cli = Path(sys.executable).parent / "paimon-conform"
+    command = [str(cli), "corpus", "--golden", str(top / "golden"), "--jobs", "2"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    cases = len(json.loads((top / "MANIFEST.json").read_text())["cases"])
+    assert f"  {cases} golden file(s), {cases} as expected, 0 not" in done.stdout
+    assert str(top / "golden") in done.stdout
+
+
+def test_the_ports_readme_and_changes_are_in_the_archive(release):
+    _, top = release
+    assert (top / "README.md").read_bytes() == (ROOT / "tools" / "corpus" / "README.md").read_bytes()
+    version = json.loads((top / "MANIFEST.json").read_text())["version"]
+    assert f"## {version}" in (top / "CHANGES.md").read_text()
+
+
+# --------------------------------------------------------------------------- versions by what changed
+
+
+def _manifest() -> dict:
+    return json.loads(corpus_release.RELEASED.read_text())
+
+
+def test_versions_follow_what_changed():
+    old = _manifest()
+    assert corpus_release.compare(old, copy.deepcopy(old)).bump() == "none"
+
+    removed = copy.deepcopy(old)
+    gone = removed["cases"].pop(3)["path"]
+    assert corpus_release.compare(old, removed).removed == [gone]
+    assert corpus_release.compare(old, removed).bump() == "major"
+    assert corpus_release.compare(removed, old).bump() == "minor"  # the other way, an added case
+
+    reject = next(i for i, c in enumerate(old["cases"]) if c["expected"]["verdict"] == "reject")
+    other = copy.deepcopy(old)
+    other["cases"][reject]["expected"]["offset"] += 1
+    assert corpus_release.compare(old, other).expectation == [old["cases"][reject]["path"]]
+    assert corpus_release.compare(old, other).bump() == "major"
+
+    table = next(i for i, c in enumerate(old["cases"]) if c["check"] == "table")
+    fewer = copy.deepcopy(old)
+    fewer["cases"][table]["files"].pop(0)  # a file of a table removed
+    assert corpus_release.compare(old, fewer).bump() == "major"
+    assert corpus_release.compare(fewer, old).bump() == "minor"
+
+    rewritten = copy.deepcopy(old)
+    rewritten["cases"][0]["files"][0]["sha256"] = "0" * 64
+    assert corpus_release.compare(old, rewritten).content == [old["cases"][0]["path"]]
+    assert corpus_release.compare(old, rewritten).bump() == "minor"
+
+    assert [corpus_release.next_version("1.4.2", b) for b in ("major", "minor", "none")] == ["2.0.0", "1.5.0", "1.4.2"]
