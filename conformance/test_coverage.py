@@ -1,5 +1,5 @@
-"""The README's per-release coverage table is the one table/coverage.py renders, and says only what it
-defines."""
+"""The per-release coverage table of docs/releases.md is the one table/coverage.py renders, and says only what
+it defines."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from paimon_conform.table import coverage
 EVIDENCE = ("contract",)
 
 
-def test_the_readme_shows_the_rendered_table():
-    assert coverage.markdown() in (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_docs_show_the_rendered_table():
+    assert coverage.markdown() in (ROOT / "docs" / "releases.md").read_text(encoding="utf-8")
 
 
 def test_every_row_starts_at_a_known_release_with_a_defined_status():

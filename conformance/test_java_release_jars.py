@@ -1,5 +1,5 @@
 """The Java releases the kit runs (tools/java/releases.tsv): one per release line the kit judges for, each jar
-really that release, pinned by SHA-256, and the README's table the registry itself."""
+really that release, pinned by SHA-256, and the table of docs/releases.md the registry itself."""
 
 from __future__ import annotations
 
@@ -58,9 +58,9 @@ def test_each_testee_says_which_release_it_runs() -> None:
         assert declared == {get(layout).kind for layout in JAVA_DECODED if decodes(version, layout)}, version
 
 
-def test_the_readme_table_is_the_registry() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    rows = re.findall(r"^\| (\d+\.\d+\.\d+) \| `([^`]+)` \| ([\d.]+) \| `(java-[^`]+)` \|$", readme, re.M)
+def test_the_docs_table_is_the_registry() -> None:
+    page = (ROOT / "docs" / "releases.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (\d+\.\d+\.\d+) \| `([^`]+)` \| ([\d.]+) \| `(java-[^`]+)` \|$", page, re.M)
     expected = [(r.version, r.jar.coordinate, r.api, r.testee) for r in java_releases.releases().values()]
     assert rows == expected
 

@@ -245,6 +245,7 @@ PATH_EDITS_ALLOWED = {
     "testees.java_paimon",
     "testees.paimon_spark",
     "connector.kit_tables",
+    "docs.build",
 }
 
 

@@ -1,6 +1,6 @@
 """The seeded-fault script (tools/seeded_faults.py) stays runnable: every fault's text to replace occurs exactly
 once in the file it names, and every test it runs exists. (The script itself runs outside the suite, about three
-minutes; its last result is in the README's test section.)"""
+minutes; its last result is in docs/architecture.md.)"""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """`paimon-conform matrix` as a user runs it: the reference testees (tools/testees/reference.json) write every
 table kind, the kit validates each for every Java line in play, every testee reads every table. The run passes
 with the matrix failure list; no Java reader fails on a table the kit passes for that reader's line; the
-README shows this very matrix; the page renders in headless Chromium with every cell."""
+docs/matrix.md shows this very matrix; the page renders in headless Chromium with every cell."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ EVIDENCE = ("java", "third-party")
 
 ROOT = Path(__file__).resolve().parent.parent
 LISTING = testees.MATRIX_LIST
+ARTIFACTS = ROOT / "build" / "artifacts"  # screenshots kept after the run (test_docs_site keeps its own there)
 
 
 @pytest.fixture(scope="module")
@@ -110,14 +111,14 @@ def test_java_and_the_kit_read_what_java_and_the_kit_write(matrix) -> None:
         assert c["ok"], f"{c['id']}: {c['detail']}"
 
 
-def test_readme_shows_the_current_matrix(matrix) -> None:
+def test_docs_show_the_current_matrix(matrix) -> None:
     done, _, _ = matrix
     table = "".join(line + "\n" for line in done.stdout.splitlines() if line.startswith("|"))
-    readme = (ROOT / "README.md").read_text()
-    block = re.search(r"<!-- matrix:start -->\n(.*?)<!-- matrix:end -->", readme, re.S)
-    assert block, "README has the matrix block"
+    page = (ROOT / "docs" / "matrix.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- matrix:start -->\n(.*?)<!-- matrix:end -->", page, re.S)
+    assert block, "docs/matrix.md has the matrix block"
     shown = [line for line in block.group(1).splitlines() if line.strip()]  # the two tables, a blank line apart
-    assert shown == table.strip().splitlines(), "README's matrix (and chains) are the ones this run produced"
+    assert shown == table.strip().splitlines(), "docs/matrix.md's matrix (and chains) are the ones this run produced"
 
 
 def _png_size(data: bytes) -> tuple[int, int]:
@@ -145,6 +146,8 @@ def test_matrix_page_in_headless_chromium(matrix, tmp_path: Path) -> None:
     )
     width, height = _png_size(shot.read_bytes())
     assert (width, height) == (1600, 1000)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(shot, ARTIFACTS / "matrix.png")  # kept with the run's other screenshots
     dom = subprocess.run([browser, *flags, "--dump-dom", page], capture_output=True, text=True, timeout=120).stdout
     producers = [n for n, h in doc["testees"].items() if h["capabilities"].get("write-table")]
     lines = sorted({c["consumer"] for c in doc["checks"] if c["step"] == "validate"})

@@ -41,7 +41,7 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements/constr
    || [ generated/python/pyproject.toml -nt "$stamp" ]; then
   # the generated parsers are their own distribution (generated/python, paimon-layouts), which the kit requires
   .venv/bin/python -m pip install -q --disable-pip-version-check -c requirements/constraints.txt \
-    -e generated/python -e '.[test,peers,spark]'
+    -e generated/python -e '.[test,peers,spark,docs]'
   touch "$stamp"
 fi
 

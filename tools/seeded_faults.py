@@ -8,8 +8,8 @@ The copy is a git worktree of HEAD (deps/, build/ and the Kaitai toolchain linke
 this checkout's venv and PYTHONPATH pointing at the copy's src/ and generated/python/. First the chosen tests run on the
 unchanged copy (a control: they must pass, or a fault's failure would mean nothing); then each fault is planted
 (a text replacement that must match exactly once, the parsers regenerated where a spec changed), its tests run
-(caught = they fail as tests fail; an error of pytest itself is not a catch), and the copy is reset. The README's
-test section records the last result.
+(caught = they fail as tests fail; an error of pytest itself is not a catch), and the copy is reset.
+docs/architecture.md ("What the tests hold the kit to") records the last result.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ def missing(message: str) -> None:
 def require(tool: str) -> None:
     """Skip (developer machine) or fail (CI) when a command-line tool is missing."""
     if shutil.which(tool) is None:
-        missing(f"{tool} is not on PATH; install it (see README: Installing)")
+        missing(f"{tool} is not on PATH; install it (see docs/install.md)")
 
 
 def require_corpus() -> Path:

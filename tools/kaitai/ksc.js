@@ -6,7 +6,7 @@
 //   node tools/kaitai/ksc.js [-t TARGET] [--debug] [--python-relative-imports]
 //        [-I SPEC_ROOT] [--field-map FILE] -d OUT_DIR SPEC.ksy...
 //
-// Duties (see README "Kaitai toolchain"):
+// Duties (see docs/toolchain.md):
 // * YAML is read with js-yaml and a custom integer tag: integers outside the
 //   int32 range stay as their source text, which ksc parses as an exact
 //   expression literal (plain js-yaml would hand ksc a lossy double).

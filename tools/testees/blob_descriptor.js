@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A minimal testee in JavaScript (Node.js, no packages): it declares `decode` of `blob-descriptor` and
-// answers the kit's testee protocol 1 (JSON lines on stdin/stdout, see the README's "The testee protocol").
+// answers the kit's testee protocol 1 (JSON lines on stdin/stdout, see docs/testee-protocol.md).
 // Run: paimon-conform testee --kind blob-descriptor -- node tools/testees/blob_descriptor.js
 'use strict';
 const readline = require('readline');

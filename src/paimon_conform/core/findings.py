@@ -15,7 +15,7 @@ SEVERITIES: tuple[Severity, ...] = ("must", "should", "warning")
 class Finding:
     """One problem in one file.
 
-    code: stable identifier (documented in the README's finding table).
+    code: stable identifier (documented in the finding table of docs/findings.md).
     severity: `must` (Java rejects or misreads it), `should` (Java reads it,
     but Java would not have written these bytes), `warning` (informational).
     path: field path inside the layout; offset: absolute byte offset or None.

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -50,6 +51,30 @@ def parser_class(layout: str, debug: bool = False) -> type[KaitaiStruct]:
 Maker = Callable[[KaitaiStream], KaitaiStruct]
 
 
+_debug_trees: list[tuple[str, KaitaiStruct]] | None = None
+
+
+@contextmanager
+def debug_trees() -> Iterator[list[tuple[str, KaitaiStruct]]]:
+    """While open, each successful parse also reads its input with the debug build and keeps (layout, tree):
+    where every field starts and ends, for the documentation's annotated hex dumps."""
+    global _debug_trees
+    outer, _debug_trees = _debug_trees, []
+    try:
+        yield _debug_trees
+    finally:
+        _debug_trees = outer
+
+
+def _keep_debug_tree(layout: str, data: bytes, make_debug: Maker | None) -> None:
+    assert _debug_trees is not None
+    stream = KaitaiStream(kaitaistruct.BytesIO(data))
+    tree = make_debug(stream) if make_debug else parser_class(layout, debug=True)(stream)
+    tree._read()
+    tree._fetch_instances()
+    _debug_trees.append((layout, tree))
+
+
 def parse(layout: str, data: bytes, make: Maker | None = None, make_debug: Maker | None = None) -> Any:
     """Parse `data` as `layout` with every instance evaluated; raise LayoutError.
 
@@ -60,6 +85,8 @@ def parse(layout: str, data: bytes, make: Maker | None = None, make_debug: Maker
         stream = KaitaiStream(kaitaistruct.BytesIO(data))
         obj = make(stream) if make else parser_class(layout)(stream)
         obj._fetch_instances()
+        if _debug_trees is not None:
+            _keep_debug_tree(layout, data, make_debug)
         return obj
     except RecursionError as exc:
         raise LayoutError(layout, "MALFORMED", "", None, f"structure nested too deeply: {exc}") from None

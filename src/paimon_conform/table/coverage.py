@@ -1,4 +1,4 @@
-"""What the table validator checks, per Java release: the README's coverage table, rendered from here.
+"""What the table validator checks, per Java release: the coverage table of docs/releases.md, rendered from here.
 
 Each row names a layout or feature, the first release that has it, what the kit does for releases
 before it (`—` none has it, `must` the release cannot read it and the kit says so for that
@@ -94,7 +94,7 @@ def cell(row: Row, release: str) -> str:
 
 
 def markdown() -> str:
-    """The coverage table as the README shows it."""
+    """The coverage table as docs/releases.md shows it."""
     head = "| what | " + " | ".join(SHOWN) + " |"
     rule = "|---|" + "---|" * len(SHOWN)
     lines = [head, rule] + [f"| {r.what} | " + " | ".join(cell(r, v) for v in SHOWN) + " |" for r in ROWS]

@@ -1,5 +1,5 @@
 """The matrix as an HTML page (one cell per producer x consumer pair, and the kit's validation per producer,
-each failing cell linking to its findings) and as the Markdown table the README shows."""
+each failing cell linking to its findings) and as the Markdown table docs/matrix.md shows."""
 
 from __future__ import annotations
 

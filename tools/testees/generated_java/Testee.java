@@ -1,7 +1,7 @@
 // A testee in Java built on the generated parsers (generated/java, Maven paimon.conform:paimon-layouts):
 // `decode` of roaring32, roaring64, deletion-vectors and file-index (FileIndexCase.java) through the kit's
 // testee protocol 1 (JSON lines on
-// stdin/stdout, README "The testee protocol"). The starting point a Java port copies into its own CI: the
+// stdin/stdout, docs/testee-protocol.md). The starting point a Java port copies into its own CI: the
 // spec parser does the framing and every check the spec states; this file adds the checks the spec cannot
 // express (a standalone bitmap's trailing bytes, container contents against their cardinality, DV position
 // ranges) and turns the parse tree into the case.

@@ -134,7 +134,7 @@ def validate(data: bytes, types: Any = None) -> list[Finding]:
 
 
 def value_json(t: RowFieldType, v: Any) -> Any:
-    """The case's JSON form of a value (atomic: the kit's logical form; README: Values)."""
+    """The case's JSON form of a value (atomic: the kit's logical form; docs/case-format.md: Values)."""
     if v is None:
         return None
     if t.atomic is not None:

@@ -1,6 +1,6 @@
 //! A testee in Rust built on the generated parsers (generated/rust, crate paimon-layouts): `decode` of
 //! roaring32, roaring64, deletion-vectors and file-index through the kit's testee protocol 1 (JSON lines on stdin/stdout,
-//! README "The testee protocol"). The starting point a Rust port copies into its own CI: the spec parser does
+//! docs/testee-protocol.md). The starting point a Rust port copies into its own CI: the spec parser does
 //! the framing and every check the spec states; this program adds the checks the spec cannot express (a
 //! standalone bitmap's trailing bytes, container contents against their cardinality, DV position ranges) and
 //! turns the parse tree into the case. Run through tools/testees/generated_rust.py, which builds it.

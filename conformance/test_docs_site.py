@@ -1,0 +1,199 @@
+"""The documentation site (tools/docs/build.py) in headless Chromium: every page renders without a script
+error and fetches nothing from the network, every layout page has its byte diagrams and a hex dump of the
+golden it names, no internal link is broken, and the site's search finds a finding code. Screenshots of a
+layout page and of the matrix page (test_testee_matrix) are kept in build/artifacts/."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from support.environment import ROOT, missing
+
+EVIDENCE = ("contract",)
+
+ARTIFACTS = ROOT / "build" / "artifacts"
+LAYOUTS = sorted(p.stem for p in (ROOT / "specs").glob("*.ksy"))
+README_LIMIT = 200
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("docs") / "site"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "docs" / "build.py"), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser():
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    if executable is None:
+        missing("chromium is not installed (tools/install.sh installs Debian's chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=executable, args=["--no-sandbox", "--disable-dev-shm-usage"])
+        yield b
+        b.close()
+
+
+def _pages(site: Path) -> list[Path]:
+    return sorted(p for p in site.rglob("*.html") if "_static" not in p.parts and "_sources" not in p.parts)
+
+
+@pytest.fixture(scope="module")
+def rendered(site, browser) -> dict[Path, dict]:
+    """Each page as Chromium built it: its title, text, links, ids, script errors and every request it made."""
+    page = browser.new_page()
+    errors: list[str] = []
+    requests: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("request", lambda r: requests.append(r.url))
+    out = {}
+    for path in _pages(site):
+        errors.clear()
+        requests.clear()
+        page.goto(path.as_uri(), wait_until="load")
+        out[path] = {
+            "title": page.title(),
+            "text": page.inner_text("body"),
+            "links": page.eval_on_selector_all(  # the SVG boxes' links too (their href is not a string)
+                "a[href]", "els => els.map(e => new URL(e.getAttribute('href'), document.baseURI).href)"
+            ),
+            "ids": set(page.eval_on_selector_all("[id]", "els => els.map(e => e.id)")),
+            "diagrams": page.eval_on_selector_all(
+                "svg.byte-diagram",
+                "els => els.map(e => [e.getBoundingClientRect().width, e.querySelectorAll('rect').length])",
+            ),
+            "dump": page.eval_on_selector_all("pre.hexdump", "els => els.map(e => e.innerText)"),
+            "dump_links": page.eval_on_selector_all("pre.hexdump a", "els => els.map(e => [e.textContent, e.title])"),
+            "errors": list(errors),
+            "requests": list(requests),
+        }
+    page.close()
+    return out
+
+
+def test_every_page_renders(site, rendered):
+    names = {p.relative_to(site).as_posix() for p in rendered}
+    assert {"index.html", "findings.html", "search.html", "layouts/index.html"} <= names
+    assert {f"layouts/{n}.html" for n in LAYOUTS} <= names
+    for path, r in rendered.items():
+        assert r["errors"] == [], f"{path}: script errors {r['errors']}"
+        assert r["title"].strip(), f"{path}: no title"
+        if path.name not in ("search.html", "genindex.html"):
+            assert len(r["text"]) > 200, f"{path}: an empty page"
+
+
+def test_nothing_is_fetched_from_the_network(rendered):
+    for path, r in rendered.items():
+        outside = [u for u in r["requests"] if not u.startswith(("file:", "data:", "about:"))]
+        assert outside == [], f"{path} fetched {outside}"
+
+
+def test_every_layout_page_has_its_diagrams_and_hex_dump(site, rendered):
+    for name in LAYOUTS:
+        r = rendered[site / "layouts" / f"{name}.html"]
+        assert r["diagrams"], f"{name}: no byte diagram"
+        assert all(width > 0 and boxes > 0 for width, boxes in r["diagrams"]), f"{name}: an empty diagram"
+        assert len(r["dump"]) == 1, f"{name}: no hex dump"
+        golden = re.search(r"(golden/\S+?\.bin)", r["text"])
+        assert golden, f"{name}: the dump does not name its golden"
+        data = (ROOT / golden.group(1)).read_bytes()
+        assert f"golden/{name}/java-" in golden.group(1), "a Java-written golden of this layout"
+        shown = bytes.fromhex("".join(re.findall(r"^[0-9a-f]{8}  (.{47})", r["dump"][0], re.M)).replace(" ", ""))
+        assert shown == data[: len(shown)]
+        assert len(shown) == min(len(data), 512)
+        assert r["dump_links"], f"{name}: no byte range links to a field"
+
+
+def test_the_dump_annotations_name_the_right_bytes(site, rendered):
+    """Spot checks against what the formats say: the roaring cookie is its first two bytes (12346 or 12347,
+    little-endian), the deletion-vector file's version byte is byte 0 and is 1."""
+    r = rendered[site / "layouts" / "roaring32.html"]
+    cookie = next(text for text, title in r["dump_links"] if title.startswith("cookie:"))
+    assert int.from_bytes(bytes.fromhex(cookie.replace(" ", "")), "little") in (12346, 12347)
+    r = rendered[site / "layouts" / "deletion_vectors.html"]
+    assert ("01", "version: bytes 0..0") in [tuple(x) for x in r["dump_links"]]
+
+
+def _target(url: str) -> tuple[Path, str]:
+    parts = urlsplit(url)
+    return Path(unquote(parts.path)), unquote(parts.fragment)
+
+
+def test_no_internal_link_is_broken(site, rendered):
+    checked = 0
+    for path, r in rendered.items():
+        for url in r["links"]:
+            if not url.startswith("file:"):
+                continue
+            target, fragment = _target(url)
+            assert target.is_file(), f"{path.name}: a link to {target}, which does not exist"
+            if fragment and target.suffix == ".html" and target in rendered:
+                assert fragment in rendered[target]["ids"], f"{path.name}: no #{fragment} in {target.name}"
+            checked += 1
+    assert checked > 1000
+
+
+def test_a_broken_link_would_be_found(site, rendered):
+    """Control for the check above: a made-up anchor is not among a page's ids."""
+    ids = rendered[site / "layouts" / "roaring32.html"]["ids"]
+    assert "t-roaring32-cookie" in ids
+    assert "t-roaring32-no-such-field" not in ids
+
+
+def test_the_search_finds_a_finding_code(site, browser):
+    page = browser.new_page()
+    for code, expected in (("ROARING_BAD_COOKIE", 2), ("NO_SUCH_FINDING_CODE_XYZ", 0)):
+        page.goto((site / "search.html").as_uri() + f"?q={code}")
+        page.wait_for_function(
+            "document.querySelector('#search-results p.search-summary, #search-results h2') !== null"
+        )
+        page.wait_for_function("!document.querySelector('#search-results').innerText.includes('Searching')")
+        titles = page.eval_on_selector_all("#search-results ul.search li a", "els => els.map(e => e.textContent)")
+        if expected:
+            assert "Finding codes" in titles, titles
+            assert any("RoaringBitmap 32-bit" in t for t in titles), titles
+        else:
+            assert titles == []
+    page.close()
+
+
+def test_screenshot_of_a_layout_page(site, browser):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto((site / "layouts" / "deletion_vectors.html").as_uri())
+    shot = ARTIFACTS / "docs-layout-deletion_vectors.png"
+    page.screenshot(path=str(shot), full_page=True)
+    page.close()
+    head = shot.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    assert int.from_bytes(head[16:20], "big") == 1400
+
+
+def test_readme_is_a_landing_page_whose_links_resolve():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) < README_LIMIT
+    links = re.findall(r"\]\(([^)\s]+)\)", text)
+    local = [u for u in links if not re.match(r"[a-z]+:", u) and not u.startswith("#")]
+    assert len(local) >= 10, "the README links the documentation pages"
+    for u in local:
+        assert (ROOT / u.split("#")[0]).exists(), f"README links {u}, which does not exist"
+
+
+def test_the_layout_pages_come_from_every_spec(site):
+    pages = {p.stem for p in (site / "layouts").glob("*.html")} - {"index"}
+    common = {p.stem for p in (ROOT / "specs" / "common").glob("*.ksy")}
+    assert pages == set(LAYOUTS) | common
