@@ -123,3 +123,21 @@ def test_a_golden_file_is_never_detected_as_another_layout(sidecar):
     case = json.loads(sidecar.read_text())
     found = detect(sidecar.with_suffix(".bin").read_bytes())
     assert found is None or found.kind == case["kind"]
+
+
+def test_a_wrong_rejection_names_both_places_in_words(tmp_path):
+    """A must-reject golden whose sidecar expects another field: the finding names where the kit refused it and
+    where the sidecar expected it, a missing offset in words (never `byte None`)."""
+    source = next(p for p in REJECT if json.loads(p.read_text())["must_reject"].get("offset") is not None)
+    root = tmp_path / "golden"
+    side = root / source.relative_to(GOLDEN)
+    side.parent.mkdir(parents=True)
+    side.with_suffix(".bin").write_bytes(source.with_suffix(".bin").read_bytes())
+    case = json.loads(source.read_text())
+    stated = dict(case["must_reject"])
+    case["must_reject"] = {"code": stated["code"], "path": "somewhere.else"}
+    side.write_text(json.dumps(case))
+    (finding,) = check_one(side, root).findings
+    assert finding.code == "GOLDEN_WRONG_REJECTION"
+    assert f"at {stated['path']} (byte {stated['offset']})" in finding.message
+    assert finding.message.endswith("expected " + stated["code"] + " at somewhere.else (no byte offset)")

@@ -77,8 +77,8 @@ def check_one(sidecar: Path, root: Path) -> FileResult:
                         "must",
                         got.path,
                         got.offset,
-                        f"rejected with {got.code} at {got.path} byte {got.offset}, expected {expected['code']} at "
-                        f"{expected['path']} byte {expected.get('offset')}",
+                        f"rejected with {got.code} at {got.where()}, expected {expected['code']} at "
+                        f"{Finding(expected['code'], 'must', expected['path'], expected.get('offset'), '').where()}",
                         rel,
                     )
                 )
