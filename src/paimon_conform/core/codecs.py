@@ -91,9 +91,12 @@ def _into(name: str) -> Callable[[bytes, int], bytes]:
     return decode
 
 
+_ZSTD_INTO = _into(ZSTD)
+
+
 def _zstd(data: bytes, limit: int) -> bytes:
     """zstd frames, one after another; no frame at all is no output (as zstd's streaming readers give)."""
-    return _into(ZSTD)(data, limit) if data else b""
+    return _ZSTD_INTO(data, limit) if data else b""
 
 
 def _snappy(data: bytes, limit: int) -> bytes:

@@ -6,30 +6,22 @@ from __future__ import annotations
 import numpy as np
 
 from paimon_conform.core import varint
+from paimon_conform.core.cursor import Cursor
 from paimon_conform.formats.orc.errors import OrcError
 from paimon_conform.formats.orc.protobuf import uvarint
 
 
-class _Bytes:
-    __slots__ = ("buf", "pos")
+def _past_end() -> OrcError:
+    return OrcError("read past the end of a stream")
+
+
+class _Bytes(Cursor):
+    """A stream's bytes with ORC's varints."""
+
+    __slots__ = ()
 
     def __init__(self, buf: bytes):
-        self.buf = buf
-        self.pos = 0
-
-    def byte(self) -> int:
-        if self.pos >= len(self.buf):
-            raise OrcError("read past the end of a stream")
-        b = self.buf[self.pos]
-        self.pos += 1
-        return b
-
-    def take(self, n: int) -> bytes:
-        if self.pos + n > len(self.buf):
-            raise OrcError("read past the end of a stream")
-        out = self.buf[self.pos : self.pos + n]
-        self.pos += n
-        return out
+        super().__init__(buf, 0, _past_end)
 
     def uvarint(self) -> int:
         v, self.pos = uvarint(self.buf, self.pos)

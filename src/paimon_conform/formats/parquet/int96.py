@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from paimon_conform.core import budget, codecs, varint
+from paimon_conform.core.cursor import Cursor
 from paimon_conform.core.errors import UsageError
 
 JULIAN_EPOCH_DAY = 2440588
@@ -34,22 +35,21 @@ CODECS = {
 MAX_PAGE = 1 << 31
 
 
-class _Thrift:
+def _header_past_chunk() -> UsageError:
+    return UsageError("INT96 column: a page header runs past the column chunk")
+
+
+class _Thrift(Cursor):
     """Just enough of the Thrift compact protocol to read a PageHeader."""
 
-    def __init__(self, data: bytes, pos: int) -> None:
-        self.data, self.pos = data, pos
+    __slots__ = ()
 
-    def byte(self) -> int:
-        if self.pos >= len(self.data):
-            raise UsageError("INT96 column: a page header runs past the column chunk")
-        b = self.data[self.pos]
-        self.pos += 1
-        return b
+    def __init__(self, data: bytes, pos: int) -> None:
+        super().__init__(data, pos, _header_past_chunk)
 
     def varint(self) -> int:
         try:
-            out, self.pos = varint.read(self.data, self.pos, max_bytes=10)
+            out, self.pos = varint.read(self.buf, self.pos, max_bytes=10)
         except varint.VarintError as exc:
             if exc.kind == "ends":
                 raise UsageError("INT96 column: a page header runs past the column chunk") from None
@@ -82,25 +82,25 @@ class _Thrift:
         if kind in (4, 5, 6):
             return self.zigzag()
         if kind == 7:
-            self.pos += 8
+            self.skip(8)
             return None
         if kind == 8:
             n = self.varint()
-            if n > len(self.data) - self.pos:
+            if n > self.left():
                 raise UsageError("INT96 column: a binary field longer than the chunk")
             self.pos += n
             return None
         if kind in (9, 10):  # list / set
             head = self.byte()
             n = head >> 4 if head >> 4 != 15 else self.varint()
-            if n > len(self.data):
+            if n > len(self.buf):
                 raise UsageError("INT96 column: a list longer than the chunk")
             return [self.value(head & 0x0F, depth + 1) for _ in range(n)]
         if kind == 11:
             n = self.varint()
             if n:
                 kinds = self.byte()
-                for _ in range(min(n, len(self.data))):
+                for _ in range(min(n, len(self.buf))):
                     self.value(kinds >> 4, depth + 1)
                     self.value(kinds & 0x0F, depth + 1)
             return None
