@@ -197,3 +197,13 @@ def test_the_layout_pages_come_from_every_spec(site):
     pages = {p.stem for p in (site / "layouts").glob("*.html")} - {"index"}
     common = {p.stem for p in (ROOT / "specs" / "common").glob("*.ksy")}
     assert pages == set(LAYOUTS) | common
+
+
+def test_each_layout_page_names_the_releases_that_wrote_its_goldens(site, rendered):
+    """The releases a page says wrote the layout are the golden folders' releases (golden/<layout>/java-<r>/)."""
+    for name in LAYOUTS:
+        text = rendered[site / "layouts" / f"{name}.html"]["text"]
+        line = next(x for x in text.splitlines() if x.startswith("Written by Java Paimon"))
+        stated = set(line.split(": ", 1)[1].split(", "))
+        folders = {p.name.removeprefix("java-") for p in (ROOT / "golden" / name).glob("java-*") if p.is_dir()}
+        assert stated == folders, name

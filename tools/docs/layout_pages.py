@@ -129,14 +129,17 @@ def _goldens(name: str) -> list[tuple[Path, dict]]:
 
 
 def releases(name: str) -> tuple[list[str], list[str]]:
-    """(Java releases that wrote a golden of the layout, Java releases whose readers were run on one)."""
+    """(Java releases that wrote a golden of the layout, Java releases whose readers were run on one, as the
+    sidecars record it: a `java-read` verdict names them, a `java_reader` result is the writer's own read)."""
     wrote, read = set(), set()
     for _, case in _goldens(name):
         prov = case.get("provenance", {})
         if prov.get("producer") == "java-paimon":
             wrote.add(prov.get("paimon_version"))
+            if "java_reader" in case:
+                read.add(prov.get("paimon_version"))
         ev = prov.get("evidence") or {}
-        if ev.get("kind") in ("java-written", "java-read"):
+        if ev.get("kind") == "java-read":
             read.update(RELEASE.findall(str(ev.get("by", ""))))
     key = _release_key
     return sorted(filter(None, wrote), key=key), sorted(read, key=key)
@@ -215,7 +218,10 @@ def page(owner: Spec, known: dict[str, tuple[str, str]]) -> str:
         wrote, read = releases(owner.name)
         out.append("## Releases\n")
         out.append(f"- Written by Java Paimon (goldens of this layout): {', '.join(wrote) or 'none in the corpus'}")
-        out.append(f"- Read by Java Paimon (each release's reader was run on them): {', '.join(read) or 'none'}\n")
+        out.append(
+            "- Read by Java Paimon (its reader was run on them, as the sidecars record): "
+            f"{', '.join(r for r in read if r) or 'none recorded'}\n"
+        )
     out.append("## Byte diagrams and fields\n")
     for type_id, t in owner.types().items():
         if not byte_diagram.fields(owner, type_id):
