@@ -164,4 +164,18 @@ def test_versions_follow_what_changed():
     assert corpus_release.compare(old, rewritten).content == [old["cases"][0]["path"]]
     assert corpus_release.compare(old, rewritten).bump() == "minor"
 
-    assert [corpus_release.next_version("1.4.2", b) for b in ("major", "minor", "none")] == ["2.0.0", "1.5.0", "1.4.2"]
+    reworded = copy.deepcopy(old)
+    reworded["readme_sha256"] = "1" * 64  # the README for ports changed, nothing else
+    assert corpus_release.compare(old, reworded).bump() == "patch"
+    both = copy.deepcopy(rewritten)
+    both["readme_sha256"] = "1" * 64
+    assert corpus_release.compare(old, both).bump() == "minor"
+
+    bumps = ("major", "minor", "patch", "none")
+    assert [corpus_release.next_version("1.4.2", b) for b in bumps] == ["2.0.0", "1.5.0", "1.4.3", "1.4.2"]
+
+
+def test_the_manifest_records_the_readme_for_ports():
+    doc = _manifest()
+    readme = (ROOT / "tools" / "corpus" / "README.md").read_bytes()
+    assert doc["readme_sha256"] == hashlib.sha256(readme).hexdigest()

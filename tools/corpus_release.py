@@ -11,7 +11,7 @@ times, and a gzip header without a name or time.
 
 Versions are semantic and assigned by --record from the difference to the last release
 (tools/corpus/released.json): a removed file or a changed expectation is a major version, an added file or changed
-bytes under the same expectation a minor one.
+bytes under the same expectation a minor one, a changed README for ports a patch.
 """
 
 from __future__ import annotations
@@ -88,7 +88,13 @@ def case_entries(root: Path) -> list[dict]:
 
 def manifest(root: Path, version: str) -> dict:
     """MANIFEST.json of the corpus under `root` at `version`."""
-    return {"manifest_format": MANIFEST_FORMAT, "name": NAME, "version": version, "cases": case_entries(root)}
+    return {
+        "manifest_format": MANIFEST_FORMAT,
+        "name": NAME,
+        "version": version,
+        "readme_sha256": _sha256(PORTS_README),  # the README for ports is part of a release too
+        "cases": case_entries(root),
+    }
 
 
 # --------------------------------------------------------------------------- what changed, and the version
@@ -102,12 +108,15 @@ class Changes:
     added: list[str] = field(default_factory=list)
     expectation: list[str] = field(default_factory=list)  # the same case, another expectation
     content: list[str] = field(default_factory=list)  # the same case and expectation, other bytes
+    readme: bool = False  # the README for ports changed
 
     def bump(self) -> str:
-        """major, minor or none (the semantic-version part the changes call for)."""
+        """major, minor, patch or none (the semantic-version part the changes call for)."""
         if self.removed or self.expectation:
             return "major"
-        return "minor" if self.added or self.content else "none"
+        if self.added or self.content:
+            return "minor"
+        return "patch" if self.readme else "none"
 
 
 def _files_of(case: dict) -> dict[str, str]:
@@ -120,6 +129,7 @@ def compare(old: dict, new: dict) -> Changes:
     before = {c["path"]: c for c in old["cases"]}
     after = {c["path"]: c for c in new["cases"]}
     ch = Changes(sorted(before.keys() - after.keys()), sorted(after.keys() - before.keys()))
+    ch.readme = old.get("readme_sha256") != new.get("readme_sha256")
     for path in sorted(before.keys() & after.keys()):
         a, b = before[path], after[path]
         keys = ("check", "layout", "expected")
@@ -132,19 +142,23 @@ def compare(old: dict, new: dict) -> Changes:
 
 def next_version(version: str, bump: str) -> str:
     """The version after `version` for a change of kind `bump`."""
-    major, minor, _ = (int(p) for p in version.split("."))
+    major, minor, patch = (int(p) for p in version.split("."))
     if bump == "major":
         return f"{major + 1}.0.0"
     if bump == "minor":
         return f"{major}.{minor + 1}.0"
+    if bump == "patch":
+        return f"{major}.{minor}.{patch + 1}"
     return version
 
 
-def changes_section(version: str, ch: Changes, cases: int) -> str:
+def changes_section(version: str, ch: Changes, cases: int, first: bool = False) -> str:
     """CHANGES.md's section of one release."""
     lines = [f"## {version}", ""]
-    if not any((ch.removed, ch.added, ch.expectation, ch.content)):
+    if first:
         lines.append(f"The first release: {cases} cases.")
+    elif ch.readme:
+        lines.append("The README for ports changed.\n")
     for title, paths in (
         ("Removed (a major change)", ch.removed),
         ("Expectation changed (a major change)", ch.expectation),
@@ -236,7 +250,7 @@ def record(root: Path = GOLDEN) -> str:
             return released["version"]
         version = next_version(released["version"], ch.bump())
     doc = manifest(root, version)
-    section = changes_section(version, ch, len(doc["cases"]))
+    section = changes_section(version, ch, len(doc["cases"]), first=released is None)
     old = CHANGES.read_text(encoding="utf-8") if CHANGES.is_file() else "# Changes of the golden corpus\n"
     head, _, rest = old.partition("\n## ")
     CHANGES.write_text(head.rstrip() + "\n\n" + section + ("\n## " + rest if rest else ""), encoding="utf-8")
@@ -252,6 +266,8 @@ def check(root: Path = GOLDEN) -> list[str]:
     ch = compare(released, manifest(root, released["version"]))
     lists = (("removed", ch.removed), ("expectation changed", ch.expectation), ("added", ch.added))
     problems = [f"{what}: {p}" for what, paths in (*lists, ("bytes changed", ch.content)) for p in paths]
+    if ch.readme:
+        problems.append(f"the README for ports changed: {PORTS_README.relative_to(ROOT)}")
     if problems:
         problems.append(f"a {ch.bump()} change since {released['version']}: python tools/corpus_release.py --record")
     return problems
