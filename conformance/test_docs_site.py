@@ -5,6 +5,7 @@ layout page and of the matrix page (test_testee_matrix) are kept in build/artifa
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -207,3 +208,21 @@ def test_each_layout_page_names_the_releases_that_wrote_its_goldens(site, render
         stated = set(line.split(": ", 1)[1].split(", "))
         folders = {p.name.removeprefix("java-") for p in (ROOT / "golden" / name).glob("java-*") if p.is_dir()}
         assert stated == folders, name
+
+
+def test_the_schemas_are_shown_as_the_kit_ships_them(site, browser):
+    """The testee protocol's schema and each layout's case schema, read back from the page, are the files."""
+    schemas = ROOT / "src" / "paimon_conform" / "schemas"
+    page = browser.new_page()
+    shown = {"testee-protocol.html": "testee_protocol.json"} | {f"layouts/{n}.html": f"{n}.json" for n in LAYOUTS}
+    checked = 0
+    for html, schema in shown.items():
+        if not (schemas / schema).is_file():
+            continue
+        page.goto((site / html).as_uri())
+        blocks = page.eval_on_selector_all("details pre", "els => els.map(e => e.textContent)")
+        assert len(blocks) == 1, html
+        assert json.loads(blocks[0]) == json.loads((schemas / schema).read_text()), html
+        checked += 1
+    page.close()
+    assert checked >= len(LAYOUTS)

@@ -20,6 +20,7 @@ from sphinx.cmd.build import build_main
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 DOCS = ROOT / "docs"
+SCHEMAS = ROOT / "src" / "paimon_conform" / "schemas"
 
 
 def build(out: Path, work: Path | None = None) -> Path:
@@ -28,6 +29,7 @@ def build(out: Path, work: Path | None = None) -> Path:
     if work.exists():
         shutil.rmtree(work)
     shutil.copytree(DOCS, work)
+    shutil.copytree(SCHEMAS, work / "schemas")  # the JSON Schemas the pages include as the kit ships them
     layout_pages.write(work / "layouts")
     if out.exists():
         shutil.rmtree(out)

@@ -32,6 +32,7 @@ from paimon_conform.core.errors import PaimonConformError
 from paimon_conform.layouts.registry import BY_NAME
 
 GOLDEN = ROOT / "golden"
+SCHEMAS = ROOT / "src" / "paimon_conform" / "schemas"
 FINDINGS_PAGE = ROOT / "docs" / "findings.md"
 ROW = re.compile(r"^\|\s*`([A-Z][A-Z0-9_]*)`[^|]*\|\s*([a-z /-]+?)\s*\|\s*(.*?)\s*\|\s*$")
 RELEASE = re.compile(r"\b(\d+\.\d+(?:\.\d+)?(?:-SNAPSHOT)?)\b")
@@ -249,7 +250,21 @@ def page(owner: Spec, known: dict[str, tuple[str, str]]) -> str:
         out.append("")
     if not owner.common:
         out.append(annotated_golden(owner))
+        out.append(case_schema(owner))
     return "\n".join(out)
+
+
+def case_schema(owner: Spec) -> str:
+    """The JSON Schema of the layout's case (its golden sidecars and `encode` input), as the kit ships it."""
+    if not (SCHEMAS / f"{owner.name}.json").is_file():
+        return ""
+    return (
+        "## The case (sidecar) schema\n\n"
+        f"What a golden's JSON sidecar of this layout holds: `src/paimon_conform/schemas/{owner.name}.json` (its "
+        "shared definitions are in `common.json`); see [the case format](../case-format.md).\n\n"
+        f"<details><summary>{owner.name}.json</summary>\n\n"
+        f"```{{literalinclude}} ../schemas/{owner.name}.json\n:language: json\n```\n\n</details>\n"
+    )
 
 
 def index(all_specs: tuple[Spec, ...]) -> str:
