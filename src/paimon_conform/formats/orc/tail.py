@@ -114,7 +114,7 @@ def read_tail(data: bytes | FileBytes) -> Tail:
 def decompress_stream(codec: int, block_size: int, raw: bytes) -> bytes:
     """A stream's bytes without ORC's compression chunks; no chunk gives more than the tail's block size, and a
     block size beyond the memory budget is refused before any chunk is decompressed."""
-    if codec == 0:
+    if codec == NONE:
         return bytes(raw)
     if block_size < 0 or not budget.fits(block_size + 1):
         raise OrcError(f"compression block size {block_size} is beyond the memory budget")
