@@ -40,7 +40,9 @@ stamp=.venv/.installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements/constraints.txt -nt "$stamp" ] \
    || [ generated/python/pyproject.toml -nt "$stamp" ]; then
   # the generated parsers are their own distribution (generated/python, paimon-layouts), which the kit requires
-  .venv/bin/python -m pip install -q --disable-pip-version-check -c requirements/constraints.txt \
+  # --no-compile: pip would byte-compile every module of every package up front (pyspark alone has thousands,
+  # ~10 s); Python compiles what is imported, once
+  .venv/bin/python -m pip install -q --disable-pip-version-check --no-compile -c requirements/constraints.txt \
     -e generated/python -e '.[test,peers,spark,docs]'
   touch "$stamp"
 fi
@@ -56,7 +58,7 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements/constr
   pins="$(mktemp)"
   grep -v -E '^(pyspark|py4j)==' requirements/constraints.txt > "$pins"
   grep -E '^[a-z]' requirements/connector.txt >> "$pins"
-  .venv-connector/bin/python -m pip install -q --disable-pip-version-check -c "$pins" -e generated/python -e . pyspark
+  .venv-connector/bin/python -m pip install -q --disable-pip-version-check --no-compile -c "$pins" -e generated/python -e . pyspark
   rm -f "$pins"
   touch "$stamp"
 fi
