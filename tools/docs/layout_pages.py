@@ -231,6 +231,8 @@ def page(owner: Spec, known: dict[str, tuple[str, str]]) -> str:
         out.append(f"### {label}\n")
         if type_id != owner.name and t.get("doc"):
             out.append(first_paragraph(t["doc"]) + "\n")
+        if type_id != owner.name and (refs := java_refs(t.get("doc-ref"))):
+            out.append("Java: " + ", ".join(f"[`{label}`]({url})" if url else label for label, url in refs) + "\n")
         drawn = byte_diagram.svg(owner, type_id, _anchor(type_id))
         out.append(f'<div class="diagram" id="{_anchor(type_id)}">{drawn}</div>\n')
         out.append(field_table(owner, type_id) + "\n")
