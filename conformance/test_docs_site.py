@@ -21,6 +21,7 @@ EVIDENCE = ("contract",)
 ARTIFACTS = ROOT / "build" / "artifacts"
 LAYOUTS = sorted(p.stem for p in (ROOT / "specs").glob("*.ksy"))
 README_LIMIT = 200
+WIDTH = 1400  # the browser window the pages are checked in
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +57,7 @@ def _pages(site: Path) -> list[Path]:
 @pytest.fixture(scope="module")
 def rendered(site, browser) -> dict[Path, dict]:
     """Each page as Chromium built it: its title, text, links, ids, script errors and every request it made."""
-    page = browser.new_page()
+    page = browser.new_page(viewport={"width": WIDTH, "height": 1000})
     errors: list[str] = []
     requests: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -79,6 +80,7 @@ def rendered(site, browser) -> dict[Path, dict]:
             ),
             "dump": page.eval_on_selector_all("pre.hexdump", "els => els.map(e => e.innerText)"),
             "dump_links": page.eval_on_selector_all("pre.hexdump a", "els => els.map(e => [e.textContent, e.title])"),
+            "width": page.evaluate("document.documentElement.scrollWidth"),
             "errors": list(errors),
             "requests": list(requests),
         }
@@ -93,6 +95,7 @@ def test_every_page_renders(site, rendered):
     for path, r in rendered.items():
         assert r["errors"] == [], f"{path}: script errors {r['errors']}"
         assert r["title"].strip(), f"{path}: no title"
+        assert r["width"] <= WIDTH, f"{path}: wider than the window ({r['width']} px); wide content must scroll"
         if path.name not in ("search.html", "genindex.html"):
             assert len(r["text"]) > 200, f"{path}: an empty page"
 
@@ -117,6 +120,42 @@ def test_every_layout_page_has_its_diagrams_and_hex_dump(site, rendered):
         assert shown == data[: len(shown)]
         assert len(shown) == min(len(data), 512)
         assert r["dump_links"], f"{name}: no byte range links to a field"
+
+
+def test_every_annotated_integer_is_the_value_of_its_bytes(site, browser):
+    """Each field of a dump's key that the spec reads as an integer (u1 ... s8, with its endianness) carries the
+    value the parser read; decoding the golden's bytes at the field's range gives that value, on every page:
+    a field placed on the wrong bytes (a substream's offset, a processed block) fails here."""
+    page = browser.new_page()
+    decoded = 0
+    for name in LAYOUTS:
+        page.goto((site / "layouts" / f"{name}.html").as_uri())
+        golden = re.search(r"(golden/\S+?\.bin)", page.inner_text("body")).group(1)
+        data = (ROOT / golden).read_bytes()
+        keyed = page.eval_on_selector_all(
+            "ul.hexdump-key li",
+            "els => els.map(e => [e.dataset.start, e.dataset.end, e.dataset.type || '', e.dataset.value || ''])",
+        )
+        shown = min(len(data), 512)
+        assert keyed, name
+        for start, end, kind, value in keyed:
+            start, end = int(start), int(end)
+            assert 0 <= start < end <= len(data), f"{name}: a field outside the file"
+            assert start < shown, f"{name}: a field of the key not in the dump"
+            if kind:
+                order = "little" if kind.endswith("le") else "big"
+                got = int.from_bytes(data[start:end], order, signed=kind.startswith("s"))
+                assert (end - start, got) == (int(kind[1]), int(value)), f"{name}: bytes {start}..{end - 1}"
+                decoded += 1
+    page.close()
+    assert decoded > 100
+
+
+def test_every_byte_shown_belongs_to_a_field(rendered, site):
+    for name in LAYOUTS:
+        text = rendered[site / "layouts" / f"{name}.html"]["text"]
+        claimed, shown = re.search(r"(\d+) of the (\d+) bytes shown belong to a field", text).groups()
+        assert claimed == shown, name
 
 
 def test_the_dump_annotations_name_the_right_bytes(site, rendered):
@@ -174,14 +213,14 @@ def test_the_search_finds_a_finding_code(site, browser):
 
 def test_screenshot_of_a_layout_page(site, browser):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page = browser.new_page(viewport={"width": WIDTH, "height": 1000})
     page.goto((site / "layouts" / "deletion_vectors.html").as_uri())
     shot = ARTIFACTS / "docs-layout-deletion_vectors.png"
     page.screenshot(path=str(shot), full_page=True)
     page.close()
     head = shot.read_bytes()[:24]
     assert head[:8] == b"\x89PNG\r\n\x1a\n"
-    assert int.from_bytes(head[16:20], "big") == 1400
+    assert int.from_bytes(head[16:20], "big") == WIDTH
 
 
 def test_readme_is_a_landing_page_whose_links_resolve():
