@@ -190,6 +190,13 @@ def test_a_long_group_shows_five_and_counts_the_rest():
     repeated = [Finding("X_BAD", "should", f"items[{i}]", 10 * i, f"item {i}", "f.bin") for i in range(8)]
     alone = Finding("Y_ODD", "warning", "footer", None, "odd footer", "f.bin")
     lines = render_text([FileResult("f.bin", "k", [repeated[0], alone, *repeated[1:]])], "should").splitlines()
+    other = Finding("X_BAD", "should", "items[9]", 90, "item 9", "g.bin")  # a result may span files (a table's)
+    assert render_text([FileResult("t", "table", [*repeated[:2], other])], "should").splitlines()[:4] == [
+        "f.bin: X_BAD [should] 2 times:",
+        "  items[0] (byte 0): item 0",
+        "  items[1] (byte 10): item 1",
+        "g.bin: items[9] (byte 90) X_BAD [should] item 9",
+    ]
     assert lines == [
         "f.bin: X_BAD [should] 8 times:",
         *(f"  items[{i}] (byte {10 * i}): item {i}" for i in range(5)),

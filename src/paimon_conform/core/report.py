@@ -36,10 +36,11 @@ SHOWN_PER_GROUP = 5  # a group of repeated findings shows this many, then how ma
 
 
 def _grouped(findings: list[Finding]) -> list[list[Finding]]:
-    """The findings of one file grouped by code and severity, in the order each group first appears."""
-    groups: dict[tuple[str, str], list[Finding]] = {}
+    """Findings grouped by the file they are in, code and severity, in the order each group first appears (a
+    result may hold findings of several files: a table's)."""
+    groups: dict[tuple[str, str, str], list[Finding]] = {}
     for f in findings:
-        groups.setdefault((f.code, f.severity), []).append(f)
+        groups.setdefault((f.file, f.code, f.severity), []).append(f)
     return list(groups.values())
 
 
@@ -51,7 +52,7 @@ def _text_lines(r: FileResult) -> list[str]:
         if len(group) == 1:
             lines.append(first.line())
             continue
-        lines.append(f"{r.file}: {first.code} [{first.severity}] {len(group)} times:")
+        lines.append(f"{first.file or r.file}: {first.code} [{first.severity}] {len(group)} times:")
         lines.extend(f"  {f.where()}: {f.tail()}" for f in group[:SHOWN_PER_GROUP])
         if len(group) > SHOWN_PER_GROUP:
             more = len(group) - SHOWN_PER_GROUP
