@@ -265,3 +265,24 @@ def test_the_schemas_are_shown_as_the_kit_ships_them(site, browser):
         checked += 1
     page.close()
     assert checked >= len(LAYOUTS)
+
+
+def test_each_layout_page_describes_every_code_its_spec_names(site, browser):
+    """Every `-code` of a spec is a row of its page's finding-code table, with the catalogue's severity."""
+    page = browser.new_page()
+    rows = 0
+    for name in LAYOUTS:
+        named = list(
+            dict.fromkeys(re.findall(r"-code:\s*([A-Z][A-Z0-9_]+)", (ROOT / "specs" / f"{name}.ksy").read_text()))
+        )
+        page.goto((site / "layouts" / f"{name}.html").as_uri())
+        cells = page.eval_on_selector_all(
+            "#finding-codes table tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText.trim()))"
+        )
+        assert [c[0] for c in cells] == named, name
+        for code, severity, meaning, _ in cells:
+            assert severity.split()[0] in ("must", "should", "warning"), f"{name}: {code} has no severity"
+            assert meaning, f"{name}: {code} has no meaning"
+        rows += len(cells)
+    page.close()
+    assert rows > 100

@@ -8,6 +8,7 @@ import contextlib
 import json
 import re
 from collections import defaultdict
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
@@ -34,17 +35,44 @@ from paimon_conform.layouts.registry import BY_NAME
 GOLDEN = ROOT / "golden"
 SCHEMAS = ROOT / "src" / "paimon_conform" / "schemas"
 FINDINGS_PAGE = ROOT / "docs" / "findings.md"
-ROW = re.compile(r"^\|\s*`([A-Z][A-Z0-9_]*)`[^|]*\|\s*([a-z /-]+?)\s*\|\s*(.*?)\s*\|\s*$")
 RELEASE = re.compile(r"\b(\d+\.\d+(?:\.\d+)?(?:-SNAPSHOT)?)\b")
 
 
-def catalogue() -> dict[str, tuple[str, str]]:
-    """code → (severity, meaning), from the finding-code catalogue page."""
-    out = {}
+@dataclass(frozen=True)
+class Row:
+    """One row of the finding-code catalogue: its codes (full, or `_SUFFIX` shorthands of the row's first code's
+    family), severity and meaning, as the page writes them."""
+
+    codes: tuple[str, ...]
+    severity: str
+    meaning: str
+
+    def names(self, code: str) -> bool:
+        """Whether the row documents `code` (literally, or as a shorthand after the row's first code)."""
+        first = self.codes[0]
+        return any(
+            t == code or (t.startswith("_") and code.endswith(t) and first.startswith(code[: -len(t)]))
+            for t in self.codes
+        )
+
+
+def catalogue() -> list[Row]:
+    """The rows of the finding-code catalogue page."""
+    rows = []
     for line in FINDINGS_PAGE.read_text(encoding="utf-8").splitlines():
-        if m := ROW.match(line):
-            out.setdefault(m.group(1), (m.group(2), m.group(3)))
-    return out
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.startswith("| `") or len(cells) < 3:
+            continue
+        codes = tuple(re.findall(r"`(_?[A-Z][A-Z0-9_]*)`", cells[0]))
+        if codes:
+            rows.append(Row(codes, cells[1], " | ".join(cells[2:])))
+    return rows
+
+
+def describe(code: str, rows: list[Row]) -> tuple[str, str]:
+    """(severity, meaning) of a code from the first catalogue row naming it ('', '' when none does)."""
+    row = next((r for r in rows if r.names(code)), None)
+    return (row.severity, row.meaning) if row else ("", "")
 
 
 def _anchor(type_id: str) -> str:
@@ -201,7 +229,7 @@ def annotated_golden(owner: Spec) -> str:
 # --------------------------------------------------------------------------- the page
 
 
-def page(owner: Spec, known: dict[str, tuple[str, str]]) -> str:
+def page(owner: Spec, known: list[Row]) -> str:
     """The Markdown page of one spec."""
     meta = owner.doc["meta"]
     kind = "Shared piece" if owner.common else "Layout"
@@ -246,7 +274,7 @@ def page(owner: Spec, known: dict[str, tuple[str, str]]) -> str:
         out.append("## Finding codes\n")
         out.append("| code | severity | meaning | refused by Java (must-reject goldens) |\n|---|---|---|---|")
         for code in named:
-            sev, meaning = known.get(code, ("", ""))
+            sev, meaning = describe(code, known)
             who = ", ".join(sorted(refused.get(code, ()), key=_release_key)) or "(no must-reject golden)"
             out.append(f"| [`{code}`](../findings.md) | {sev} | {meaning} | {who} |")
         out.append("")
