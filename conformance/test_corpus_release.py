@@ -40,7 +40,19 @@ def test_golden_is_the_recorded_release():
 
 
 def test_the_archive_is_reproducible(release, tmp_path):
+    """Nothing of the moment or the machine is in the archive: the gzip header has no time or name, every member
+    the same time, owner and mode; and a second build is the same bytes."""
     archive, _ = release
+    head = archive.read_bytes()[:10]
+    assert head[:3] == b"\x1f\x8b\x08"
+    assert head[3] == 0  # no FNAME, no FEXTRA
+    assert head[4:8] == b"\0\0\0\0"  # MTIME 0
+    with tarfile.open(archive) as tar:
+        members = tar.getmembers()
+    assert [m.name for m in members] == sorted(m.name for m in members)
+    assert {(m.mtime, m.uid, m.gid, m.uname, m.gname) for m in members} == {(0, 0, 0, "", "")}
+    assert {m.mode for m in members if m.isfile()} == {0o644}
+    assert {m.mode for m in members if m.isdir()} == {0o755}
     again = corpus_release.write_archive(tmp_path)
     assert again.name == archive.name
     assert again.read_bytes() == archive.read_bytes()
@@ -101,12 +113,15 @@ def test_the_manifest_says_what_each_case_expects(release):
     rejects = 0
     for sidecar in sorted(GOLDEN.glob("*/must-reject/*.json")):
         case = by_path[sidecar.with_suffix(".bin").relative_to(GOLDEN).as_posix()]
-        stated = json.loads(sidecar.read_text())["must_reject"]
+        written = json.loads(sidecar.read_text())
+        stated = written["must_reject"]
+        said = {k: v for k, v in written.items() if k != "provenance"}
         assert case["expected"] == {
             "verdict": "reject",
             "codes": [stated["code"]],
             "path": stated["path"],
             "offset": stated.get("offset"),
+            "content": hashlib.sha256(json.dumps(said, sort_keys=True, separators=(",", ":")).encode()).hexdigest(),
         }
         rejects += 1
     assert rejects == sum(c["expected"]["verdict"] == "reject" for c in doc["cases"]) > 100
@@ -168,10 +183,22 @@ def test_versions_follow_what_changed():
     assert corpus_release.compare(old, fewer).bump() == "major"
     assert corpus_release.compare(fewer, old).bump() == "minor"
 
-    rewritten = copy.deepcopy(old)
-    rewritten["cases"][0]["files"][0]["sha256"] = "0" * 64
-    assert corpus_release.compare(old, rewritten).content == [old["cases"][0]["path"]]
+    accepted = next(
+        i for i, c in enumerate(old["cases"]) if c["check"] == "file" and c["expected"]["verdict"] == "accept"
+    )
+    for what in ("bytes", "content"):  # what a writer must write, what a reader must read
+        other = copy.deepcopy(old)
+        other["cases"][accepted]["expected"][what] = "2" * 64
+        assert corpus_release.compare(old, other).bump() == "major", what
+
+    rewritten = copy.deepcopy(old)  # a table's data file written again, its rows (the sidecar) the same
+    rewritten["cases"][table]["files"][0]["sha256"] = "0" * 64
+    assert corpus_release.compare(old, rewritten).content == [old["cases"][table]["path"]]
     assert corpus_release.compare(old, rewritten).bump() == "minor"
+
+    reordered = copy.deepcopy(old)  # nothing else: the manifest's own form
+    reordered["cases"].reverse()
+    assert corpus_release.compare(old, reordered).bump() == "patch"
 
     reworded = copy.deepcopy(old)
     reworded["readme_sha256"] = "1" * 64  # the README for ports changed, nothing else
@@ -188,3 +215,47 @@ def test_the_manifest_records_the_readme_for_ports():
     doc = _manifest()
     readme = (ROOT / "tools" / "corpus" / "README.md").read_bytes()
     assert doc["readme_sha256"] == hashlib.sha256(readme).hexdigest()
+
+
+def test_record_versions_a_changed_corpus_and_writes_its_changes(tmp_path, monkeypatch):
+    """--record on a small corpus: the first release, then an added case (minor), a removed one (major), a
+    README change (patch), each with its CHANGES.md section; --check fails until a change is recorded."""
+    root = tmp_path / "golden"
+    cases = sorted((GOLDEN / "roaring32" / "java-0.9.0").glob("*.json"))[:3]
+    for side in cases[:2]:
+        target = root / "roaring32" / "java-0.9.0"
+        target.mkdir(parents=True, exist_ok=True)
+        shutil.copy(side, target)
+        shutil.copy(side.with_suffix(".bin"), target)
+    readme = tmp_path / "README.md"
+    readme.write_text("ports\n")
+    monkeypatch.setattr(corpus_release, "RELEASED", tmp_path / "released.json")
+    monkeypatch.setattr(corpus_release, "CHANGES", tmp_path / "CHANGES.md")
+    monkeypatch.setattr(corpus_release, "PORTS_README", readme)
+    assert corpus_release.check(root) == ["no release recorded (tools/corpus/released.json)"]
+    assert corpus_release.record(root) == "1.0.0"
+    assert corpus_release.check(root) == []
+    assert corpus_release.record(root) == "1.0.0"  # nothing changed, nothing recorded
+
+    added = root / "roaring32" / "java-0.9.0"
+    shutil.copy(cases[2], added)
+    shutil.copy(cases[2].with_suffix(".bin"), added)
+    new_case = f"roaring32/java-0.9.0/{cases[2].stem}.bin"
+    assert f"added: {new_case}" in corpus_release.check(root)
+    assert corpus_release.record(root) == "1.1.0"
+    (added / cases[0].name).unlink()
+    (added / cases[0].with_suffix(".bin").name).unlink()
+    assert corpus_release.record(root) == "2.0.0"
+    readme.write_text("ports, reworded\n")
+    assert corpus_release.record(root) == "2.0.1"
+    changes = (tmp_path / "CHANGES.md").read_text()
+    assert [line for line in changes.splitlines() if line.startswith("## ")] == [
+        "## 2.0.1",
+        "## 2.0.0",
+        "## 1.1.0",
+        "## 1.0.0",
+    ]
+    assert f"### Added: 1\n\n- `{new_case}`" in changes
+    assert f"### Removed (a major change): 1\n\n- `roaring32/java-0.9.0/{cases[0].stem}.bin`" in changes
+    assert "The first release: 2 cases." in changes
+    assert corpus_release.check(root) == []

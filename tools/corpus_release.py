@@ -46,15 +46,21 @@ def _files(paths: list[Path], root: Path) -> list[dict]:
     return [{"path": p.relative_to(root).as_posix(), "sha256": _sha256(p), "size": p.stat().st_size} for p in paths]
 
 
-def _expected(check: str, sidecar: dict) -> dict:
+def _expected(check: str, sidecar: dict, subject: Path) -> dict:
     """What a reader of the case must conclude: accept (no must or should finding), reject with a code at a field
-    and byte, or replay (a dynamic-bucket assignment sequence a port's assigner must reproduce)."""
+    and byte, or replay (a dynamic-bucket assignment sequence a port's assigner must reproduce). `content` is the
+    SHA-256 of what the sidecar says the case holds (all of it but its provenance, as canonical JSON): what a
+    reader must read. An accepted file's `bytes` are what a writer must write."""
+    said = {k: v for k, v in sidecar.items() if k != "provenance"}
+    content = hashlib.sha256(json.dumps(said, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
     if check == "sequence":
-        return {"verdict": "replay", "codes": []}
+        return {"verdict": "replay", "codes": [], "content": content}
     if "must_reject" in sidecar:
         r = sidecar["must_reject"]
-        return {"verdict": "reject", "codes": [r["code"]], "path": r["path"], "offset": r.get("offset")}
-    return {"verdict": "accept", "codes": []}
+        verdict = {"verdict": "reject", "codes": [r["code"]], "path": r["path"], "offset": r.get("offset")}
+        return verdict | {"content": content}
+    out = {"verdict": "accept", "codes": [], "content": content}
+    return out | ({"bytes": _sha256(subject)} if check == "file" else {})
 
 
 def case_entries(root: Path) -> list[dict]:
@@ -79,7 +85,7 @@ def case_entries(root: Path) -> list[dict]:
                 "producer": prov.get("producer"),
                 "java_release": prov.get("paimon_version") if prov.get("producer") == "java-paimon" else None,
                 "evidence": prov.get("evidence"),
-                "expected": _expected(check, sidecar),
+                "expected": _expected(check, sidecar, subject),
                 "files": _files(paths, root),
             }
         )
@@ -92,7 +98,8 @@ def manifest(root: Path, version: str) -> dict:
         "manifest_format": MANIFEST_FORMAT,
         "name": NAME,
         "version": version,
-        "readme_sha256": _sha256(PORTS_README),  # the README for ports is part of a release too
+        "readme_sha256": _sha256(PORTS_README),  # the README for ports and the changes are part of a release too
+        "changes_sha256": _sha256(CHANGES) if CHANGES.is_file() else None,
         "cases": case_entries(root),
     }
 
@@ -108,7 +115,7 @@ class Changes:
     added: list[str] = field(default_factory=list)
     expectation: list[str] = field(default_factory=list)  # the same case, another expectation
     content: list[str] = field(default_factory=list)  # the same case and expectation, other bytes
-    readme: bool = False  # the README for ports changed
+    readme: bool = False  # the README for ports, CHANGES.md or the manifest's own form changed
 
     def bump(self) -> str:
         """major, minor, patch or none (the semantic-version part the changes call for)."""
@@ -129,7 +136,8 @@ def compare(old: dict, new: dict) -> Changes:
     before = {c["path"]: c for c in old["cases"]}
     after = {c["path"]: c for c in new["cases"]}
     ch = Changes(sorted(before.keys() - after.keys()), sorted(after.keys() - before.keys()))
-    ch.readme = old.get("readme_sha256") != new.get("readme_sha256")
+    head = [k for k in {*old, *new} if k not in ("cases", "version")]
+    ch.readme = any(old.get(k) != new.get(k) for k in head)  # the README, CHANGES.md or the manifest's own form
     for path in sorted(before.keys() & after.keys()):
         a, b = before[path], after[path]
         keys = ("check", "layout", "expected")
@@ -137,6 +145,8 @@ def compare(old: dict, new: dict) -> Changes:
             ch.expectation.append(path)
         elif _files_of(a) != _files_of(b) or a["producer"] != b["producer"] or a["evidence"] != b["evidence"]:
             ch.content.append(path)
+    if not (ch.removed or ch.added or ch.expectation or ch.content) and old["cases"] != new["cases"]:
+        ch.readme = True  # the cases' order or the form of their entries: the manifest's own form
     return ch
 
 
@@ -158,7 +168,7 @@ def changes_section(version: str, ch: Changes, cases: int, first: bool = False) 
     if first:
         lines.append(f"The first release: {cases} cases.")
     elif ch.readme:
-        lines.append("The README for ports changed.\n")
+        lines.append("The README for ports or the manifest's form changed.\n")
     for title, paths in (
         ("Removed (a major change)", ch.removed),
         ("Expectation changed (a major change)", ch.expectation),
@@ -249,12 +259,11 @@ def record(root: Path = GOLDEN) -> str:
         if ch.bump() == "none":
             return released["version"]
         version = next_version(released["version"], ch.bump())
-    doc = manifest(root, version)
-    section = changes_section(version, ch, len(doc["cases"]), first=released is None)
+    section = changes_section(version, ch, len(case_entries(root)), first=released is None)
     old = CHANGES.read_text(encoding="utf-8") if CHANGES.is_file() else "# Changes of the golden corpus\n"
     head, _, rest = old.partition("\n## ")
     CHANGES.write_text(head.rstrip() + "\n\n" + section + ("\n## " + rest if rest else ""), encoding="utf-8")
-    RELEASED.write_bytes(_dump(doc))
+    RELEASED.write_bytes(_dump(manifest(root, version)))  # after CHANGES.md: its SHA-256 is in the manifest
     return version
 
 
@@ -267,7 +276,7 @@ def check(root: Path = GOLDEN) -> list[str]:
     lists = (("removed", ch.removed), ("expectation changed", ch.expectation), ("added", ch.added))
     problems = [f"{what}: {p}" for what, paths in (*lists, ("bytes changed", ch.content)) for p in paths]
     if ch.readme:
-        problems.append(f"the README for ports changed: {PORTS_README.relative_to(ROOT)}")
+        problems.append("the README for ports (tools/corpus/README.md), CHANGES.md or the manifest's form changed")
     if problems:
         problems.append(f"a {ch.bump()} change since {released['version']}: python tools/corpus_release.py --record")
     return problems
