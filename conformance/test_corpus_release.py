@@ -259,3 +259,47 @@ def test_record_versions_a_changed_corpus_and_writes_its_changes(tmp_path, monke
     assert f"### Removed (a major change): 1\n\n- `roaring32/java-0.9.0/{cases[0].stem}.bin`" in changes
     assert "The first release: 2 cases." in changes
     assert corpus_release.check(root) == []
+
+
+def _corpus_cli(golden: Path) -> subprocess.CompletedProcess:
+    cli = Path(sys.executable).parent / "paimon-conform"
+    return subprocess.run([str(cli), "corpus", "--golden", str(golden), "--jobs", "1"], capture_output=True, text=True)
+
+
+def test_corpus_on_a_release_folder_counts_its_cases_against_the_manifest(tmp_path):
+    """`corpus --golden TOP` on an extracted release checks TOP/golden and holds it to MANIFEST.json's count;
+    no case, or no folder, is a usage error (exit 2) naming the path, never a clean pass."""
+    top = tmp_path / "release"
+    side = sorted((GOLDEN / "roaring32" / "java-0.9.0").glob("*.json"))[0]
+    target = top / "golden" / "roaring32" / "java-0.9.0"
+    target.mkdir(parents=True)
+    shutil.copy(side, target)
+    shutil.copy(side.with_suffix(".bin"), target)
+    (top / "MANIFEST.json").write_text(json.dumps({"cases": [{}]}))
+    done = _corpus_cli(top)
+    assert done.returncode == 0, done.stderr
+    assert "1 golden file(s), 1 as expected, 0 not" in done.stdout
+    (top / "MANIFEST.json").write_text(json.dumps({"cases": [{}, {}]}))
+    done = _corpus_cli(top)
+    assert done.returncode == 2
+    assert "1 case(s) here, but the release's MANIFEST.json lists 2" in done.stderr
+    (top / "MANIFEST.json").write_text("[[[")
+    assert "not a corpus release manifest" in _corpus_cli(top).stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    done = _corpus_cli(empty)
+    assert done.returncode == 2
+    assert f"{empty}: no golden case here" in done.stderr
+    done = _corpus_cli(tmp_path / "missing")
+    assert done.returncode == 2
+    assert f"{tmp_path / 'missing'}: not a directory" in done.stderr
+
+
+def test_a_sequence_that_is_not_an_object_is_unusable_not_a_crash(tmp_path):
+    bad = tmp_path / "golden" / "dynamic_bucket" / "java-0.9.0"
+    bad.mkdir(parents=True)
+    (bad / "list.json").write_text("[]")
+    done = _corpus_cli(tmp_path / "golden")
+    assert done.returncode == 2
+    assert "dynamic_bucket/java-0.9.0/list.json: UNUSABLE not a dynamic-bucket fixture" in done.stdout
+    assert "internal error" not in done.stderr

@@ -380,9 +380,19 @@ def cmd_hash(args: argparse.Namespace) -> int:
 def cmd_corpus(args: argparse.Namespace) -> int:
     """Check the golden corpus and print a summary."""
     root = Path(args.golden) if args.golden else default_root()
-    if root is None or not root.is_dir():
+    if root is None:
         raise UsageError("no golden corpus found; pass --golden DIR")
+    if not root.is_dir():
+        raise UsageError(f"{root}: not a directory (--golden names the corpus's golden/ folder)")
+    listed = None
+    if (root / "MANIFEST.json").is_file() and (root / "golden").is_dir():  # an extracted corpus release
+        listed = _release_cases(root / "MANIFEST.json")
+        root = root / "golden"
     results, tally = check_corpus(root, args.jobs)
+    if not results:
+        raise UsageError(f"{root}: no golden case here (a case is a .bin with its .json sidecar, or a table)")
+    if listed is not None and listed != len(results):
+        raise UsageError(f"{root}: {len(results)} case(s) here, but the release's MANIFEST.json lists {listed}")
     if args.report != "text" or args.output:
         _emit(results, args.report, "should", args.output)
     else:
@@ -402,6 +412,19 @@ def cmd_corpus(args: argparse.Namespace) -> int:
     bad = sum(r.failed("should") for r in results)
     print(f"  {len(results)} golden file(s), {len(results) - bad} as expected, {bad} not")
     return exit_code(results, "should")
+
+
+def _release_cases(path: Path) -> int:
+    """How many cases a corpus release's MANIFEST.json lists."""
+    budget.reserve(path.stat().st_size, f"reading {path.name}")  # then loads_json: what parsing it builds
+    try:
+        doc = json_text.loads_json(path.read_bytes(), str(path))
+    except ValueError as exc:
+        raise UsageError(f"{path}: not a corpus release manifest ({exc})") from None
+    cases = doc.get("cases") if isinstance(doc, dict) else None
+    if not isinstance(cases, list):
+        raise UsageError(f"{path}: not a corpus release manifest (no list of cases)")
+    return len(cases)
 
 
 def _writer_order(item: tuple[str, int]) -> tuple:

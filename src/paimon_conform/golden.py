@@ -137,7 +137,9 @@ def check_table(sidecar: Path, root: Path) -> FileResult:
     result = FileResult(rel, "table")
     for r in validate_table(table, java_version=judged_for(sidecar)):
         if r.unusable is not None:
-            return FileResult(rel, "table", unusable=f"{r.file}: {r.unusable}")
+            inner = Path(r.file)
+            where = "" if inner == table else f"{inner.relative_to(table) if inner.is_relative_to(table) else inner}: "
+            return FileResult(rel, "table", unusable=f"{where}{r.unusable}")
         result.findings.extend(f for f in r.findings if f.severity != "warning")
     return result
 

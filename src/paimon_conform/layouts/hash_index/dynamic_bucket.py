@@ -358,7 +358,7 @@ def _replay_simple(fixture: dict) -> list[str]:
 
 def replay(fixture: dict) -> list[str]:
     """Re-run a dynamic_bucket golden (Java's assignment sequence) with this module; the differences."""
-    if fixture.get("kind") != "dynamic-bucket":
+    if not isinstance(fixture, dict) or fixture.get("kind") != "dynamic-bucket":
         raise UsageError("not a dynamic-bucket fixture")
     try:
         return _replay_hash(fixture) if fixture["assigner"] == "hash" else _replay_simple(fixture)
