@@ -286,3 +286,15 @@ def test_each_layout_page_describes_every_code_its_spec_names(site, browser):
         rows += len(cells)
     page.close()
     assert rows > 100
+
+
+def test_the_build_never_empties_a_folder_it_did_not_build(tmp_path):
+    keep = tmp_path / "mine"
+    keep.mkdir()
+    (keep / "notes.txt").write_text("mine")
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "docs" / "build.py"), "-o", str(keep)], capture_output=True, text=True
+    )
+    assert done.returncode == 1
+    assert "is not a site this tool built" in done.stderr
+    assert [p.name for p in keep.iterdir()] == ["notes.txt"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling modules, when run as a script
@@ -23,17 +24,19 @@ DOCS = ROOT / "docs"
 SCHEMAS = ROOT / "src" / "paimon_conform" / "schemas"
 
 
-def build(out: Path, work: Path | None = None) -> Path:
-    """Build the site into `out` (its sources assembled in `work`, default next to it); return index.html."""
-    work = work or out.parent / "docs-src"
-    if work.exists():
-        shutil.rmtree(work)
-    shutil.copytree(DOCS, work)
-    shutil.copytree(SCHEMAS, work / "schemas")  # the JSON Schemas the pages include as the kit ships them
-    layout_pages.write(work / "layouts")
-    if out.exists():
-        shutil.rmtree(out)
-    code = build_main(["-b", "html", "-W", "--keep-going", "-q", "-E", "-j", "1", str(work), str(out)])
+def build(out: Path) -> Path:
+    """Build the site into `out` (its sources assembled in a temporary folder); return index.html. An `out` that
+    holds anything but an earlier build is refused, never emptied."""
+    if out.exists() and any(out.iterdir()) and not (out / ".buildinfo").is_file():
+        raise SystemExit(f"docs: {out} exists and is not a site this tool built; name another folder")
+    with tempfile.TemporaryDirectory(prefix="paimon-conform-docs-") as tmp:
+        work = Path(tmp) / "src"
+        shutil.copytree(DOCS, work)
+        shutil.copytree(SCHEMAS, work / "schemas")  # the JSON Schemas the pages include as the kit ships them
+        layout_pages.write(work / "layouts")
+        if out.exists():
+            shutil.rmtree(out)
+        code = build_main(["-b", "html", "-W", "--keep-going", "-q", "-E", "-j", "1", str(work), str(out)])
     if code != 0:
         raise SystemExit(f"docs: the Sphinx build failed ({code}); its messages are above")
     return out / "index.html"
