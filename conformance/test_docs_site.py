@@ -298,3 +298,26 @@ def test_the_build_never_empties_a_folder_it_did_not_build(tmp_path):
     assert done.returncode == 1
     assert "is not a site this tool built" in done.stderr
     assert [p.name for p in keep.iterdir()] == ["notes.txt"]
+
+
+def test_the_stated_offsets_are_where_the_parser_read_the_fields(site, browser):
+    """A field table's offset (worked out from the spec's sizes) of a top-level field is where the dump's
+    parser found that field in the golden."""
+    page = browser.new_page()
+    compared = 0
+    for name in LAYOUTS:
+        page.goto((site / "layouts" / f"{name}.html").as_uri())
+        stated = dict(
+            page.eval_on_selector_all(
+                f"tr[id^='t-{name}-']", "rows => rows.map(r => [r.cells[0].innerText, r.cells[1].innerText])"
+            )
+        )
+        found = page.eval_on_selector_all(
+            "ul.hexdump-key li", "els => els.map(e => [e.querySelector('code').innerText, e.dataset.start])"
+        )
+        for path, start in found:
+            if stated.get(path, "").isdigit():
+                assert int(stated[path]) == int(start), f"{name}.{path}"
+                compared += 1
+    page.close()
+    assert compared >= 10

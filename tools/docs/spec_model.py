@@ -84,7 +84,9 @@ def primitive_size(t: str) -> int | None:
 
 def fixed_size(field: dict, owner: Spec, depth: int = 0) -> int | None:
     """The field's size in bytes when the spec fixes it (a primitive, contents, a literal size, a user type of
-    fixed fields), else None. Conditional and repeated fields have no fixed size."""
+    fixed fields), else None. Conditional and repeated fields have no fixed size, but for a zero-width one."""
+    if field.get("size") == 0 and "repeat" not in field:
+        return 0  # a zero-width check: no bytes, whatever its condition
     if depth > 8 or "if" in field or "repeat" in field:
         return None
     if "contents" in field:
@@ -98,7 +100,7 @@ def fixed_size(field: dict, owner: Spec, depth: int = 0) -> int | None:
     if (n := primitive_size(t)) is not None:
         return n
     sub = user_type(t, owner)
-    if sub is None or sub[1].get("instances") or "params" in sub[1]:
+    if sub is None:  # a type's instances read elsewhere; its fields alone take its bytes here
         return None
     total = 0
     for f in sub[1].get("seq") or []:
