@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -61,8 +62,21 @@ def pytest_report_header(config):
     return f"hypothesis profile: {settings._current_profile}; CI={IN_CI}"
 
 
+MODULE_SECONDS: Counter[str] = Counter()  # the main thread's seconds per test module (setup, call, teardown)
+
+
+def pytest_runtest_logreport(report):
+    """Add a test phase's seconds to its module's, for the summary: where the run's time goes."""
+    MODULE_SECONDS[report.nodeid.split("::", 1)[0].rsplit("/", 1)[-1]] += report.duration
+
+
 def pytest_terminal_summary(terminalreporter):
-    """What each matrix checked (support/tally.py) and what the crash sweep saw."""
+    """What each matrix checked (support/tally.py), where the time went, and what the crash sweep saw."""
+    if MODULE_SECONDS:
+        terminalreporter.section("seconds by test module (the main thread; printed, never asserted)")
+        for module, seconds in MODULE_SECONDS.most_common(20):
+            terminalreporter.write_line(f"{seconds:7.1f} s  {module}")
+        terminalreporter.write_line(f"{sum(MODULE_SECONDS.values()):7.1f} s  all {len(MODULE_SECONDS)} modules")
     if tally.TALLIES:
         terminalreporter.section("checks run, listed and not applicable")
         for line in tally.lines():
