@@ -24,6 +24,30 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   apt-get update -qq && apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
+# Rust (cargo from rustup, which fetches the compiler generated/rust/rust-toolchain.toml pins): the crate with its
+# dump program, the testee on it, and the check build tools/rust_fix.py runs when the code is regenerated. About
+# 45 s on a fresh clone, mostly one core: it runs beside the Python installs below, and is waited for before the
+# end (wait_rust) with its messages shown if it failed.
+command -v cargo >/dev/null || { echo "install: Rust (cargo, from https://rustup.rs) is required on PATH" >&2; exit 2; }
+rust_log="$(mktemp)"
+(
+  set -e
+  (cd generated/rust && cargo build --release --locked --quiet --features dump && cargo check --lib --locked --quiet)
+  (cd tools/testees/generated_rust && CARGO_TARGET_DIR="$PWD/../../../generated/rust/target" \
+    cargo build --release --locked --quiet)
+) > "$rust_log" 2>&1 &
+rust_pid=$!
+trap 'kill "$rust_pid" 2>/dev/null || true; rm -f "$rust_log"' EXIT  # an install that stops early stops it too
+wait_rust() {
+  if ! wait "$rust_pid"; then
+    cat "$rust_log" >&2
+    echo "install: the Rust builds failed" >&2
+    rm -f "$rust_log"
+    exit 2
+  fi
+  rm -f "$rust_log"
+}
+
 PY="${PYTHON:-python3}"
 want="$(cat .python-version)"
 have="$("$PY" -c 'import platform; print(platform.python_version())')"
@@ -73,12 +97,7 @@ npm ci --no-audit --no-fund --prefix generated/javascript >/dev/null 2>&1 || npm
 # Go (1.23 or newer: generated/go/go.mod) is not a Debian package of that age; it must be on PATH
 command -v go >/dev/null || { echo "install: Go >= 1.23 is required on PATH (https://go.dev/dl/)" >&2; exit 2; }
 (cd generated/go && go mod download && go build ./...) >/dev/null
-# Rust (cargo from rustup, which fetches the compiler generated/rust/rust-toolchain.toml pins): the crate with its
-# dump program, the testee on it, and the check build tools/rust_fix.py runs when the code is regenerated
-command -v cargo >/dev/null || { echo "install: Rust (cargo, from https://rustup.rs) is required on PATH" >&2; exit 2; }
-(cd generated/rust && cargo build --release --locked --quiet --features dump && cargo check --lib --locked --quiet) >/dev/null
-(cd tools/testees/generated_rust && CARGO_TARGET_DIR="$PWD/../../../generated/rust/target" \
-  cargo build --release --locked --quiet) >/dev/null
+wait_rust
 
 # the kit's bytecode, written once here (pip does this for a regular install; an editable one leaves it to the
 # first run, and a PYTHONDONTWRITEBYTECODE environment would recompile the kit on every command)
