@@ -21,7 +21,7 @@ from paimon_conform import __version__
 from paimon_conform.core import budget, cases, json_text, known_bugs
 from paimon_conform.core.errors import LayoutError, PaimonConformError, UsageError, checking
 from paimon_conform.core.findings import SEVERITIES, unreadable
-from paimon_conform.core.java_releases import NEWEST, RELEASES, judge, release
+from paimon_conform.core.java_releases import NEWEST, RELEASES, judge, release, version_key
 from paimon_conform.core.report import RENDERERS, FileResult, exit_code
 from paimon_conform.core.types import DataType, parse_type
 from paimon_conform.golden import EVIDENCE_KINDS, check_corpus, default_root
@@ -416,10 +416,9 @@ def cmd_corpus(args: argparse.Namespace) -> int:
 
 def _release_cases(path: Path) -> int:
     """How many cases a corpus release's MANIFEST.json lists."""
-    budget.reserve(path.stat().st_size, f"reading {path.name}")  # then loads_json: what parsing it builds
     try:
-        doc = json_text.loads_json(path.read_bytes(), str(path))
-    except ValueError as exc:
+        doc = json_text.load_file(path, str(path))
+    except (OSError, ValueError) as exc:
         raise UsageError(f"{path}: not a corpus release manifest ({exc})") from None
     cases = doc.get("cases") if isinstance(doc, dict) else None
     if not isinstance(cases, list):
@@ -431,7 +430,7 @@ def _writer_order(item: tuple[str, int]) -> tuple:
     """Java releases first, oldest first; then the rest by name."""
     name = item[0]
     if name.startswith("Java ") and name[5:6].isdigit():
-        return (0, [int(p) if p.isdigit() else -1 for p in name[5:].replace("-", ".").split(".")], name)
+        return (0, version_key(name[5:]), name)
     return (1, [], name)
 
 

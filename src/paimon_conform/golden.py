@@ -21,7 +21,7 @@ from pathlib import Path
 
 from paimon_conform.core import cases
 from paimon_conform.core.errors import PaimonConformError
-from paimon_conform.core.findings import Finding
+from paimon_conform.core.findings import Finding, place
 from paimon_conform.core.java_releases import judge
 from paimon_conform.core.report import FileResult
 from paimon_conform.formats.orc import worker as orc_worker
@@ -78,7 +78,7 @@ def check_one(sidecar: Path, root: Path) -> FileResult:
                         got.path,
                         got.offset,
                         f"rejected with {got.code} at {got.where()}, expected {expected['code']} at "
-                        f"{Finding(expected['code'], 'must', expected['path'], expected.get('offset'), '').where()}",
+                        f"{place(expected['path'], expected.get('offset'))}",
                         rel,
                     )
                 )

@@ -59,9 +59,8 @@ class Finding:
         return out
 
     def where(self) -> str:
-        """Where in the file, in words: the field path and the byte offset, or that the finding has none."""
-        at = f"byte {self.offset}" if self.offset is not None else "no byte offset"
-        return f"{self.path or '<root>'} ({at})"
+        """Where in the file, in words (`place`)."""
+        return place(self.path, self.offset)
 
     def tail(self) -> str:
         """The message with, for musts, the Java releases, and the reason an expected finding is listed."""
@@ -72,6 +71,12 @@ class Finding:
     def line(self) -> str:
         """One text line: file, path, offset, code, severity, message, and for musts the Java releases."""
         return f"{self.file}: {self.where()} {self.code} [{self.severity}] {self.tail()}"
+
+
+def place(path: str, offset: int | None) -> str:
+    """A field path and byte offset in words: `vectors[1].crc (byte 59)`, `<root> (no byte offset)`."""
+    at = f"byte {offset}" if offset is not None else "no byte offset"
+    return f"{path or '<root>'} ({at})"
 
 
 def file_finding(

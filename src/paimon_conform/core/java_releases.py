@@ -34,6 +34,12 @@ def release(text: str) -> str:
     return line
 
 
+def version_key(version: str) -> tuple[int, ...]:
+    """The sort key of a release's version: numeric parts in order, a word such as SNAPSHOT before any number
+    (1.0-SNAPSHOT before 1.0.1)."""
+    return tuple(int(p) if p.isdigit() else -1 for p in version.replace("-", ".").split("."))
+
+
 def between(first: str | None = None, last: str | None = None) -> tuple[str, ...]:
     """The release lines from `first` to `last`, inclusive (open ends: the oldest / newest known)."""
     lo = RELEASES.index(first) if first else 0

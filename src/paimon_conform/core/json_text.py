@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -114,6 +115,13 @@ def _within_bounds_unscanned(raw: bytes | bytearray | memoryview, max_depth: int
         return False
     text = bytes(raw)
     return text.count(b"[") + text.count(b"{") <= max_depth
+
+
+def load_file(path: Path, what: str) -> Any:
+    """A JSON file's value: its size reserved first (the bytes read), then loads_json (what parsing builds).
+    Raises as loads_json does, and OSError when the file cannot be read."""
+    reserve(path.stat().st_size, f"reading {path.name}")
+    return loads_json(path.read_bytes(), what)
 
 
 def loads_json(data: str | bytes, what: str, max_depth: int = MAX_JSON_DEPTH) -> Any:

@@ -71,8 +71,7 @@ def _typed(doc: dict, name: str, kind: type, required: bool, code: str = "SNAPSH
 def _json_object(path: Path, code: str, what: str) -> dict:
     """A small JSON metadata file's object (MetadataProblem with `code` when it is not one)."""
     try:
-        budget.reserve(path.stat().st_size, f"reading {path.name}")  # then loads_json: what parsing it builds
-        doc = json_text.loads_json(path.read_bytes(), what)
+        doc = json_text.load_file(path, what)
     except json_text.JsonLimitError as exc:
         raise MetadataProblem(code, "", str(exc)) from None
     except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors

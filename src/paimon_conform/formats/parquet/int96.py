@@ -52,7 +52,7 @@ class _Thrift(Cursor):
             out, self.pos = varint.read(self.buf, self.pos, max_bytes=10)
         except varint.VarintError as exc:
             if exc.kind == "ends":
-                raise UsageError("INT96 column: a page header runs past the column chunk") from None
+                raise self.short() from None
             raise UsageError("INT96 column: a varint longer than 10 bytes") from None
         return out
 
