@@ -26,6 +26,8 @@ import tarfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from java_releases import sha256
+
 from paimon_conform.golden import corpus_work
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,19 +40,15 @@ MANIFEST_FORMAT = 1
 NAME = "paimon-conform-corpus"
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def _files(paths: list[Path], root: Path) -> list[dict]:
-    return [{"path": p.relative_to(root).as_posix(), "sha256": _sha256(p), "size": p.stat().st_size} for p in paths]
+    return [{"path": p.relative_to(root).as_posix(), "sha256": sha256(p), "size": p.stat().st_size} for p in paths]
 
 
-def _expected(check: str, sidecar: dict, subject: Path) -> dict:
+def _expected(check: str, sidecar: dict, files: list[dict]) -> dict:
     """What a reader of the case must conclude: accept (no must or should finding), reject with a code at a field
     and byte, or replay (a dynamic-bucket assignment sequence a port's assigner must reproduce). `content` is the
     SHA-256 of what the sidecar says the case holds (all of it but its provenance, as canonical JSON): what a
-    reader must read. An accepted file's `bytes` are what a writer must write."""
+    reader must read. An accepted file's `bytes` (the first of its `files`) are what a writer must write."""
     said = {k: v for k, v in sidecar.items() if k != "provenance"}
     content = hashlib.sha256(json.dumps(said, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
     if check == "sequence":
@@ -60,7 +58,7 @@ def _expected(check: str, sidecar: dict, subject: Path) -> dict:
         verdict = {"verdict": "reject", "codes": [r["code"]], "path": r["path"], "offset": r.get("offset")}
         return verdict | {"content": content}
     out = {"verdict": "accept", "codes": [], "content": content}
-    return out | ({"bytes": _sha256(subject)} if check == "file" else {})
+    return out | ({"bytes": files[0]["sha256"]} if check == "file" else {})
 
 
 def case_entries(root: Path) -> list[dict]:
@@ -76,6 +74,7 @@ def case_entries(root: Path) -> list[dict]:
             paths = [*sorted(p for p in subject.rglob("*") if p.is_file()), sidecar_path]
         else:
             subject, paths = sidecar_path, [sidecar_path]
+        files = _files(paths, root)
         entries.append(
             {
                 "path": subject.relative_to(root).as_posix(),
@@ -85,8 +84,8 @@ def case_entries(root: Path) -> list[dict]:
                 "producer": prov.get("producer"),
                 "java_release": prov.get("paimon_version") if prov.get("producer") == "java-paimon" else None,
                 "evidence": prov.get("evidence"),
-                "expected": _expected(check, sidecar, subject),
-                "files": _files(paths, root),
+                "expected": _expected(check, sidecar, files),
+                "files": files,
             }
         )
     return entries
@@ -98,8 +97,8 @@ def manifest(root: Path, version: str) -> dict:
         "manifest_format": MANIFEST_FORMAT,
         "name": NAME,
         "version": version,
-        "readme_sha256": _sha256(PORTS_README),  # the README for ports and the changes are part of a release too
-        "changes_sha256": _sha256(CHANGES) if CHANGES.is_file() else None,
+        "readme_sha256": sha256(PORTS_README),  # the README for ports and the changes are part of a release too
+        "changes_sha256": sha256(CHANGES) if CHANGES.is_file() else None,
         "cases": case_entries(root),
     }
 
@@ -244,7 +243,7 @@ def write_archive(out_dir: Path, root: Path = GOLDEN) -> Path:
             _add(tar, name, members.get(name) if name in members else None)
     with open(target, "wb") as f, gzip.GzipFile(filename="", mode="wb", fileobj=f, mtime=0, compresslevel=9) as gz:
         gz.write(raw.getvalue())
-    digest = _sha256(target)
+    digest = sha256(target)
     (out_dir / f"{top}.tar.gz.sha256").write_text(f"{digest}  {target.name}\n")
     return target
 

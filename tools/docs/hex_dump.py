@@ -30,9 +30,13 @@ class Span:
     typed: tuple[str, int] | None = field(default=None, compare=False)  # a primitive integer: (type, value)
 
 
-def _definition(obj: KaitaiStruct, name: str) -> tuple[dict, bool, dict]:
-    """(the field's spec entry, whether it is an instance, the spec's meta) of field `name` of `obj`."""
-    where = type_of_class(type(obj).__module__.rsplit(".", 1)[-1], type(obj).__qualname__.rsplit(".", 1)[-1])
+def _type_of(obj: KaitaiStruct) -> tuple[str, str] | None:
+    """(spec, type id) of a parsed object, from its generated class."""
+    return type_of_class(type(obj).__module__.rsplit(".", 1)[-1], type(obj).__qualname__.rsplit(".", 1)[-1])
+
+
+def _definition(where: tuple[str, str] | None, name: str) -> tuple[dict, bool, dict]:
+    """(the field's spec entry, whether it is an instance, the spec's meta) of field `name` of type `where`."""
     if where is None:
         return {}, False, {}
     owner = spec(where[0])
@@ -65,12 +69,11 @@ def spans(obj: KaitaiStruct, bases: dict[int, int] | None = None, path: str = ""
         bases = {id(obj._io): 0}
     if depth > 48:
         return []
-    module = type(obj).__module__.rsplit(".", 1)[-1]
-    where = type_of_class(module, type(obj).__qualname__.rsplit(".", 1)[-1])
+    where = _type_of(obj)
     out: list[Span] = []
     for key, pos in getattr(obj, "_debug", {}).items():
         name = key.removeprefix("_m_")
-        defn, instance, _ = _definition(obj, name)
+        defn, instance, meta = _definition(where, name)
         io = _reading_io(obj, defn, instance)
         if io is None or id(io) not in bases or "start" not in pos or "end" not in pos:
             continue
@@ -81,7 +84,7 @@ def spans(obj: KaitaiStruct, bases: dict[int, int] | None = None, path: str = ""
         here = f"{path}.{name}" if path else name
         claims = not instance or "pos" in defn  # an instance without pos only groups what its children read
         if where is not None and claims and pos["end"] > pos["start"]:
-            typed = primitive(value, defn, _definition(obj, name)[2]) if "process" not in defn else None
+            typed = primitive(value, defn, meta) if "process" not in defn else None
             out.append(Span(at + pos["start"], at + pos["end"], here, where[0], where[1], name, typed))
         if "process" in defn:
             continue

@@ -30,6 +30,7 @@ from spec_model import (
 
 from paimon_conform.core import structure
 from paimon_conform.core.errors import PaimonConformError
+from paimon_conform.core.java_releases import version_key
 from paimon_conform.layouts.registry import BY_NAME
 
 GOLDEN = ROOT / "golden"
@@ -170,12 +171,7 @@ def releases(name: str) -> tuple[list[str], list[str]]:
         ev = prov.get("evidence") or {}
         if ev.get("kind") == "java-read":
             read.update(RELEASE.findall(str(ev.get("by", ""))))
-    key = _release_key
-    return sorted(filter(None, wrote), key=key), sorted(read, key=key)
-
-
-def _release_key(v: str) -> tuple:
-    return tuple(int(p) if p.isdigit() else -1 for p in v.replace("-", ".").split("."))
+    return sorted(filter(None, wrote), key=version_key), sorted(read, key=version_key)
 
 
 def refused_by(name: str) -> dict[str, set[str]]:
@@ -200,7 +196,6 @@ def annotated_golden(owner: Spec) -> str:
         return ""
     _, _, path, case = min(candidates)
     data = path.read_bytes()
-    tree = None
     with structure.debug_trees() as trees, contextlib.suppress(PaimonConformError):
         layout.inspect(data, layout.case_types(case))
     tree = next((t for name, t in trees if name == owner.name), None)
@@ -275,7 +270,7 @@ def page(owner: Spec, known: list[Row]) -> str:
         out.append("| code | severity | meaning | refused by Java (must-reject goldens) |\n|---|---|---|---|")
         for code in named:
             sev, meaning = describe(code, known)
-            who = ", ".join(sorted(refused.get(code, ()), key=_release_key)) or "(no must-reject golden)"
+            who = ", ".join(sorted(refused.get(code, ()), key=version_key)) or "(no must-reject golden)"
             out.append(f"| [`{code}`](../findings.md) | {sev} | {meaning} | {who} |")
         out.append("")
     if not owner.common:
