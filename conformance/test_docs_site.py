@@ -56,7 +56,9 @@ def _pages(site: Path) -> list[Path]:
 
 @pytest.fixture(scope="module")
 def rendered(site, browser) -> dict[Path, dict]:
-    """Each page as Chromium built it: its title, text, links, ids, script errors and every request it made."""
+    """Each page as Chromium built it, loaded once for every test: its title, text, links, ids, diagrams, hex
+    dump and its key, field-table rows, finding-code rows, schemas shown, width, script errors and every
+    request it made."""
     page = browser.new_page(viewport={"width": WIDTH, "height": 1000})
     errors: list[str] = []
     requests: list[str] = []
@@ -80,6 +82,18 @@ def rendered(site, browser) -> dict[Path, dict]:
             ),
             "dump": page.eval_on_selector_all("pre.hexdump", "els => els.map(e => e.innerText)"),
             "dump_links": page.eval_on_selector_all("pre.hexdump a", "els => els.map(e => [e.textContent, e.title])"),
+            "key": page.eval_on_selector_all(
+                "ul.hexdump-key li",
+                "els => els.map(e => [e.querySelector('code').innerText, e.dataset.start, e.dataset.end,"
+                " e.dataset.type || '', e.dataset.value || ''])",
+            ),
+            "fields": page.eval_on_selector_all(
+                "tr[id^='t-']", "rows => rows.map(r => [r.id, r.cells[0].innerText, r.cells[1].innerText])"
+            ),
+            "codes": page.eval_on_selector_all(
+                "#finding-codes table tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText.trim()))"
+            ),
+            "schemas": page.eval_on_selector_all("details pre", "els => els.map(e => e.textContent)"),
             "width": page.evaluate("document.documentElement.scrollWidth"),
             "errors": list(errors),
             "requests": list(requests),
@@ -122,23 +136,18 @@ def test_every_layout_page_has_its_diagrams_and_hex_dump(site, rendered):
         assert r["dump_links"], f"{name}: no byte range links to a field"
 
 
-def test_every_annotated_integer_is_the_value_of_its_bytes(site, browser):
+def test_every_annotated_integer_is_the_value_of_its_bytes(site, rendered):
     """Each field of a dump's key that the spec reads as an integer (u1 ... s8, with its endianness) carries the
     value the parser read; decoding the golden's bytes at the field's range gives that value, on every page:
     a field placed on the wrong bytes (a substream's offset, a processed block) fails here."""
-    page = browser.new_page()
     decoded = 0
     for name in LAYOUTS:
-        page.goto((site / "layouts" / f"{name}.html").as_uri())
-        golden = re.search(r"(golden/\S+?\.bin)", page.inner_text("body")).group(1)
+        r = rendered[site / "layouts" / f"{name}.html"]
+        golden = re.search(r"(golden/\S+?\.bin)", r["text"]).group(1)
         data = (ROOT / golden).read_bytes()
-        keyed = page.eval_on_selector_all(
-            "ul.hexdump-key li",
-            "els => els.map(e => [e.dataset.start, e.dataset.end, e.dataset.type || '', e.dataset.value || ''])",
-        )
         shown = min(len(data), 512)
-        assert keyed, name
-        for start, end, kind, value in keyed:
+        assert r["key"], name
+        for _, start, end, kind, value in r["key"]:
             start, end = int(start), int(end)
             assert 0 <= start < end <= len(data), f"{name}: a field outside the file"
             assert start < shown, f"{name}: a field of the key not in the dump"
@@ -147,7 +156,6 @@ def test_every_annotated_integer_is_the_value_of_its_bytes(site, browser):
                 got = int.from_bytes(data[start:end], order, signed=kind.startswith("s"))
                 assert (end - start, got) == (int(kind[1]), int(value)), f"{name}: bytes {start}..{end - 1}"
                 decoded += 1
-    page.close()
     assert decoded > 100
 
 
@@ -249,42 +257,34 @@ def test_each_layout_page_names_the_releases_that_wrote_its_goldens(site, render
         assert stated == folders, name
 
 
-def test_the_schemas_are_shown_as_the_kit_ships_them(site, browser):
+def test_the_schemas_are_shown_as_the_kit_ships_them(site, rendered):
     """The testee protocol's schema and each layout's case schema, read back from the page, are the files."""
     schemas = ROOT / "src" / "paimon_conform" / "schemas"
-    page = browser.new_page()
     shown = {"testee-protocol.html": "testee_protocol.json"} | {f"layouts/{n}.html": f"{n}.json" for n in LAYOUTS}
     checked = 0
     for html, schema in shown.items():
         if not (schemas / schema).is_file():
             continue
-        page.goto((site / html).as_uri())
-        blocks = page.eval_on_selector_all("details pre", "els => els.map(e => e.textContent)")
+        blocks = rendered[site / html]["schemas"]
         assert len(blocks) == 1, html
         assert json.loads(blocks[0]) == json.loads((schemas / schema).read_text()), html
         checked += 1
-    page.close()
     assert checked >= len(LAYOUTS)
 
 
-def test_each_layout_page_describes_every_code_its_spec_names(site, browser):
+def test_each_layout_page_describes_every_code_its_spec_names(site, rendered):
     """Every `-code` of a spec is a row of its page's finding-code table, with the catalogue's severity."""
-    page = browser.new_page()
     rows = 0
     for name in LAYOUTS:
         named = list(
             dict.fromkeys(re.findall(r"-code:\s*([A-Z][A-Z0-9_]+)", (ROOT / "specs" / f"{name}.ksy").read_text()))
         )
-        page.goto((site / "layouts" / f"{name}.html").as_uri())
-        cells = page.eval_on_selector_all(
-            "#finding-codes table tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText.trim()))"
-        )
+        cells = rendered[site / "layouts" / f"{name}.html"]["codes"]
         assert [c[0] for c in cells] == named, name
         for code, severity, meaning, _ in cells:
             assert severity.split()[0] in ("must", "should", "warning"), f"{name}: {code} has no severity"
             assert meaning, f"{name}: {code} has no meaning"
         rows += len(cells)
-    page.close()
     assert rows > 100
 
 
@@ -300,24 +300,15 @@ def test_the_build_never_empties_a_folder_it_did_not_build(tmp_path):
     assert [p.name for p in keep.iterdir()] == ["notes.txt"]
 
 
-def test_the_stated_offsets_are_where_the_parser_read_the_fields(site, browser):
+def test_the_stated_offsets_are_where_the_parser_read_the_fields(site, rendered):
     """A field table's offset (worked out from the spec's sizes) of a top-level field is where the dump's
     parser found that field in the golden."""
-    page = browser.new_page()
     compared = 0
     for name in LAYOUTS:
-        page.goto((site / "layouts" / f"{name}.html").as_uri())
-        stated = dict(
-            page.eval_on_selector_all(
-                f"tr[id^='t-{name}-']", "rows => rows.map(r => [r.cells[0].innerText, r.cells[1].innerText])"
-            )
-        )
-        found = page.eval_on_selector_all(
-            "ul.hexdump-key li", "els => els.map(e => [e.querySelector('code').innerText, e.dataset.start])"
-        )
-        for path, start in found:
+        r = rendered[site / "layouts" / f"{name}.html"]
+        stated = {field: ofs for row, field, ofs in r["fields"] if row.startswith(f"t-{name}-")}
+        for path, start, *_ in r["key"]:
             if stated.get(path, "").isdigit():
                 assert int(stated[path]) == int(start), f"{name}.{path}"
                 compared += 1
-    page.close()
     assert compared >= 10
