@@ -9,12 +9,12 @@ import json
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import cache
 from html import escape
 from pathlib import Path
 
 import byte_diagram
 import hex_dump
-from kaitaistruct import BytesIO, KaitaiStream
 from spec_model import (
     ROOT,
     Spec,
@@ -153,6 +153,7 @@ def enum_tables(owner: Spec) -> list[str]:
 # --------------------------------------------------------------------------- goldens: who wrote, who read
 
 
+@cache  # read once for the three sections that use them
 def _goldens(name: str) -> list[tuple[Path, dict]]:
     folder = GOLDEN / name
     return [(p.with_suffix(".bin"), json.loads(p.read_text())) for p in sorted(folder.glob("*/*.json"))]
@@ -198,11 +199,7 @@ def annotated_golden(owner: Spec) -> str:
     data = path.read_bytes()
     with structure.debug_trees() as trees, contextlib.suppress(PaimonConformError):
         layout.inspect(data, layout.case_types(case))
-    tree = next((t for name, t in trees if name == owner.name), None)
-    if tree is None:
-        tree = structure.parser_class(owner.name, debug=True)(KaitaiStream(BytesIO(data)))
-        tree._read()
-        tree._fetch_instances()
+    tree = next((t for name, t in trees if name == owner.name), None) or structure.debug_tree(owner.name, data)
     spans = hex_dump.spans(tree)
     shown = min(len(data), hex_dump.SHOWN)
     claimed = sum(s is not None for s in hex_dump.owners(shown, spans))

@@ -66,13 +66,13 @@ def debug_trees() -> Iterator[list[tuple[str, KaitaiStruct]]]:
         _debug_trees = outer
 
 
-def _keep_debug_tree(layout: str, data: bytes, make_debug: Maker | None) -> None:
-    assert _debug_trees is not None
+def debug_tree(layout: str, data: bytes, make_debug: Maker | None = None) -> KaitaiStruct:
+    """`data` read with the debug build, every instance evaluated: `_debug` holds each field's start and end."""
     stream = KaitaiStream(kaitaistruct.BytesIO(data))
     tree = make_debug(stream) if make_debug else parser_class(layout, debug=True)(stream)
     tree._read()
     tree._fetch_instances()
-    _debug_trees.append((layout, tree))
+    return tree
 
 
 def parse(layout: str, data: bytes, make: Maker | None = None, make_debug: Maker | None = None) -> Any:
@@ -86,7 +86,7 @@ def parse(layout: str, data: bytes, make: Maker | None = None, make_debug: Maker
         obj = make(stream) if make else parser_class(layout)(stream)
         obj._fetch_instances()
         if _debug_trees is not None:
-            _keep_debug_tree(layout, data, make_debug)
+            _debug_trees.append((layout, debug_tree(layout, data, make_debug)))
         return obj
     except RecursionError as exc:
         raise LayoutError(layout, "MALFORMED", "", None, f"structure nested too deeply: {exc}") from None
